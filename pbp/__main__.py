@@ -1,0 +1,3 @@
+from pbp.cli import main
+
+main()

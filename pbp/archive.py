@@ -1,0 +1,62 @@
+"""The campaign's git history: one commit per turn.
+
+pbp only ever stages and commits the campaign's own folder, so a campaign kept
+inside a bigger repository does not sweep up unrelated changes.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from pbp.campaign import LOCK_FILE
+
+# Used only when the machine has no git identity configured.
+FALLBACK_IDENTITY = ["-c", "user.name=pbp", "-c", "user.email=pbp@localhost"]
+
+
+def _git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=check)
+
+
+def repository(path: Path) -> Path | None:
+    """The git work tree holding `path`, or None."""
+    try:
+        done = _git(path, "rev-parse", "--show-toplevel", check=False)
+    except FileNotFoundError:  # git not installed
+        return None
+    return Path(done.stdout.strip()) if done.returncode == 0 else None
+
+
+def _identity(root: Path) -> list[str]:
+    has = _git(root, "config", "user.email", check=False).stdout.strip()
+    return [] if has else FALLBACK_IDENTITY
+
+
+def commit(path: Path, message: str) -> str | None:
+    """Commit everything under the campaign folder `path`; the new commit's id,
+    or None when there was nothing to commit."""
+    root = repository(path)
+    if root is None:
+        return None
+    spec = [str(path), f":(exclude){path / LOCK_FILE}"]
+    _git(root, "add", "-A", "--", *spec)
+    if _git(root, "diff", "--cached", "--quiet", "--", str(path), check=False).returncode == 0:
+        return None
+    _git(root, *_identity(root), "commit", "-q", "-m", message, "--", str(path))
+    return _git(root, "rev-parse", "--short", "HEAD").stdout.strip()
+
+
+def init(path: Path, message: str) -> str | None:
+    """Make a new campaign folder its own repository, with a first commit."""
+    _git(path, "init", "-q")
+    (path / ".gitignore").write_text(f"{LOCK_FILE}\n*.tmp\n", encoding="utf-8")
+    return commit(path, message)
+
+
+def history(path: Path) -> list[str]:
+    """One line per commit touching the campaign folder, newest first."""
+    root = repository(path)
+    if root is None:
+        return []
+    return _git(root, "log", "--format=%h %s", "--", str(path)).stdout.splitlines()

@@ -1,0 +1,238 @@
+"""The campaign folder: its files, its turns, atomic saving, and the lock.
+
+    campaigns/<name>/
+      campaign.yaml        ruleset, lang, format, dialect, roster, rules overrides, secret
+      world.yaml           the ruleset's world
+      characters.yaml      character sheets (secret)
+      templates/           optional: this campaign's own templates
+      turns/000/state.yaml initial state (pbp setup)
+      turns/NNN/orders/<handle>.yaml, turns/NNN/gm.yaml   inputs of turn NNN
+      turns/NNN/...        outputs of turn NNN (pbp run)
+
+A turn is resolved when its state.yaml exists; it is written last.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from pbp import i18n, ruleset as rulesets, yamlio
+from pbp.errors import PbpError
+
+CAMPAIGN_FILE = "campaign.yaml"
+LOCK_FILE = ".pbp.lock"
+FORMATS = {"bbcode": "bbcode", "markdown": "md"}
+DIALECTS = ("phpbb", "forumactif", "xenforo")
+CONFIG_KEYS = ("ruleset", "title", "lang", "format", "dialect", "secret", "players",
+               "rules", "default_orders")
+HANDLE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+def atomic_write(path: Path, data: bytes | str) -> None:
+    """Write a file so that a reader sees the old content or the new, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def turn_name(n: int) -> str:
+    return f"{n:03d}"
+
+
+@dataclass
+class Campaign:
+    root: Path
+    config: dict
+
+    # -- configuration ------------------------------------------------------
+    @property
+    def lang(self) -> str:
+        return self.config.get("lang", "fr")
+
+    @property
+    def format(self) -> str:
+        return self.config.get("format", "bbcode")
+
+    @property
+    def dialect(self) -> str:
+        return self.config.get("dialect", "phpbb")
+
+    @property
+    def secret(self) -> str:
+        return str(self.config["secret"])
+
+    @property
+    def title(self) -> str:
+        return self.config.get("title", self.root.name)
+
+    @cached_property
+    def roster(self) -> dict[str, dict]:
+        return {str(h): (v if isinstance(v, dict) else {"character": str(v)})
+                for h, v in (self.config.get("players") or {}).items()}
+
+    @cached_property
+    def ruleset(self) -> rulesets.Ruleset:
+        return rulesets.get(self.config["ruleset"], self.config.get("rules") or {})
+
+    @cached_property
+    def scenario(self) -> rulesets.Scenario:
+        world = self._optional_yaml("world.yaml")
+        characters = self._optional_yaml("characters.yaml")
+        scenario = rulesets.Scenario(world, characters, self.roster)
+        problems = self.ruleset.validate_scenario(scenario)
+        if problems:
+            from pbp.errors import ErrorList
+
+            raise ErrorList(problems)
+        return scenario
+
+    def _optional_yaml(self, name: str) -> dict:
+        path = self.root / name
+        if not path.exists():
+            return {}
+        data = yamlio.load_file(path)
+        if data is None:
+            return {}
+        if not isinstance(data, dict):
+            raise PbpError("file_not_mapping", file=path)
+        return data
+
+    # -- turns ---------------------------------------------------------------
+    def turn_dir(self, n: int) -> Path:
+        return self.root / "turns" / turn_name(n)
+
+    def resolved_turns(self) -> list[int]:
+        turns = self.root / "turns"
+        if not turns.is_dir():
+            return []
+        return sorted(int(p.name) for p in turns.iterdir()
+                      if p.name.isdigit() and (p / "state.yaml").exists())
+
+    def last_turn(self) -> int | None:
+        """The last resolved turn (0 = set up only), or None before set-up."""
+        done = self.resolved_turns()
+        return done[-1] if done else None
+
+    def state(self, n: int) -> dict:
+        path = self.turn_dir(n) / "state.yaml"
+        if not path.exists():
+            raise PbpError("turn_not_resolved", turn=n)
+        return yamlio.load_file(path) or {}
+
+    def order_files(self, n: int) -> dict[str, Path]:
+        folder = self.turn_dir(n) / "orders"
+        if not folder.is_dir():
+            return {}
+        files = {}
+        for path in sorted(folder.iterdir()):
+            if path.name.startswith("."):
+                continue
+            files[path.stem if path.suffix in (".yaml", ".yml") else path.name] = path
+        return files
+
+    def gm_file(self, n: int) -> Path:
+        return self.turn_dir(n) / "gm.yaml"
+
+    def rel(self, path: Path) -> str:
+        """A path as the MJ sees it: relative to the campaign folder."""
+        try:
+            return str(Path(path).relative_to(self.root))
+        except ValueError:
+            return str(path)
+
+    # -- lock ----------------------------------------------------------------
+    @contextmanager
+    def lock(self):
+        """Two `pbp run` on one campaign cannot interleave: the second is refused."""
+        path = self.root / LOCK_FILE
+        while True:
+            try:
+                fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+                break
+            except FileExistsError:
+                if _stale(path):
+                    path.unlink(missing_ok=True)
+                    continue
+                raise PbpError("locked", file=self.rel(path)) from None
+        try:
+            os.write(fd, str(os.getpid()).encode())
+            os.close(fd)
+            yield
+        finally:
+            path.unlink(missing_ok=True)
+
+
+def _stale(path: Path) -> bool:
+    """A lock left by a process that no longer runs."""
+    try:
+        pid = int(path.read_text().strip() or "0")
+    except (OSError, ValueError):
+        return False
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+def open_campaign(path: str | Path) -> Campaign:
+    root = Path(path).resolve()
+    config_path = root / CAMPAIGN_FILE
+    if not config_path.exists():
+        raise PbpError("no_campaign", file=Path(path) / CAMPAIGN_FILE)
+    config = yamlio.load_file(config_path)
+    if not isinstance(config, dict):
+        raise PbpError("file_not_mapping", file=CAMPAIGN_FILE)
+    text = config_path.read_text(encoding="utf-8")
+
+    def bad(key, at, **params):
+        return PbpError(key, file=CAMPAIGN_FILE, line=yamlio.line_of(text, at), **params)
+
+    for key in config:
+        if key not in CONFIG_KEYS:
+            raise bad("unknown_key", (key,), key=key, valid=list(CONFIG_KEYS),
+                      suggestion=i18n.closest(str(key), CONFIG_KEYS))
+    for key in ("ruleset", "secret", "players"):
+        if not config.get(key):
+            raise bad("config_missing", (), key=key)
+    if config.get("lang", "fr") not in i18n.LANGS:
+        raise bad("bad_choice", ("lang",), value=config["lang"], valid=list(i18n.LANGS))
+    if config.get("format", "bbcode") not in FORMATS:
+        raise bad("bad_choice", ("format",), value=config["format"], valid=list(FORMATS))
+    if config.get("dialect", "phpbb") not in DIALECTS:
+        raise bad("bad_choice", ("dialect",), value=config["dialect"], valid=list(DIALECTS))
+    if not isinstance(config["players"], dict):
+        raise bad("players_not_mapping", ("players",))
+    for handle in config["players"]:
+        if not HANDLE.match(str(handle)):
+            raise bad("bad_handle", ("players", handle), handle=handle)
+    if config.get("rules") is not None and not isinstance(config["rules"], dict):
+        raise bad("file_not_mapping", ("rules",))
+    campaign = Campaign(root, config)
+    try:
+        campaign.ruleset
+    except PbpError as exc:
+        if exc.key == "unknown_rule":
+            exc.line = yamlio.line_of(text, ("rules", *exc.params["rule"].split(".")))
+        elif exc.key == "unknown_ruleset":
+            exc.located(CAMPAIGN_FILE, yamlio.line_of(text, ("ruleset",)))
+        raise
+    return campaign

@@ -1,0 +1,373 @@
+"""The `pbp` command line: options, messages, exit codes. No rules here.
+
+Exit codes: 0 success, 1 invalid input (orders, campaign files), 2 usage error.
+Heavy modules are imported inside the commands so `pbp --help` starts fast.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+
+
+def _lang(ctx: click.Context | None) -> str:
+    if ctx is not None and ctx.obj and ctx.obj.get("lang"):
+        return ctx.obj["lang"]
+    env = os.environ.get("PBP_LANG") or ""
+    return "en" if env.startswith("en") else "fr"
+
+
+def say(key: str, **params) -> None:
+    from pbp import i18n
+
+    click.echo(i18n.t(_lang(click.get_current_context(silent=True)), key, **params))
+
+
+class PbpGroup(click.Group):
+    """Turns every PbpError into a message and exit code 1, never a traceback."""
+
+    def invoke(self, ctx):
+        from pbp.errors import PbpError
+
+        try:
+            return super().invoke(ctx)
+        except PbpError as exc:
+            click.echo(exc.text(_lang(ctx)), err=True)
+            ctx.exit(1)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
+            raise
+        except Exception as exc:  # a bug in pbp, not bad input: say so, briefly
+            if os.environ.get("PBP_DEBUG"):
+                raise
+            from pbp import i18n
+
+            click.echo(i18n.t(_lang(ctx), "internal_error", error=f"{type(exc).__name__}: {exc}"), err=True)
+            ctx.exit(1)
+
+
+@click.group(cls=PbpGroup, context_settings=CONTEXT)
+@click.option("-C", "campaign_dir", default=".", metavar="PATH", type=click.Path(file_okay=False),
+              help="Campaign folder (default: the current folder).")
+@click.version_option(package_name="pbp")
+@click.pass_context
+def main(ctx, campaign_dir):
+    """pbp: play-by-post turn processor for forum RPG events."""
+    ctx.obj = {"dir": Path(campaign_dir)}
+
+
+def _campaign(ctx):
+    from pbp.campaign import open_campaign
+
+    campaign = open_campaign(ctx.obj["dir"])
+    ctx.obj["lang"] = campaign.lang
+    return campaign
+
+
+FORMAT = click.option("--format", "fmt", type=click.Choice(["bbcode", "markdown"]), default=None,
+                      help="Output format (default: the campaign's).")
+
+
+# -- init -----------------------------------------------------------------------
+
+@main.command()
+@click.argument("path", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--ruleset", "ruleset_id", required=True, help="manhunt, murder, skirmish, d100...")
+@click.option("--example", is_flag=True, help="Copy the ruleset's playable example campaign.")
+@click.option("--lang", type=click.Choice(["fr", "en"]), default=None)
+@click.option("--no-git", is_flag=True, help="Do not make the folder a git repository.")
+@click.pass_context
+def init(ctx, path, ruleset_id, example, lang, no_git):
+    """Create a new campaign folder."""
+    import secrets
+    import shutil
+
+    from pbp import archive, ruleset
+    from pbp.errors import PbpError
+    from pbp.render import package_dir
+
+    if lang:
+        ctx.obj["lang"] = lang
+    cls = type(ruleset.get(ruleset_id))
+    if path.exists() and any(path.iterdir()):
+        raise PbpError("init_not_empty", file=path)
+    if example:
+        if not cls.example or not (package_dir("campaigns") / cls.example).is_dir():
+            raise PbpError("no_example", ruleset=ruleset_id)
+        shutil.copytree(package_dir("campaigns") / cls.example, path, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns(".pbp.lock", "*.tmp", "__pycache__"))
+    else:
+        skeleton = cls.folder() / "skeleton"
+        if skeleton.is_dir():
+            shutil.copytree(skeleton, path, dirs_exist_ok=True)
+        else:
+            path.mkdir(parents=True, exist_ok=True)
+        config = path / "campaign.yaml"
+        text = config.read_text(encoding="utf-8") if config.exists() else (
+            f"ruleset: {ruleset_id}\ntitle: {path.name}\nlang: fr\nformat: bbcode\nplayers: {{}}\n")
+        text = text.replace("{secret}", secrets.token_hex(16)).replace("{title}", path.name)
+        if "secret:" not in text:
+            text += f"secret: {secrets.token_hex(16)}\n"
+        if lang:
+            text = "\n".join(f"lang: {lang}" if line.startswith("lang:") else line for line in text.split("\n"))
+        config.write_text(text, encoding="utf-8")
+    say("init_done", path=path, ruleset=ruleset_id)
+    if not no_git:
+        if archive.repository(path) is None:
+            archive.init(path, f"pbp init ({ruleset_id})")
+            say("git_initialised")
+        else:
+            archive.commit(path.resolve(), f"pbp init ({ruleset_id})")
+    say("init_next", path=path)
+
+
+# -- setup ----------------------------------------------------------------------
+
+@main.command()
+@FORMAT
+@click.option("--no-commit", is_flag=True)
+@click.pass_context
+def setup(ctx, fmt, no_commit):
+    """Ruleset set-up (sheet draw, placement): writes turns/000/."""
+    from pbp import turn
+    from pbp.errors import PbpError
+
+    campaign = _campaign(ctx)
+    with campaign.lock():
+        if campaign.last_turn() is not None:
+            raise PbpError("already_set_up")
+        out = turn.compute_setup(campaign)
+        turn.render_all(campaign, out, fmt)
+        written = turn.write(campaign, out)
+        say("setup_done", count=len(written), folder=campaign.rel(campaign.turn_dir(0)))
+        _commit(campaign, "commit_setup", no_commit)
+
+
+def _commit(campaign, key: str, no_commit: bool, **params) -> None:
+    from pbp import archive, i18n
+
+    if no_commit:
+        return
+    if archive.repository(campaign.root) is None:
+        say("not_git")
+        return
+    sha = archive.commit(campaign.root, i18n.t(campaign.lang, key, **params))
+    if sha:
+        say("committed", sha=sha)
+
+
+# -- orders / check ---------------------------------------------------------------
+
+@main.command()
+@click.option("--player", "handle", required=True, help="The player's forum handle.")
+@click.option("--write", "write_file", is_flag=True, help="Write it to turns/NNN/orders/<handle>.yaml.")
+@click.pass_context
+def orders(ctx, handle, write_file):
+    """A blank order file for the next turn, legal actions in comments."""
+    from pbp import i18n, orders as od, turn
+    from pbp.campaign import atomic_write
+    from pbp.errors import PbpError
+    from pbp.render import Renderer, template_paths
+
+    campaign = _campaign(ctx)
+    if handle not in campaign.roster:
+        raise PbpError("unknown_player", player=handle, valid=list(campaign.roster),
+                       suggestion=i18n.closest(handle, campaign.roster))
+    n = turn.next_turn(campaign)
+    state = campaign.state(n - 1)
+    rs, scenario = campaign.ruleset, campaign.scenario
+    actions = [dict(id=a, en=(spec or {}).get("en"), arg=od.describe((spec or {}).get("arg"), rs), spec=spec or {})
+               for a, spec in rs.actions.items()]
+    paths = template_paths(rs.id, campaign.lang, campaign.root, rs.folder())
+    text = Renderer(paths, "text", lang=campaign.lang).render(
+        "orders_form", player=handle, character=scenario.name(handle), turn=n, actions=actions,
+        playing=handle in rs.players_to_play(state, scenario),
+        hints=rs.order_context(state, scenario, handle))
+    if write_file:
+        target = campaign.turn_dir(n) / "orders" / f"{handle}.yaml"
+        if target.exists():
+            raise PbpError("orders_exist", file=campaign.rel(target))
+        atomic_write(target, text)
+        say("written", path=campaign.rel(target))
+    else:
+        click.echo(text, nl=False)
+
+
+@main.command()
+@click.option("--turn", "n", type=int, default=None, help="Turn to check (default: the next one).")
+@click.pass_context
+def check(ctx, n):
+    """Validate the submitted orders; list who has not sent any."""
+    from pbp import turn
+
+    campaign = _campaign(ctx)
+    n = turn.check_turn_number(campaign, n)
+    inputs = turn.gather(campaign, n, campaign.state(n - 1))
+    for handle, order in inputs.orders.items():
+        if not order.default:
+            say("check_ok", player=handle, count=len(order.actions), file=order.source)
+    if inputs.defaulted:
+        say("check_missing", players=inputs.defaulted)
+    say("check_done", turn=n)
+
+
+# -- run / post -------------------------------------------------------------------
+
+@main.command()
+@click.option("--turn", "n", type=int, default=None, help="Turn to resolve (default: the next one).")
+@FORMAT
+@click.option("--no-commit", is_flag=True, help="Do not commit the turn to git.")
+@click.option("--dry-run", is_flag=True, help="Resolve and print the public post; write nothing.")
+@click.pass_context
+def run(ctx, n, fmt, no_commit, dry_run):
+    """Resolve the next turn, write its outputs, commit."""
+    from pbp import turn
+
+    campaign = _campaign(ctx)
+    with campaign.lock():
+        n = turn.check_turn_number(campaign, n)
+        out = turn.compute(campaign, n)
+        turn.render_all(campaign, out, fmt)
+        for warning in out.warnings:
+            click.echo(warning.text(campaign.lang), err=True)
+        if dry_run:
+            public = next(v for k, v in out.files.items() if k.startswith("public."))
+            click.echo(public.decode(), nl=False)
+            say("dry_run", turn=n)
+            return
+        written = turn.write(campaign, out)
+        defaulted = next((e.data["players"] for e in out.events if e.kind == "defaulted"), [])
+        say("run_done", turn=n, count=len(written), folder=campaign.rel(campaign.turn_dir(n)))
+        if defaulted:
+            say("check_missing", players=defaulted)
+        if campaign.ruleset.is_over(out.state):
+            say("game_finished")
+        _commit(campaign, "commit_turn", no_commit, turn=n)
+
+
+@main.command()
+@click.option("--turn", "n", type=int, default=None, help="Turn (default: the last resolved).")
+@click.option("--player", "handle", default=None, help="A player's private report.")
+@click.option("--gm", "for_gm", is_flag=True, help="The MJ's report.")
+@FORMAT
+@click.pass_context
+def post(ctx, n, handle, for_gm, fmt):
+    """Print a rendered post (public by default)."""
+    from pbp import events, i18n, turn
+    from pbp.errors import PbpError
+
+    if handle and for_gm:
+        raise click.UsageError("--player and --gm exclude each other")
+    campaign = _campaign(ctx)
+    if n is None:
+        n = campaign.last_turn()
+        if n is None:
+            raise PbpError("not_set_up")
+    if handle and handle not in campaign.roster:
+        raise PbpError("unknown_player", player=handle, valid=list(campaign.roster),
+                       suggestion=i18n.closest(handle, campaign.roster))
+    stored = turn.stored_events(campaign, n)
+    audience = events.GM if for_gm else (handle or events.PUBLIC)
+    click.echo(turn.render_post(campaign, n, stored, audience, turn.renderer(campaign, fmt)), nl=False)
+
+
+# -- status / verify / undo / roll -------------------------------------------------
+
+@main.command()
+@click.pass_context
+def status(ctx):
+    """The MJ's overview of the current state (secret)."""
+    from pbp import turn
+    from pbp.errors import PbpError
+
+    campaign = _campaign(ctx)
+    n = campaign.last_turn()
+    if n is None:
+        raise PbpError("not_set_up")
+    state = campaign.state(n)
+    rend = turn.renderer(campaign, "markdown")
+    entries = campaign.ruleset.status(state, campaign.scenario)
+    waiting = campaign.order_files(n + 1)
+    click.echo(rend.render("status", turn=n, title=campaign.title, events=entries,
+                           over=campaign.ruleset.is_over(state), received=sorted(waiting),
+                           expected=campaign.ruleset.players_to_play(state, campaign.scenario),
+                           names={h: campaign.scenario.name(h) for h in campaign.roster}), nl=False)
+
+
+@main.command()
+@click.pass_context
+def verify(ctx):
+    """Replay every archived turn and report any difference."""
+    import difflib
+
+    from pbp import turn
+    from pbp.campaign import FORMATS
+
+    campaign = _campaign(ctx)
+    failures = 0
+    for n in campaign.resolved_turns():
+        on_disk = turn.outputs_on_disk(campaign, n)
+        out = turn.compute(campaign, n)
+        for fmt, ext in FORMATS.items():
+            if any(name.endswith("." + ext) for name in on_disk):
+                turn.render_all(campaign, out, fmt)
+        diffs = sorted(set(on_disk) ^ set(out.files) | {k for k in on_disk if out.files.get(k) != on_disk[k]})
+        if not diffs:
+            say("verify_ok", turn=n)
+            continue
+        failures += 1
+        say("verify_diff", turn=n, files=diffs)
+        for name in diffs[:3]:
+            old = on_disk.get(name, b"").decode(errors="replace").splitlines()
+            new = out.files.get(name, b"").decode(errors="replace").splitlines()
+            for line in list(difflib.unified_diff(old, new, f"archive/{name}", f"replay/{name}", lineterm=""))[:20]:
+                click.echo("    " + line)
+    if failures:
+        ctx.exit(1)
+    say("verify_done", count=len(campaign.resolved_turns()))
+
+
+@main.command()
+@click.option("--no-commit", is_flag=True)
+@click.pass_context
+def undo(ctx, no_commit):
+    """Remove the last resolved turn's outputs (its orders stay)."""
+    from pbp import turn
+    from pbp.errors import PbpError
+
+    campaign = _campaign(ctx)
+    with campaign.lock():
+        n = campaign.last_turn()
+        if n is None:
+            raise PbpError("nothing_to_undo")
+        paths = turn.undo_paths(campaign, n)
+        state = campaign.turn_dir(n) / "state.yaml"
+        state.unlink()  # first: from now on the turn counts as unresolved
+        for path in paths:
+            path.unlink(missing_ok=True)
+        private = campaign.turn_dir(n) / "private"
+        if private.is_dir() and not any(private.iterdir()):
+            private.rmdir()
+        say("undo_done", turn=n, count=len(paths))
+        _commit(campaign, "commit_undo", no_commit, turn=n)
+
+
+@main.command()
+@click.argument("expr", nargs=-1, required=True)
+@click.option("--seed", type=int, default=None, help="Seed, to repeat a roll.")
+@click.pass_context
+def roll(ctx, expr, seed):
+    """Roll dice, forum style: pbp roll 2d6+1."""
+    from pbp.dice import FreeDice
+
+    dice = FreeDice(seed, keep_log=True)
+    result = dice.roll("roll", "".join(expr))
+    click.echo(str(result))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

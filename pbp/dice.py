@@ -1,0 +1,254 @@
+"""Dice: expressions, the seeded per-turn roller, forced rolls, the roll log.
+
+Every roll has a label (`<actor>.<purpose>[.<n>]`). Its faces come from a
+random stream keyed by (campaign secret, turn, label), so a turn replays byte
+for byte, and fixing one player's orders leaves everybody else's dice alone.
+The MJ can force any roll by label in gm.yaml (dice rolled live on Roll20, or a
+ruling); tests do the same to pin outcomes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from dataclasses import dataclass, field
+
+from pbp.errors import PbpError
+
+_TERM = re.compile(r"\s*([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+|%)|(\d+))\s*")
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    sign: int  # +1 or -1
+    count: int  # number of dice; 0 for a constant
+    sides: int  # faces per die; the constant's value when count == 0
+
+    def __str__(self) -> str:
+        return f"{self.count}d{self.sides}" if self.count else str(self.sides)
+
+
+@dataclass(frozen=True, slots=True)
+class DiceExpr:
+    """A sum of dice and constants: `2d6+1d4+2`, `d%`, `-1d6`, `3`."""
+
+    terms: tuple[Term, ...]
+
+    @property
+    def dice(self) -> tuple[Term, ...]:
+        return tuple(t for t in self.terms if t.count)
+
+    @property
+    def constant(self) -> int:
+        return sum(t.sign * t.sides for t in self.terms if not t.count)
+
+    @property
+    def minimum(self) -> int:
+        return sum(t.sign * (t.count if t.sign > 0 else t.count * t.sides) for t in self.dice) + self.constant
+
+    @property
+    def maximum(self) -> int:
+        return sum(t.sign * (t.count * t.sides if t.sign > 0 else t.count) for t in self.dice) + self.constant
+
+    def __str__(self) -> str:
+        out = ""
+        for i, term in enumerate(self.terms):
+            if term.sign < 0:
+                out += "-"
+            elif i:
+                out += "+"
+            out += str(term)
+        return out or "0"
+
+    def to_dyce(self):
+        """The exact distribution of this expression, as a dyce histogram."""
+        from dyce import H
+
+        total = H({0: 1})
+        for term in self.terms:
+            part = term.count @ H(term.sides) if term.count else H({term.sides: 1})
+            total = total + part if term.sign > 0 else total - part
+        return total
+
+
+def parse(expr: str | int) -> DiceExpr:
+    """Parse dice notation; raises PbpError('bad_dice') with what is valid."""
+    if isinstance(expr, DiceExpr):
+        return expr
+    if isinstance(expr, int) and not isinstance(expr, bool):
+        return DiceExpr((Term(1 if expr >= 0 else -1, 0, abs(expr)),))
+    text = str(expr).strip()
+    terms: list[Term] = []
+    pos = 0
+    while pos < len(text):
+        match = _TERM.match(text, pos)
+        if not match or match.end() == pos or (terms and not match.group(1)):
+            raise PbpError("bad_dice", expr=text)
+        sign = -1 if match.group(1) == "-" else 1
+        if match.group(4) is not None:
+            terms.append(Term(sign, 0, int(match.group(4))))
+        else:
+            count = int(match.group(2)) if match.group(2) else 1
+            sides = 100 if match.group(3) == "%" else int(match.group(3))
+            if count < 1 or sides < 1 or count > 1000 or sides > 100000:
+                raise PbpError("bad_dice", expr=text)
+            terms.append(Term(sign, count, sides))
+        pos = match.end()
+    if not terms:
+        raise PbpError("bad_dice", expr=text)
+    return DiceExpr(tuple(terms))
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """One labelled roll, as written to the turn's roll log."""
+
+    label: str
+    expr: str
+    faces: tuple[int, ...]
+    total: int
+    reason: str = ""
+    forced: bool = False
+
+    def __str__(self) -> str:
+        """Forum style: `1d10 (7)`, `2d6+1 (3+4+1 = 8)`."""
+        return forum(self)
+
+    def to_dict(self) -> dict:
+        out = {"label": self.label, "expr": self.expr, "faces": list(self.faces), "total": self.total}
+        if self.reason:
+            out["reason"] = self.reason
+        if self.forced:
+            out["forced"] = True
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Roll":
+        return cls(data["label"], data["expr"], tuple(data.get("faces", ())), data["total"],
+                   data.get("reason", ""), data.get("forced", False))
+
+
+def forum(roll: Roll | dict) -> str:
+    """How a roll is shown on the forum: the expression and what it gave."""
+    if isinstance(roll, dict):
+        roll = Roll.from_dict(roll)
+    expr = parse(roll.expr)
+    simple = len(expr.terms) == 1 and expr.terms[0].count == 1
+    if simple or not roll.faces:
+        return f"{roll.expr} ({roll.total})"
+    shown = "+".join(str(f) for f in roll.faces)
+    if expr.constant:
+        shown += f"{expr.constant:+d}"
+    return f"{roll.expr} ({shown} = {roll.total})"
+
+
+@dataclass
+class Dice:
+    """The roller of one turn.
+
+    `forced` maps labels to a total (int) or to the faces (list of ints).
+    """
+
+    secret: str
+    turn: int
+    forced: dict = field(default_factory=dict)
+    log: list[Roll] = field(default_factory=list)
+    _seen: dict = field(default_factory=dict, repr=False)
+
+    def _label(self, label: str) -> str:
+        """Labels are unique within a turn: a repeated one gets `.2`, `.3`..."""
+        n = self._seen.get(label, 0) + 1
+        self._seen[label] = n
+        return label if n == 1 else f"{label}.{n}"
+
+    def _stream(self, label: str) -> random.Random:
+        digest = hashlib.blake2b(f"{self.secret}\x1f{self.turn}\x1f{label}".encode(), digest_size=8).digest()
+        return random.Random(int.from_bytes(digest, "big"))
+
+    def _draw(self, label: str, expr: DiceExpr) -> tuple[int, ...]:
+        rng = self._stream(label)
+        return tuple(rng.randint(1, t.sides) for t in expr.dice for _ in range(t.count))
+
+    def roll(self, label: str, expr: str | DiceExpr, reason: str = "") -> Roll:
+        parsed = parse(expr)
+        label = self._label(label)
+        forced = label in self.forced
+        if forced:
+            faces, total = self._forced(label, parsed)
+        else:
+            faces = self._draw(label, parsed)
+            total = _total(parsed, faces)
+        result = Roll(label, str(parsed), faces, total, reason, forced)
+        self.log.append(result)
+        return result
+
+    def d(self, label: str, sides: int, reason: str = "") -> int:
+        """Shortcut: the total of one die with `sides` faces."""
+        return self.roll(label, f"1d{sides}", reason).total
+
+    def choice(self, label: str, options, reason: str = ""):
+        """A random pick among `options`, logged as a 1dN roll (N = len(options))."""
+        options = list(options)
+        if not options:
+            return None
+        return options[self.d(label, len(options), reason) - 1]
+
+    def shuffled(self, label: str, items, reason: str = "") -> list:
+        """A random order of `items`, drawn as successive picks."""
+        pool, out = list(items), []
+        while pool:
+            out.append(pool.pop(self.d(label, len(pool), reason) - 1))
+        return out
+
+    def _forced(self, label: str, expr: DiceExpr) -> tuple[tuple[int, ...], int]:
+        value = self.forced[label]
+        if isinstance(value, bool) or not isinstance(value, (int, list)):
+            raise PbpError("forced_bad", label=label, expr=str(expr))
+        if isinstance(value, int):
+            if not expr.minimum <= value <= expr.maximum:
+                raise PbpError("forced_range", label=label, expr=str(expr), value=value,
+                               low=expr.minimum, high=expr.maximum)
+            return (), value
+        sides = [t.sides for t in expr.dice for _ in range(t.count)]
+        if len(value) != len(sides) or any(not isinstance(v, int) or not 1 <= v <= s for v, s in zip(value, sides)):
+            raise PbpError("forced_faces", label=label, expr=str(expr), count=len(sides))
+        return tuple(value), _total(expr, value)
+
+    def unused_forced(self) -> list[str]:
+        """Forced labels no roll asked for: most likely a typo in gm.yaml."""
+        used = {r.label for r in self.log}
+        return sorted(k for k in self.forced if k not in used)
+
+
+def _total(expr: DiceExpr, faces) -> int:
+    total, i = expr.constant, 0
+    for term in expr.dice:
+        total += term.sign * sum(faces[i:i + term.count])
+        i += term.count
+    return total
+
+
+class FreeDice(Dice):
+    """A roller for simulations and `pbp roll`: one fast stream, labels not keyed.
+
+    Still logs nothing unless asked, to keep simulations light.
+    """
+
+    def __init__(self, seed: int | None = None, keep_log: bool = False):
+        super().__init__(secret="", turn=0)
+        self._rng = random.Random(seed)
+        self._keep_log = keep_log
+
+    def _label(self, label: str) -> str:
+        return label
+
+    def _draw(self, label: str, expr: DiceExpr) -> tuple[int, ...]:
+        rng = self._rng
+        return tuple(rng.randint(1, t.sides) for t in expr.dice for _ in range(t.count))
+
+    def roll(self, label: str, expr: str | DiceExpr, reason: str = "") -> Roll:
+        result = super().roll(label, expr, reason)
+        if not self._keep_log:
+            self.log.clear()
+        return result

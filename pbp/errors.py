@@ -1,0 +1,52 @@
+"""The one error root.
+
+Everything pbp reports to the MJ as bad input is a `PbpError`: the CLI prints it
+in the campaign's language and exits with code 1, never with a traceback.
+Messages are catalogue keys (see `pbp.i18n`), rendered late, because the
+language is only known once the campaign is loaded.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class PbpError(Exception):
+    """Bad input: a campaign file, an order file, a command argument."""
+
+    def __init__(self, key: str, *, file: str | Path | None = None, line: int | None = None, **params):
+        super().__init__(key)
+        self.key = key
+        self.file = str(file) if file is not None else None
+        self.line = line
+        self.params = params
+
+    def located(self, file: str | Path | None, line: int | None = None) -> "PbpError":
+        """The same error, placed in a file (used when a lower layer knew no path)."""
+        if self.file is None and file is not None:
+            self.file = str(file)
+        if self.line is None:
+            self.line = line
+        return self
+
+    def text(self, lang: str = "fr") -> str:
+        from pbp import i18n
+
+        where = ""
+        if self.file:
+            where = f"{self.file}:{self.line}: " if self.line else f"{self.file}: "
+        return where + i18n.t(lang, self.key, **self.params)
+
+    def __str__(self) -> str:
+        return self.text("en")
+
+
+class ErrorList(PbpError):
+    """Several errors found in one pass (e.g. every bad order file of a turn)."""
+
+    def __init__(self, errors: list[PbpError]):
+        super().__init__("errors", count=len(errors))
+        self.errors = errors
+
+    def text(self, lang: str = "fr") -> str:
+        return "\n".join(e.text(lang) for e in self.errors)

@@ -1,0 +1,336 @@
+"""Order files: reading them, validating them against the ruleset's declared
+actions, and saying precisely what is wrong.
+
+An order file, as a player writes it:
+
+    player: lucy
+    turn: 3
+    actions:
+      - deplacement_normal: nord
+      - recherche_pieges
+    roleplay: |
+      Lucy avance à pas feutrés.
+
+The ruleset declares its actions in its data file (`actions:`), each with an
+optional argument spec (see `check_arg`). This module checks the shape and the
+vocabulary; the ruleset then checks legality against the state. Every problem
+becomes a PbpError naming the file, the line, and what would be valid.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pbp import i18n, yamlio
+from pbp.errors import PbpError
+from pbp.ruleset import Refusal, Ruleset, Scenario
+
+TOP_KEYS = {"player": "player", "joueur": "player", "turn": "turn", "tour": "turn",
+            "actions": "actions", "roleplay": "roleplay", "rp": "roleplay"}
+GM_KEYS = {"turn", "tour", "narration", "rolls", "jets", "orders", "ordres"}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    id: str
+    arg: object = None
+    index: int = 0
+
+    @property
+    def at(self) -> tuple:
+        return ("actions", self.index)
+
+
+@dataclass
+class PlayerOrders:
+    player: str
+    turn: int
+    actions: list[Action] = field(default_factory=list)
+    roleplay: str = ""
+    source: str | None = None  # file path; None for default orders
+    text: str = ""  # the file's text, to find lines when something is refused
+    default: bool = False
+
+    def has(self, action_id: str) -> bool:
+        return any(a.id == action_id for a in self.actions)
+
+
+@dataclass
+class GmOrders:
+    turn: int
+    narration: object = None  # Markdown str, or {public: str, <handle>: str, gm: str}
+    rolls: dict = field(default_factory=dict)  # forced rolls by label
+    orders: dict = field(default_factory=dict)  # ruleset-specific MJ orders
+    source: str | None = None
+    text: str = ""
+
+
+def normalize_id(word) -> str:
+    """`Déplacement normal` -> `deplacement_normal`."""
+    text = unicodedata.normalize("NFKD", str(word)).encode("ascii", "ignore").decode()
+    return "_".join(text.lower().replace("-", " ").replace("'", " ").split())
+
+
+def action_index(actions: dict) -> dict[str, str]:
+    """Every accepted spelling (id, English id, aliases) -> the action id."""
+    index = {}
+    for action_id, spec in actions.items():
+        spec = spec or {}
+        for name in [action_id, spec.get("en"), *(spec.get("aliases") or [])]:
+            if name:
+                index[normalize_id(name)] = action_id
+    return index
+
+
+class _Problems:
+    """Collects the errors of one file, each placed on its line."""
+
+    def __init__(self, source, text):
+        self.source, self.text, self.errors = source, text, []
+
+    def add(self, key: str, at: tuple = (), **params):
+        self.errors.append(PbpError(key, file=self.source, line=yamlio.line_of(self.text, at) if at else None, **params))
+
+    def refusals(self, refusals: list[Refusal], ruleset: Ruleset, base: tuple = ()):
+        for r in refusals:
+            key = f"{ruleset.id}.{r.key}" if f"{ruleset.id}.{r.key}" in i18n._catalog else r.key
+            self.add(key, base + tuple(r.at), **r.params)
+
+
+def _spec(spec, ruleset: Ruleset) -> dict:
+    if spec is None:
+        return {}
+    if isinstance(spec, str):
+        named = ruleset.rules.get("arg_types", {}).get(spec)
+        return dict(named) if named is not None else {"type": spec}
+    return dict(spec)
+
+
+def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, problems: _Problems):
+    """Validate and normalise one action argument against its spec.
+
+    Spec forms (in the ruleset's data, directly or named under `arg_types`):
+    none (no argument), `text`, `int` (min, max), `player` (a roster handle),
+    `choice` (values, aliases), `map` (fields, short: the field a bare value
+    fills), `list` (of, min, max); any of them may say `optional: true`.
+    """
+    spec = _spec(spec, ruleset)
+    kind = spec.get("type")
+    if value is None:
+        if spec.get("optional") or not kind:
+            return None
+        problems.add("arg_missing", at, expected=describe(spec, ruleset))
+        return None
+    if not kind:
+        problems.add("arg_unexpected", at)
+        return None
+    if kind == "text":
+        if isinstance(value, (dict, list)):
+            problems.add("arg_type", at, expected=describe(spec, ruleset))
+            return None
+        return str(value)
+    if kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            problems.add("arg_type", at, expected=describe(spec, ruleset))
+            return None
+        low, high = spec.get("min"), spec.get("max")
+        if (low is not None and value < low) or (high is not None and value > high):
+            problems.add("arg_range", at, value=value, low=low, high=high)
+        return value
+    if kind == "player":
+        handles = list(scenario.roster)
+        if str(value) in scenario.roster:
+            return str(value)
+        by_name = {normalize_id(scenario.name(h)): h for h in handles}
+        if normalize_id(value) in by_name:
+            return by_name[normalize_id(value)]
+        problems.add("unknown_player_arg", at, value=value, valid=handles, suggestion=i18n.closest(str(value), handles))
+        return None
+    if kind == "choice":
+        values = [str(v) for v in spec.get("values", [])]
+        aliases = {normalize_id(k): v for k, v in (spec.get("aliases") or {}).items()}
+        word = normalize_id(value)
+        for v in values:
+            if normalize_id(v) == word:
+                return v
+        if word in aliases:
+            return aliases[word]
+        problems.add("bad_choice", at, value=value, valid=values,
+                     suggestion=i18n.closest(word, values + list(aliases)))
+        return None
+    if kind == "map":
+        fields = spec.get("fields", {})
+        if not isinstance(value, dict):
+            if spec.get("short") and not isinstance(value, list):
+                value = {spec["short"]: value}
+            else:
+                problems.add("arg_type", at, expected=describe(spec, ruleset))
+                return None
+        out = {}
+        for key, raw in value.items():
+            name = normalize_id(key)
+            if name not in fields:
+                problems.add("unknown_field", at + (key,), field=key, valid=list(fields),
+                             suggestion=i18n.closest(name, fields))
+                continue
+            out[name] = check_arg(raw, fields[name], ruleset, scenario, at + (key,), problems)
+        for name, field_spec in fields.items():
+            if name not in out:
+                field_spec = _spec(field_spec, ruleset)
+                if not field_spec.get("optional"):
+                    problems.add("field_missing", at, field=name)
+                out[name] = field_spec.get("default")
+        return out
+    if kind == "list":
+        if not isinstance(value, list):
+            value = [value]
+        low, high = spec.get("min", 0), spec.get("max")
+        if len(value) < low or (high is not None and len(value) > high):
+            problems.add("list_length", at, count=len(value), low=low, high=high if high is not None else "∞")
+        return [check_arg(v, spec.get("of"), ruleset, scenario, at + (i,), problems) for i, v in enumerate(value)]
+    raise ValueError(f"unknown argument type {kind!r} in ruleset {ruleset.id}")
+
+
+def describe(spec, ruleset: Ruleset) -> str:
+    """A short human description of what an argument accepts."""
+    spec = _spec(spec, ruleset)
+    kind = spec.get("type")
+    if kind == "choice":
+        return " | ".join(str(v) for v in spec.get("values", []))
+    if kind == "map":
+        return "{" + ", ".join(f"{k}: {describe(v, ruleset)}" for k, v in spec.get("fields", {}).items()) + "}"
+    if kind == "list":
+        return f"[{describe(spec.get('of'), ruleset)}, ...]"
+    return kind or "-"
+
+
+def parse_actions(raw, ruleset: Ruleset, scenario: Scenario, problems: _Problems) -> list[Action]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        problems.add("actions_not_list", ("actions",))
+        return []
+    index = action_index(ruleset.actions)
+    out = []
+    for i, item in enumerate(raw):
+        at = ("actions", i)
+        if isinstance(item, dict) and len(item) == 1:
+            name, arg = next(iter(item.items()))
+        elif isinstance(item, (str, int)) and not isinstance(item, bool):
+            name, arg = item, None
+        else:
+            problems.add("action_shape", at)
+            continue
+        action_id = index.get(normalize_id(name))
+        if action_id is None:
+            problems.add("unknown_action", at, action=name, valid=list(ruleset.actions),
+                         suggestion=i18n.closest(normalize_id(name), index))
+            continue
+        before = len(problems.errors)
+        value = check_arg(arg, (ruleset.actions[action_id] or {}).get("arg"), ruleset, scenario, at, problems)
+        if len(problems.errors) == before:
+            out.append(Action(action_id, value, i))
+    return out
+
+
+def parse_player_orders(text: str, source: str, *, ruleset: Ruleset, scenario: Scenario, turn: int,
+                        expected_player: str) -> tuple[PlayerOrders | None, list[PbpError]]:
+    """Shape and vocabulary checks of one order file."""
+    problems = _Problems(source, text)
+    try:
+        raw = yamlio.loads(text, source)
+    except PbpError as exc:
+        return None, [exc]
+    if not isinstance(raw, dict):
+        problems.add("orders_not_mapping")
+        return None, problems.errors
+    fields = {}
+    for key, value in raw.items():
+        canonical = TOP_KEYS.get(normalize_id(key))
+        if canonical is None:
+            problems.add("unknown_key", (key,), key=key, valid=["player", "turn", "actions", "roleplay"],
+                         suggestion=i18n.closest(normalize_id(key), TOP_KEYS))
+        else:
+            fields[canonical] = (key, value)
+    player = fields.get("player", (None, None))[1]
+    if player is None:
+        problems.add("player_missing", expected=expected_player)
+    elif str(player) != expected_player:
+        problems.add("player_mismatch", (fields["player"][0],), player=player, expected=expected_player)
+    file_turn = fields.get("turn", (None, None))[1]
+    if file_turn is None:
+        problems.add("turn_missing", expected=turn)
+    elif file_turn != turn:
+        problems.add("turn_mismatch", (fields["turn"][0],), value=file_turn, expected=turn)
+    actions = parse_actions(fields.get("actions", (None, None))[1], ruleset, scenario, problems)
+    roleplay = fields.get("roleplay", (None, ""))[1] or ""
+    if not isinstance(roleplay, str):
+        problems.add("roleplay_not_text", (fields["roleplay"][0],))
+        roleplay = ""
+    orders = PlayerOrders(expected_player, turn, actions, roleplay.strip(), source, text)
+    return orders, problems.errors
+
+
+def default_orders(ruleset: Ruleset, scenario: Scenario, player: str, turn: int, raw=None) -> PlayerOrders:
+    """What a player who sent nothing does: the campaign's `default_orders`,
+    else the ruleset's."""
+    raw = ruleset.rules.get("default_orders", []) if raw is None else raw
+    problems = _Problems("campaign.yaml", "")
+    actions = parse_actions(raw, ruleset, scenario, problems)
+    if problems.errors:
+        raise problems.errors[0]
+    return PlayerOrders(player, turn, actions, "", None, "", default=True)
+
+
+def check_rules(orders: PlayerOrders, state: dict, ruleset: Ruleset, scenario: Scenario) -> list[PbpError]:
+    """The ruleset's legality checks, placed on the file's lines."""
+    problems = _Problems(orders.source or "campaign.yaml", orders.text)
+    problems.refusals(ruleset.check_orders(state, scenario, orders), ruleset)
+    return problems.errors
+
+
+def parse_gm(text: str, source: str, *, ruleset: Ruleset, state: dict, scenario: Scenario,
+             turn: int) -> tuple[GmOrders | None, list[PbpError]]:
+    problems = _Problems(source, text)
+    try:
+        raw = yamlio.loads(text, source)
+    except PbpError as exc:
+        return None, [exc]
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        problems.add("gm_not_mapping")
+        return None, problems.errors
+    for key in raw:
+        if key not in GM_KEYS:
+            problems.add("unknown_key", (key,), key=key, valid=["turn", "narration", "rolls", "orders"],
+                         suggestion=i18n.closest(str(key), GM_KEYS))
+    file_turn = raw.get("turn", raw.get("tour", turn))
+    if file_turn != turn:
+        problems.add("turn_mismatch", ("turn",), value=file_turn, expected=turn)
+    rolls = raw.get("rolls", raw.get("jets")) or {}
+    if not isinstance(rolls, dict):
+        problems.add("rolls_not_mapping", ("rolls",))
+        rolls = {}
+    orders = raw.get("orders", raw.get("ordres")) or {}
+    if not isinstance(orders, dict):
+        problems.add("gm_orders_not_mapping", ("orders",))
+        orders = {}
+    narration = raw.get("narration")
+    if narration is not None and not isinstance(narration, (str, dict)):
+        problems.add("narration_shape", ("narration",))
+        narration = None
+    if isinstance(narration, dict):
+        for key, value in narration.items():
+            if key not in ("public", "gm") and key not in scenario.roster:
+                problems.add("narration_audience", ("narration", key), key=key,
+                             valid=["public", "gm", *scenario.roster])
+            elif not isinstance(value, str):
+                problems.add("narration_shape", ("narration", key))
+    gm_orders = GmOrders(turn, narration, {str(k): v for k, v in rolls.items()}, orders, source, text)
+    if not problems.errors:
+        problems.refusals(ruleset.check_gm(state, scenario, gm_orders), ruleset, ("orders",))
+    return gm_orders, problems.errors
+

@@ -1,0 +1,397 @@
+"""Rendering: jinja2 templates to BBCode or Markdown, escaping, Markdown-to-BBCode.
+
+Templates are written once per language and use the markup helpers of `m`
+(`m.b(x)`, `m.quote(text, author)`, `m.list(items)`...), which the output format
+implements; a campaign can still provide a format-specific template
+(`public.bbcode.j2` is looked up before `public.j2`).
+
+Every `{{ value }}` is escaped for the output format unless it is `Markup`
+(what the helpers return): player text cannot become markup.
+- BBCode: every `[` is followed by a zero-width space, so no tag a player
+  writes is live, not even a `[/quote]` closing the quote around it.
+- Markdown: `&` and `<` become entities (Python-Markdown passes raw HTML
+  through) and Markdown punctuation is backslash-escaped: no link, image,
+  heading, list or HTML from player text.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+from markupsafe import Markup as _JinjaSafe
+
+ZWSP = "\u200b"
+_MD_PUNCT = re.compile(r"([\\`*_{}\[\]()#+\-.!|>])")
+_SETEXT = re.compile(r"^(\s*)(=+)(\s*)$", re.M)
+
+
+class Markup(str):
+    """Text already in the output format: never escaped again."""
+
+    __slots__ = ()
+
+
+def bbcode_escape(text) -> str:
+    return str(text).replace("[", "[" + ZWSP)
+
+
+def markdown_escape(text) -> str:
+    text = str(text).replace("&", "&amp;").replace("<", "&lt;")
+    text = _MD_PUNCT.sub(r"\\\1", text)
+    # A line of `=` under text would make a heading; `=` has no backslash escape.
+    return _SETEXT.sub(lambda m: m.group(1) + "&#61;" * len(m.group(2)) + m.group(3), text)
+
+
+class Formatter:
+    """Markup helpers available to templates as `m`. Arguments that are not
+    Markup are escaped first."""
+
+    name = "text"
+    ext = "txt"
+
+    def esc(self, text) -> Markup:
+        if text is None:
+            return Markup("")
+        if isinstance(text, Markup):
+            return text
+        return Markup(self._escape(str(text)))
+
+    def _escape(self, text: str) -> str:
+        return text
+
+    def finalize(self, value):
+        if value is None:
+            return ""
+        if isinstance(value, (Markup, _JinjaSafe)):  # helpers' output, or `|safe` on a macro call
+            return value
+        if isinstance(value, bool):
+            return str(value)
+        return self._escape(str(value))
+
+    def join(self, items, sep=", ") -> Markup:
+        return Markup(self.esc(sep).join(self.esc(i) for i in items))
+
+    def roll(self, roll) -> Markup:
+        from pbp.dice import forum
+
+        return self.esc(forum(roll))
+
+    # Plain text defaults; the markup formats override them.
+    def b(self, x): return self.esc(x)
+    def i(self, x): return self.esc(x)
+    def u(self, x): return self.esc(x)
+    def s(self, x): return self.esc(x)
+    def color(self, x, color): return self.esc(x)
+    def code(self, x): return self.esc(x)
+    def h(self, x, level=2): return Markup(self.esc(x) + "\n" + ("=" if level == 1 else "-") * len(str(x)))
+    def url(self, href, label=None): return self.esc(label or href)
+    def hr(self): return Markup("----")
+
+    def quote(self, text, author=None) -> Markup:
+        head = f"{self.esc(author)} :\n" if author else ""
+        return Markup(head + "\n".join("> " + line for line in self.esc(text).split("\n")))
+
+    def list(self, items) -> Markup:
+        return Markup("\n".join("- " + self.esc(i) for i in items))
+
+    def spoiler(self, text, title=None) -> Markup:
+        return self.esc(text)
+
+    def table(self, rows, header=None) -> Markup:
+        lines = [header] if header else []
+        lines += list(rows)
+        return Markup("\n".join(" | ".join(self.esc(c) for c in row) for row in lines))
+
+    def md(self, markdown_text) -> Markup:
+        """MJ narration written in Markdown (trusted), in this output format."""
+        return Markup(str(markdown_text or "").strip())
+
+
+class MarkdownFormatter(Formatter):
+    name = "markdown"
+    ext = "md"
+
+    def _escape(self, text: str) -> str:
+        return markdown_escape(text)
+
+    def b(self, x): return Markup(f"**{self.esc(x)}**")
+    def i(self, x): return Markup(f"*{self.esc(x)}*")
+    def u(self, x): return Markup(f"*{self.esc(x)}*")
+    def s(self, x): return Markup(f"~~{self.esc(x)}~~")
+    def code(self, x): return Markup("`" + str(x).replace("`", "'") + "`")
+    def h(self, x, level=2): return Markup("#" * (level + 1) + " " + self.esc(x))
+    def url(self, href, label=None): return Markup(f"[{self.esc(label or href)}]({str(href).replace(')', '%29')})")
+    def hr(self): return Markup("---")
+
+    def quote(self, text, author=None) -> Markup:
+        body = self.esc(text)
+        lines = []
+        if author:
+            lines.append(f"> **{self.esc(author)}** :")
+            lines.append(">")
+        for line in body.split("\n"):
+            # Two trailing spaces keep the player's line breaks.
+            lines.append(("> " + line + "  ") if line.strip() else ">")
+        return Markup("\n".join(lines))
+
+    def list(self, items) -> Markup:
+        return Markup("\n".join("- " + self.esc(i) for i in items))
+
+    def spoiler(self, text, title=None) -> Markup:
+        return self.quote(text, title)
+
+    def table(self, rows, header=None) -> Markup:
+        rows = [list(r) for r in rows]
+        if header is None:
+            if not rows:
+                return Markup("")
+            header, rows = rows[0], rows[1:]
+        cell = lambda c: self.esc(c).replace("\n", " ")
+        out = ["| " + " | ".join(cell(c) for c in header) + " |", "|" + "---|" * len(header)]
+        out += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
+        return Markup("\n".join(out))
+
+    def md(self, markdown_text) -> Markup:
+        return Markup(str(markdown_text or "").strip())
+
+
+class BBCodeFormatter(Formatter):
+    name = "bbcode"
+    ext = "bbcode"
+    #: what each dialect has beyond phpBB's b, i, u, color, size, quote, list, url, img, code
+    DIALECTS = {
+        "phpbb": {"size": "%", "strike": None, "spoiler": False, "table": False},
+        "forumactif": {"size": "px", "strike": "strike", "spoiler": True, "table": True},
+        "xenforo": {"size": "1-7", "strike": "s", "spoiler": True, "table": True},
+    }
+    HEADING_SIZES = {"%": (200, 150, 120), "px": (24, 18, 15), "1-7": (6, 5, 4)}
+
+    def __init__(self, dialect: str = "phpbb"):
+        self.dialect = dialect
+        self.features = self.DIALECTS[dialect]
+
+    def _escape(self, text: str) -> str:
+        return bbcode_escape(text)
+
+    def _tag(self, tag, x, arg=None) -> Markup:
+        opening = f"[{tag}={arg}]" if arg is not None else f"[{tag}]"
+        return Markup(f"{opening}{self.esc(x)}[/{tag}]")
+
+    def b(self, x): return self._tag("b", x)
+    def i(self, x): return self._tag("i", x)
+    def u(self, x): return self._tag("u", x)
+    def color(self, x, color): return self._tag("color", x, re.sub(r"[^#A-Za-z0-9]", "", str(color)))
+    def code(self, x): return Markup("[code]" + bbcode_escape(x) + "[/code]")
+    def hr(self): return Markup("[b]――――――――――[/b]")
+
+    def s(self, x):
+        tag = self.features["strike"]
+        return self._tag(tag, x) if tag else self.esc(x)
+
+    def h(self, x, level=2) -> Markup:
+        sizes = self.HEADING_SIZES[self.features["size"]]
+        size = sizes[min(max(level, 1), 3) - 1]
+        return Markup(f"[size={size}]{self.b(x)}[/size]")
+
+    def url(self, href, label=None):
+        href = str(href).replace("[", "%5B").replace("]", "%5D")
+        return Markup(f"[url={href}]{self.esc(label or href)}[/url]")
+
+    def quote(self, text, author=None) -> Markup:
+        if author:
+            name = str(author).replace('"', "'").replace("]", ")")
+            return Markup(f'[quote="{bbcode_escape(name)}"]{self.esc(text)}[/quote]')
+        return self._tag("quote", text)
+
+    def list(self, items) -> Markup:
+        items = list(items)
+        if not items:
+            return Markup("")
+        return Markup("[list]" + "".join(f"\n[*]{self.esc(i)}" for i in items) + "\n[/list]")
+
+    def spoiler(self, text, title=None) -> Markup:
+        if self.features["spoiler"]:
+            arg = f'="{bbcode_escape(title)}"' if title else ""
+            return Markup(f"[spoiler{arg}]{self.esc(text)}[/spoiler]")
+        return self.quote(text, title)
+
+    def table(self, rows, header=None) -> Markup:
+        rows = [list(r) for r in rows]
+        if not self.features["table"]:
+            lines = ([self.b(" | ".join(str(c) for c in header))] if header else [])
+            lines += [self.esc(" | ".join(str(c) for c in row)) for row in rows]
+            return Markup("\n".join(lines))
+        out = ["[table]"]
+        if header:
+            out.append("[tr]" + "".join(f"[td]{self.b(c)}[/td]" for c in header) + "[/tr]")
+        out += ["[tr]" + "".join(f"[td]{self.esc(c)}[/td]" for c in row) + "[/tr]" for row in rows]
+        out.append("[/table]")
+        return Markup("\n".join(out))
+
+    def md(self, markdown_text) -> Markup:
+        return Markup(markdown_to_bbcode(str(markdown_text or ""), self))
+
+
+def formatter(fmt: str, dialect: str = "phpbb") -> Formatter:
+    if fmt == "bbcode":
+        return BBCodeFormatter(dialect)
+    if fmt == "markdown":
+        return MarkdownFormatter()
+    return Formatter()
+
+
+# -- Markdown (MJ narration) to BBCode -------------------------------------------
+
+class _HtmlToBBCode(HTMLParser):
+    """Python-Markdown's HTML to the dialect's BBCode; unknown tags keep their text."""
+
+    SIMPLE = {"strong": "b", "b": "b", "em": "i", "i": "i", "u": "u", "blockquote": "quote", "code": "code"}
+
+    def __init__(self, fmt: BBCodeFormatter):
+        super().__init__(convert_charrefs=True)
+        self.fmt = fmt
+        self.out: list[str] = []
+        self.cell_rows: list | None = None
+        self.in_pre = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        strike = self.fmt.features["strike"]
+        if tag in self.SIMPLE:
+            if not (tag == "code" and self.in_pre):
+                self.out.append(f"[{self.SIMPLE[tag]}]")
+        elif tag == "pre":
+            self.in_pre = True
+            self.out.append("[code]")
+        elif tag in ("del", "s", "strike") and strike:
+            self.out.append(f"[{strike}]")
+        elif tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+            sizes = self.fmt.HEADING_SIZES[self.fmt.features["size"]]
+            self.out.append(f"[size={sizes[min(int(tag[1]), 3) - 1]}][b]")
+        elif tag == "ul":
+            self.out.append("[list]")
+        elif tag == "ol":
+            self.out.append("[list=1]")
+        elif tag == "li":
+            self.out.append("\n[*]")
+        elif tag == "a":
+            href = (attrs.get("href") or "").replace("[", "%5B").replace("]", "%5D")
+            self.out.append(f"[url={href}]")
+        elif tag == "img":
+            self.out.append(f"[img]{attrs.get('src', '')}[/img]")
+        elif tag == "br":
+            self.out.append("\n")
+        elif tag == "hr":
+            self.out.append(self.fmt.hr() + "\n")
+        elif tag == "table":
+            self.out.append("[table]" if self.fmt.features["table"] else "")
+        elif tag == "tr":
+            self.out.append("[tr]" if self.fmt.features["table"] else "")
+        elif tag in ("td", "th"):
+            self.out.append(("[td][b]" if tag == "th" else "[td]") if self.fmt.features["table"] else "")
+
+    def handle_endtag(self, tag):
+        strike = self.fmt.features["strike"]
+        if tag in self.SIMPLE:
+            if not (tag == "code" and self.in_pre):
+                self.out.append(f"[/{self.SIMPLE[tag]}]")
+            if tag == "blockquote":
+                self.out.append("\n")
+        elif tag == "pre":
+            self.in_pre = False
+            self.out.append("[/code]\n")
+        elif tag in ("del", "s", "strike") and strike:
+            self.out.append(f"[/{strike}]")
+        elif tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+            self.out.append("[/b][/size]\n\n")
+        elif tag in ("ul", "ol"):
+            self.out.append("\n[/list]\n")
+        elif tag == "a":
+            self.out.append("[/url]")
+        elif tag == "p":
+            self.out.append("\n\n")
+        elif tag == "table":
+            self.out.append("[/table]\n" if self.fmt.features["table"] else "\n")
+        elif tag == "tr":
+            self.out.append("[/tr]\n" if self.fmt.features["table"] else "\n")
+        elif tag in ("td", "th"):
+            self.out.append(("[/b][/td]" if tag == "th" else "[/td]") if self.fmt.features["table"] else " | ")
+
+    def handle_data(self, data):
+        if data.strip() or "\n" not in data or self.in_pre:
+            self.out.append(data)
+
+
+def markdown_to_bbcode(text: str, fmt: BBCodeFormatter | None = None) -> str:
+    import markdown
+
+    html = markdown.markdown(text, extensions=["tables", "sane_lists"], output_format="html")
+    parser = _HtmlToBBCode(fmt or BBCodeFormatter())
+    parser.feed(html)
+    parser.close()
+    out = "".join(parser.out)
+    out = re.sub(r"\[quote\]\s+", "[quote]", out)
+    out = re.sub(r"\[(list|list=1)\]\s*", r"[\1]\n", out)
+    out = re.sub(r"\s+\[/(quote|list)\]\s*", r"\n[/\1]\n\n", out)
+    out = re.sub(r"\s*\n\[\*\]", "\n[*]", out)
+    out = re.sub(r"\n{3,}", "\n\n", out)
+    return out.strip()
+
+
+# -- templates -------------------------------------------------------------------
+
+def package_dir(name: str) -> Path:
+    """pbp/<name> once installed; <repository>/<name> in a source checkout."""
+    here = Path(__file__).parent
+    installed = here / name
+    return installed if installed.is_dir() else here.parent / name
+
+
+def template_paths(ruleset_id: str, lang: str, campaign_root: Path | None = None,
+                   ruleset_folder: Path | None = None) -> list[Path]:
+    """Where templates are looked up, first match wins: the campaign's own,
+    then pbp's defaults for the ruleset, then the ruleset package's (third-party
+    rulesets), then the shared ones."""
+    paths = []
+    if campaign_root is not None:
+        own = campaign_root / "templates"
+        paths += [own / ruleset_id / lang, own / lang, own]
+    root = package_dir("templates")
+    paths.append(root / ruleset_id / lang)
+    if ruleset_folder is not None:
+        paths.append(ruleset_folder / "templates" / lang)
+    paths += [root / "common" / lang, root / "common"]
+    return [p for p in paths if p.is_dir()]
+
+
+class Renderer:
+    def __init__(self, paths: list[Path], fmt: str, dialect: str = "phpbb", lang: str = "fr"):
+        from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+        self.fmt = formatter(fmt, dialect)
+        self.lang = lang
+        self.env = Environment(
+            loader=FileSystemLoader([str(p) for p in paths]),
+            finalize=self.fmt.finalize,
+            undefined=StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+            keep_trailing_newline=True,
+            autoescape=False,
+        )
+        self.env.globals.update(m=self.fmt, fmt=self.fmt.name, lang=lang)
+
+    def render(self, name: str, **context) -> str:
+        template = self.env.select_template([f"{name}.{self.fmt.name}.j2", f"{name}.j2"])
+        return tidy(template.render(**context))
+
+
+def tidy(text: str) -> str:
+    """One blank line at most between blocks, no leading/trailing blank lines,
+    one final newline: stable bytes whatever the template's whitespace."""
+    lines = [line.rstrip() if not line.endswith("  ") else line for line in text.split("\n")]
+    out = "\n".join(lines)
+    out = re.sub(r"\n{3,}", "\n\n", out).strip("\n")
+    return out + "\n"

@@ -1,0 +1,202 @@
+"""What a ruleset is, and how pbp finds one.
+
+A ruleset is a package: `pbp/rulesets/<id>/` for the built-in ones, or any
+package registered under the entry-point group `pbp.rulesets`. It holds:
+
+- `__init__.py` exposing `RULESET`, a `Ruleset` subclass;
+- `data.yaml`: every rules number (costs, thresholds, tables, dice) and the
+  order schema (`actions`, `arg_types`, `default_orders`); a campaign's
+  `rules:` section overrides any of it;
+- `messages.yaml`: its refusal messages in fr and en;
+- `README.md`: the rules decisions taken where the seed is silent.
+
+A ruleset does no I/O and no printing: it gets a state, the turn's orders and a
+dice roller, and returns a new state and events. Adding a ruleset means copying
+a folder; nothing in the core names one.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import pkgutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+from pbp import i18n, yamlio
+from pbp.errors import PbpError
+from pbp.events import Event
+
+ENTRY_POINT_GROUP = "pbp.rulesets"
+
+
+@dataclass
+class Scenario:
+    """What a campaign fixes once for all its turns."""
+
+    world: dict
+    characters: dict
+    roster: dict[str, dict]  # forum handle -> {"character": name, ...}
+
+    def name(self, handle: str) -> str:
+        """The character name a player's handle plays."""
+        return (self.roster.get(handle) or {}).get("character", handle)
+
+
+@dataclass
+class Refusal:
+    """An order the rules refuse. `at` is the path of the offending value in its
+    file (e.g. ("actions", 1)), so the core can name the line."""
+
+    key: str
+    at: tuple = ()
+    params: dict = field(default_factory=dict)
+
+
+@dataclass
+class Resolution:
+    state: dict
+    events: list[Event]
+
+
+class Ruleset:
+    """Base class: override the hooks below. `self.rules` is the data file with
+    the campaign's overrides merged in."""
+
+    id: ClassVar[str] = ""
+    #: folder name of the bundled example under campaigns/ (None: no example)
+    example: ClassVar[str | None] = None
+
+    def __init__(self, overrides: dict | None = None):
+        self.rules = merge_overrides(self.default_data(), overrides or {})
+
+    # -- data --------------------------------------------------------------
+    @classmethod
+    def folder(cls) -> Path:
+        import sys
+
+        return Path(sys.modules[cls.__module__].__file__).parent
+
+    @classmethod
+    def default_data(cls) -> dict:
+        cached = cls.__dict__.get("_default_data")
+        if cached is None:
+            cached = yamlio.load_file(cls.folder() / "data.yaml") or {}
+            cls._default_data = cached
+            messages = cls.folder() / "messages.yaml"
+            if messages.exists():
+                i18n.register_file(messages, cls.id)
+        return copy.deepcopy(cached)
+
+    @property
+    def actions(self) -> dict:
+        """The order schema: action id -> {arg, en, aliases, ...rules numbers}."""
+        return self.rules.get("actions", {})
+
+    # -- hooks ---------------------------------------------------------------
+    def validate_scenario(self, scenario: Scenario) -> list[PbpError]:
+        """Consistency errors in world.yaml / characters.yaml (with file names)."""
+        return []
+
+    def setup(self, scenario: Scenario, dice) -> Resolution:
+        """Turn 0: the initial state (sheet draw, placement) and its events."""
+        raise NotImplementedError
+
+    def players_to_play(self, state: dict, scenario: Scenario) -> list[str]:
+        """Handles expected to send orders this turn."""
+        return list(scenario.roster)
+
+    def check_orders(self, state: dict, scenario: Scenario, orders) -> list[Refusal]:
+        """Rules checks of one player's orders against the state (legal move, costs...)."""
+        return []
+
+    def check_gm(self, state: dict, scenario: Scenario, gm_orders) -> list[Refusal]:
+        """Rules checks of the MJ's orders in gm.yaml (`at` is relative to `orders`)."""
+        return []
+
+    def resolve(self, state: dict, scenario: Scenario, orders: dict, gm_orders, dice) -> Resolution:
+        raise NotImplementedError
+
+    def is_over(self, state: dict) -> bool:
+        return False
+
+    def order_context(self, state: dict, scenario: Scenario, player: str) -> dict:
+        """What a player's blank order form lists (exits, items, targets...)."""
+        return {}
+
+    def status(self, state: dict, scenario: Scenario) -> list[Event]:
+        """The MJ's overview of a state, as gm events for the `status` template."""
+        return []
+
+    # -- simulation (pbp simulate) ----------------------------------------------
+    def legal_orders(self, state: dict, scenario: Scenario, player: str) -> list[list]:
+        """Every legal set of actions (lists of pbp.orders.Action) for a player:
+        what a bot picks from. Each must pass `check_orders`."""
+        return [[]]
+
+
+def merge_overrides(base: dict, overrides: dict, path: tuple = ()) -> dict:
+    """Deep-merge a campaign's `rules:` into the ruleset's data.
+
+    A key the data does not have is refused (a typo would otherwise be silently
+    ignored), unless written with a leading `+` to add it on purpose.
+    """
+    out = dict(base)
+    for key, value in overrides.items():
+        key = str(key)
+        if key.startswith("+"):
+            out[key[1:]] = value
+            continue
+        if key not in base:
+            where = ".".join(map(str, path + (key,)))
+            raise PbpError("unknown_rule", file="campaign.yaml", rule=where,
+                           suggestion=i18n.closest(key, base), hint_key=f"+{key}")
+        if isinstance(value, dict) and isinstance(base[key], dict):
+            out[key] = merge_overrides(base[key], value, path + (key,))
+        else:
+            out[key] = value
+    return out
+
+
+def _builtin() -> dict[str, type[Ruleset]]:
+    import pbp.rulesets as package
+
+    found = {}
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.ispkg and not info.name.startswith("_"):
+            module = importlib.import_module(f"pbp.rulesets.{info.name}")
+            cls = getattr(module, "RULESET", None)
+            if cls is not None:
+                found[cls.id] = cls
+    return found
+
+
+_registry: dict[str, type[Ruleset]] | None = None
+
+
+def available() -> dict[str, type[Ruleset]]:
+    """Every ruleset: built-in ones, then those other packages register."""
+    global _registry
+    if _registry is None:
+        _registry = _builtin()
+        from importlib.metadata import entry_points
+
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            if ep.name not in _registry:
+                _registry[ep.name] = ep.load()
+    return _registry
+
+
+def register(cls: type[Ruleset]) -> None:
+    """Make a ruleset available without packaging it (tests, scripts)."""
+    available()[cls.id] = cls
+
+
+def get(ruleset_id: str, overrides: dict | None = None) -> Ruleset:
+    rulesets = available()
+    cls = rulesets.get(ruleset_id)
+    if cls is None:
+        raise PbpError("unknown_ruleset", ruleset=ruleset_id, valid=sorted(rulesets),
+                       suggestion=i18n.closest(ruleset_id, rulesets))
+    return cls(overrides)

@@ -1,0 +1,264 @@
+"""One turn, from its input files to its output bytes.
+
+    gather (orders + gm.yaml, validated) -> ruleset.resolve (with dice)
+    -> events -> render per audience -> files
+
+Nothing is written here: `write` puts a computed turn on disk (state.yaml last,
+as the mark that the turn is resolved), and `pbp verify` compares a recomputed
+turn with the archive byte for byte.
+"""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import dataclass, field
+
+from pbp import events as ev, orders as od, yamlio
+from pbp.campaign import FORMATS, Campaign, atomic_write
+from pbp.dice import Dice
+from pbp.errors import ErrorList, PbpError
+from pbp.render import Renderer, template_paths
+
+OUTPUT_FILES = ("state.yaml", "rolls.yaml", "events.yaml")
+
+
+@dataclass
+class TurnInputs:
+    orders: dict[str, od.PlayerOrders]
+    gm: od.GmOrders
+    defaulted: list[str]  # players who sent nothing and got the default orders
+
+
+@dataclass
+class TurnOutput:
+    turn: int
+    state: dict
+    events: list[ev.Event]
+    files: dict[str, bytes] = field(default_factory=dict)  # path relative to the turn folder
+    warnings: list[PbpError] = field(default_factory=list)
+
+
+def next_turn(campaign: Campaign) -> int:
+    last = campaign.last_turn()
+    if last is None:
+        raise PbpError("not_set_up")
+    return last + 1
+
+
+def check_turn_number(campaign: Campaign, n: int | None) -> int:
+    expected = next_turn(campaign)
+    if n is None:
+        return expected
+    if n < expected:
+        raise PbpError("turn_already_resolved", turn=n, expected=expected)
+    if n > expected:
+        raise PbpError("turn_not_reachable", turn=n, expected=expected)
+    return n
+
+
+def gather(campaign: Campaign, n: int, state: dict) -> TurnInputs:
+    """Every order of turn `n`, validated; all problems at once as an ErrorList."""
+    ruleset, scenario = campaign.ruleset, campaign.scenario
+    expected = ruleset.players_to_play(state, scenario)
+    errors: list[PbpError] = []
+    orders: dict[str, od.PlayerOrders] = {}
+    for handle, path in campaign.order_files(n).items():
+        source = campaign.rel(path)
+        if path.suffix not in (".yaml", ".yml"):
+            errors.append(PbpError("orders_not_yaml", file=source))
+            continue
+        if handle not in scenario.roster:
+            errors.append(PbpError("unknown_player_file", file=source, player=handle, valid=list(scenario.roster),
+                                   suggestion=od.i18n.closest(handle, scenario.roster)))
+            continue
+        if handle not in expected:
+            errors.append(PbpError("player_not_playing", file=source, player=handle))
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            errors.append(PbpError("not_utf8", file=source))
+            continue
+        parsed, problems = od.parse_player_orders(text, source, ruleset=ruleset, scenario=scenario, turn=n,
+                                                  expected_player=handle)
+        if not problems:
+            problems = od.check_rules(parsed, state, ruleset, scenario)
+        errors += problems
+        if parsed is not None:
+            orders[handle] = parsed
+    defaulted = []
+    raw_default = campaign.config.get("default_orders")
+    for handle in expected:
+        if handle not in orders and not any(e.file and e.file.endswith(f"/{handle}.yaml") for e in errors):
+            defaulted.append(handle)
+            orders[handle] = od.default_orders(ruleset, scenario, handle, n, raw_default)
+            errors += od.check_rules(orders[handle], state, ruleset, scenario)
+    gm_path = campaign.gm_file(n)
+    gm = od.GmOrders(n)
+    if gm_path.exists():
+        try:
+            text = gm_path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            errors.append(PbpError("not_utf8", file=campaign.rel(gm_path)))
+            text = None
+        if text is not None:
+            parsed_gm, problems = od.parse_gm(text, campaign.rel(gm_path), ruleset=ruleset, state=state,
+                                              scenario=scenario, turn=n)
+            errors += problems
+            gm = parsed_gm or gm
+    if errors:
+        raise ErrorList(errors)
+    ordered = {h: orders[h] for h in scenario.roster if h in orders}
+    return TurnInputs(ordered, gm, defaulted)
+
+
+def _plain(value):
+    """Event data as YAML-safe plain values (rolls become dicts, tuples lists)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if hasattr(value, "to_dict"):
+        return _plain(value.to_dict())
+    return value
+
+
+def extra_events(campaign: Campaign, inputs: TurnInputs) -> list[ev.Event]:
+    """What the core adds to the ruleset's events: the MJ's narration and the
+    players' roleplay (quoted in the public post)."""
+    out = []
+    narration = inputs.gm.narration
+    if isinstance(narration, str):
+        narration = {"public": narration}
+    for key, text in (narration or {}).items():
+        if key == "public":
+            out.append(ev.public("narration", markdown=text))
+        elif key == "gm":
+            out.append(ev.gm("narration", markdown=text))
+        else:
+            out.append(ev.private(key, "narration", markdown=text))
+    for handle, orders in inputs.orders.items():
+        if orders.roleplay:
+            out.append(ev.public("roleplay", player=handle, character=campaign.scenario.name(handle),
+                                 text=orders.roleplay))
+    if inputs.defaulted:
+        out.append(ev.gm("defaulted", players=inputs.defaulted))
+    return out
+
+
+def compute(campaign: Campaign, n: int) -> TurnOutput:
+    """Resolve turn `n` from the archive's files, without writing anything."""
+    if n == 0:
+        return compute_setup(campaign)
+    state = campaign.state(n - 1)
+    if campaign.ruleset.is_over(state):
+        raise PbpError("game_over", turn=n - 1)
+    inputs = gather(campaign, n, state)
+    dice = Dice(campaign.secret, n, dict(inputs.gm.rolls))
+    try:
+        result = campaign.ruleset.resolve(pickle.loads(pickle.dumps(state)), campaign.scenario, inputs.orders,
+                                          inputs.gm, dice)
+    except PbpError as exc:
+        raise exc.located(campaign.rel(campaign.gm_file(n)) if exc.key.startswith("forced") else None)
+    events = list(result.events) + extra_events(campaign, inputs)
+    warnings = [PbpError("forced_unused", file=campaign.rel(campaign.gm_file(n)), label=label)
+                for label in dice.unused_forced()]
+    events += [ev.gm("forced_unused", label=w.params["label"]) for w in warnings]
+    return _finish(campaign, n, result.state, events, dice, warnings)
+
+
+def compute_setup(campaign: Campaign) -> TurnOutput:
+    gm_path = campaign.gm_file(0)
+    forced = {}
+    if gm_path.exists():
+        raw = yamlio.load_file(gm_path) or {}
+        forced = {str(k): v for k, v in (raw.get("rolls") or {}).items()}
+    dice = Dice(campaign.secret, 0, forced)
+    try:
+        result = campaign.ruleset.setup(campaign.scenario, dice)
+    except PbpError as exc:
+        raise exc.located(campaign.rel(gm_path) if exc.key.startswith("forced") else None)
+    return _finish(campaign, 0, result.state, list(result.events), dice, [])
+
+
+def _finish(campaign, n, state, events, dice, warnings) -> TurnOutput:
+    plain_events = [ev.Event.from_dict(_plain(e.to_dict())) for e in events]
+    out = TurnOutput(n, state, plain_events, warnings=warnings)
+    out.files["state.yaml"] = yamlio.dumps(_plain(state)).encode()
+    out.files["rolls.yaml"] = yamlio.dumps([r.to_dict() for r in dice.log]).encode()
+    out.files["events.yaml"] = yamlio.dumps([e.to_dict() for e in plain_events]).encode()
+    return out
+
+
+def renderer(campaign: Campaign, fmt: str | None = None) -> Renderer:
+    paths = template_paths(campaign.ruleset.id, campaign.lang, campaign.root, campaign.ruleset.folder())
+    return Renderer(paths, fmt or campaign.format, campaign.dialect, campaign.lang)
+
+
+def audiences(campaign: Campaign, events: list[ev.Event]) -> list[str]:
+    """`public`, `gm`, then every player some event is addressed to (roster order)."""
+    players = {p for e in events if isinstance(e.audience, tuple) for p in e.audience}
+    return [ev.PUBLIC, ev.GM] + [h for h in campaign.roster if h in players]
+
+
+def render_post(campaign: Campaign, n: int, events: list[ev.Event], audience: str, rend: Renderer) -> str:
+    names = {h: campaign.scenario.name(h) for h in campaign.roster}
+    template = "private" if audience not in (ev.PUBLIC, ev.GM) else audience
+    context = dict(turn=n, title=campaign.title, events=ev.for_audience(events, audience), names=names,
+                   player=audience if template == "private" else None,
+                   character=names.get(audience) if template == "private" else None)
+    if n == 0:
+        template = "setup_" + template
+    return rend.render(template, **context)
+
+
+def post_path(audience: str, ext: str) -> str:
+    if audience in (ev.PUBLIC, ev.GM):
+        return f"{audience}.{ext}"
+    return f"private/{audience}.{ext}"
+
+
+def render_all(campaign: Campaign, out: TurnOutput, fmt: str | None = None) -> None:
+    rend = renderer(campaign, fmt)
+    for audience in audiences(campaign, out.events):
+        text = render_post(campaign, out.turn, out.events, audience, rend)
+        out.files[post_path(audience, rend.fmt.ext)] = text.encode()
+
+
+def write(campaign: Campaign, out: TurnOutput) -> list[str]:
+    """Put a computed turn on disk, state.yaml last. Outputs left by an earlier,
+    interrupted run of this turn are removed first. Returns the written paths."""
+    for old in undo_paths(campaign, out.turn):
+        old.unlink()
+    folder = campaign.turn_dir(out.turn)
+    written = []
+    for rel, data in sorted(out.files.items(), key=lambda item: item[0] == "state.yaml"):
+        atomic_write(folder / rel, data)
+        written.append(campaign.rel(folder / rel))
+    return written
+
+
+def stored_events(campaign: Campaign, n: int) -> list[ev.Event]:
+    path = campaign.turn_dir(n) / "events.yaml"
+    if not (campaign.turn_dir(n) / "state.yaml").exists() or not path.exists():
+        raise PbpError("turn_not_resolved", turn=n)
+    return [ev.Event.from_dict(e) for e in yamlio.load_file(path) or []]
+
+
+def outputs_on_disk(campaign: Campaign, n: int) -> dict[str, bytes]:
+    folder = campaign.turn_dir(n)
+    found = {}
+    for name in OUTPUT_FILES:
+        if (folder / name).exists():
+            found[name] = (folder / name).read_bytes()
+    exts = {v for v in FORMATS.values()}
+    for path in list(folder.glob("*.*")) + list((folder / "private").glob("*.*")):
+        if path.suffix.lstrip(".") in exts:
+            found[str(path.relative_to(folder))] = path.read_bytes()
+    return found
+
+
+def undo_paths(campaign: Campaign, n: int) -> list:
+    """The outputs of turn `n` (its orders and gm.yaml stay)."""
+    folder = campaign.turn_dir(n)
+    return [folder / rel for rel in outputs_on_disk(campaign, n)]

@@ -1,0 +1,39 @@
+"""Shared test helpers: build a campaign folder in a temporary directory, run
+the real CLI on it, resolve a turn in memory with forced dice."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from pbp import yamlio
+from pbp.cli import main
+from pbp.render import package_dir
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def write(root: Path, rel: str, content) -> Path:
+    """Write a file of a campaign: a str is dedented, anything else dumped as YAML."""
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = textwrap.dedent(content).lstrip() if isinstance(content, str) else yamlio.dumps(content)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def copy_example(name: str, dest: Path) -> Path:
+    """A scratch copy of a bundled example campaign."""
+    target = dest / name
+    shutil.copytree(package_dir("campaigns") / name, target, ignore=shutil.ignore_patterns(".pbp.lock"))
+    return target
+
+
+def pbp(*args, cwd: Path | None = None):
+    """Run the pbp CLI in-process; returns click's Result (exit_code, output, stderr)."""
+    runner = CliRunner()
+    argv = (["-C", str(cwd)] if cwd is not None else []) + [str(a) for a in args]
+    return runner.invoke(main, argv, catch_exceptions=False)
