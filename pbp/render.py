@@ -382,6 +382,8 @@ class Renderer:
             autoescape=False,
         )
         self.env.globals.update(m=self.fmt, fmt=self.fmt.name, lang=lang)
+        # `items | map("extract", mapping)`: look each item up in a mapping (kept when absent).
+        self.env.filters["extract"] = lambda key, mapping: mapping.get(key, key) if hasattr(mapping, "get") else key
 
     def render(self, name: str, **context) -> str:
         template = self.env.select_template([f"{name}.{self.fmt.name}.j2", f"{name}.j2"])

@@ -1,0 +1,200 @@
+"""manhunt: « La chasse à l'homme » (seed 001). See README.md."""
+
+from __future__ import annotations
+
+from pbp import events as ev
+from pbp.errors import PbpError
+from pbp.orders import Action
+from pbp.ruleset import Refusal, Resolution, Ruleset
+
+from . import rules as r
+from .world import Labyrinth
+
+
+class Manhunt(Ruleset):
+    id = "manhunt"
+    example = "manhunt"
+
+    def lab(self, scenario) -> Labyrinth:
+        cached = getattr(self, "_lab", None)
+        if cached is None or cached[0] is not scenario.world:
+            self._lab = (scenario.world, Labyrinth(scenario.world, self.rules["directions"]))
+        return self._lab[1]
+
+    # -- scenario -------------------------------------------------------------------
+    def validate_scenario(self, scenario) -> list[PbpError]:
+        errors = []
+        cells = scenario.world.get("cells")
+
+        def bad(file, key, **params):
+            errors.append(PbpError(f"manhunt.{key}", file=file, **params))
+
+        if not isinstance(cells, dict) or not cells:
+            bad("world.yaml", "world_no_cells")
+            return errors
+        directions = self.rules["directions"]
+        doors = self.rules["doors"]
+        for cid, cell in cells.items():
+            cell = cell or {}
+            for d, exit_ in (cell.get("exits") or {}).items():
+                if d not in directions:
+                    bad("world.yaml", "world_bad_direction", cell=cid, direction=d, valid=directions)
+                elif not isinstance(exit_, dict) or exit_.get("to") not in cells:
+                    bad("world.yaml", "world_bad_exit", cell=cid, direction=d, to=(exit_ or {}).get("to")
+                        if isinstance(exit_, dict) else exit_)
+                else:
+                    if exit_.get("door", "ouverture") not in doors:
+                        bad("world.yaml", "world_bad_door", cell=cid, direction=d, door=exit_.get("door"),
+                            valid=list(doors))
+                    back = (cells[exit_["to"]] or {}).get("exits") or {}
+                    if not any(isinstance(e, dict) and e.get("to") == cid for e in back.values()):
+                        bad("world.yaml", "world_one_way", cell=cid, to=exit_["to"])
+        for trap in scenario.world.get("traps") or []:
+            if not isinstance(trap, dict) or trap.get("cell") not in cells:
+                bad("world.yaml", "world_bad_trap", cell=trap.get("cell") if isinstance(trap, dict) else trap)
+        pejis = scenario.characters.get("pejis") or {}
+        for handle in scenario.roster:
+            sheet = pejis.get(handle)
+            if not isinstance(sheet, dict):
+                bad("characters.yaml", "no_sheet", player=handle)
+            elif sheet.get("start") not in cells:
+                bad("characters.yaml", "bad_start", player=handle, cell=sheet.get("start"))
+            else:
+                for item in list(sheet.get("inventory") or []) + list(sheet.get("worn") or []):
+                    if item not in self.rules["items"]:
+                        bad("characters.yaml", "unknown_item", player=handle, item=item)
+        for hid, sheet in (scenario.characters.get("hunters") or {}).items():
+            if not isinstance(sheet, dict):
+                bad("characters.yaml", "bad_hunter", hunter=hid)
+            elif sheet.get("start") is not None and sheet["start"] not in cells:
+                bad("characters.yaml", "bad_start", player=hid, cell=sheet["start"])
+        return errors
+
+    # -- turns -----------------------------------------------------------------------
+    def setup(self, scenario, dice) -> Resolution:
+        state = r.initial_state(self.rules, scenario)
+        lab = self.lab(scenario)
+        events = [ev.public("debut", players=list(scenario.roster), hunters=len(state["hunters"]))]
+        for handle, peji in state["pejis"].items():
+            events.append(ev.private(handle, "rapport", status=r.ACTIVE, place=lab.describe(peji["cell"], set()),
+                                     noise=0, fatigue=0, fatigue_level=1, stress=0, wounds=1,
+                                     inventory=peji["inventory"], worn=peji["worn"],
+                                     protection=r.protection(self.rules, peji), finds=[], adjacent=None,
+                                     hunters_here=[], hunters_near=[], pejis_here=[], lost_turns=0, traps_known=[]))
+            events.append(ev.gm("depart", player=handle, cell=lab.name(peji["cell"])))
+        for hid, hunter in state["hunters"].items():
+            events.append(ev.gm("chasseur", hunter=hid, name=r.hunter_name(scenario, hid),
+                                cell=lab.name(hunter["cell"])))
+        for cell in lab.traps:
+            events.append(ev.gm("piege_pose", cell=lab.name(cell)))
+        return Resolution(state, events)
+
+    def players_to_play(self, state, scenario) -> list[str]:
+        return [h for h in scenario.roster if state["pejis"][h]["status"] == r.ACTIVE]
+
+    def check_orders(self, state, scenario, orders) -> list[Refusal]:
+        return r.check_orders(self.rules, self.lab(scenario), state, scenario, orders)
+
+    def check_gm(self, state, scenario, gm_orders) -> list[Refusal]:
+        out = []
+        raw = gm_orders.orders
+        for key in raw:
+            if key != "chasseurs":
+                out.append(Refusal("gm_unknown", (key,), {"key": key, "valid": ["chasseurs"]}))
+        hunters = raw.get("chasseurs") or {}
+        if not isinstance(hunters, dict):
+            return out + [Refusal("gm_hunters_shape", ("chasseurs",))]
+        lab = self.lab(scenario)
+        verbs = ["aller", "placer", "cible", "attaquer"]
+        for hid, order in hunters.items():
+            at = ("chasseurs", hid)
+            if hid not in state["hunters"]:
+                out.append(Refusal("gm_no_hunter", at, {"hunter": hid, "valid": list(state["hunters"])}))
+                continue
+            if order in ("attendre", "wait", "retirer", "remove"):
+                continue
+            if not isinstance(order, dict) or not order or any(k not in verbs for k in order):
+                out.append(Refusal("gm_hunter_order", at, {"valid": verbs + ["attendre", "retirer"]}))
+                continue
+            hunter = state["hunters"][hid]
+            cell = order.get("placer", hunter["cell"])
+            if "placer" in order and order["placer"] not in lab.cells:
+                out.append(Refusal("gm_bad_cell", at + ("placer",), {"cell": order["placer"]}))
+            if "aller" in order and order["aller"] not in lab.neighbours(cell):
+                out.append(Refusal("gm_not_adjacent", at + ("aller",),
+                                   {"cell": order["aller"], "valid": lab.neighbours(cell) if cell else []}))
+            for verb in ("cible", "attaquer"):
+                if verb in order and (order[verb] not in state["pejis"]
+                                      or state["pejis"][order[verb]]["status"] != r.ACTIVE):
+                    out.append(Refusal("gm_bad_target", at + (verb,), {"player": order[verb],
+                                                                       "valid": self.players_to_play(state, scenario)}))
+            if "attaquer" in order and order["attaquer"] in state["pejis"] and \
+                    state["pejis"][order["attaquer"]]["cell"] != cell:
+                out.append(Refusal("gm_not_same_cell", at + ("attaquer",), {"player": order["attaquer"]}))
+            if "aller" in order and "attaquer" in order:
+                out.append(Refusal("gm_move_and_attack", at))
+        return out
+
+    def resolve(self, state, scenario, orders, gm_orders, dice) -> Resolution:
+        turn = r.TurnResolver(self.rules, self.lab(scenario), scenario, state, dice, gm_orders.turn)
+        turn.play(orders, gm_orders)
+        return Resolution(turn.state, turn.events)
+
+    def is_over(self, state) -> bool:
+        return bool(state.get("over"))
+
+    # -- helpers for the MJ and the players ---------------------------------------------
+    def order_context(self, state, scenario, player) -> dict:
+        peji = state["pejis"][player]
+        lab = self.lab(scenario)
+        return {"place": lab.describe(peji["cell"], set(state["open_doors"])),
+                "inventory": peji["inventory"], "lost_turns": peji["lost_turns"],
+                "engaged": [r.hunter_name(scenario, h) for h in r.engaged_by(state, player)],
+                "points": self.rules["max_points"],
+                "costs": {a: {k: spec[k] for k in ("points", "noise", "fatigue", "stress")}
+                          for a, spec in self.actions.items()}}
+
+    def status(self, state, scenario) -> list:
+        lab = self.lab(scenario)
+        out = []
+        for handle, p in state["pejis"].items():
+            out.append(ev.gm("peji", player=handle, name=scenario.name(handle), status=p["status"],
+                             cell=lab.name(p["cell"]), noise=p["noise"], fatigue=p["fatigue"],
+                             fatigue_level=r.fatigue_level(self.rules, p["fatigue"]), stress=p["stress"],
+                             wounds=p["wounds"], inventory=p["inventory"], lost_turns=p["lost_turns"]))
+        for hid, h in state["hunters"].items():
+            out.append(ev.gm("chasseur", hunter=hid, name=r.hunter_name(scenario, hid), cell=lab.name(h["cell"]),
+                             target=h["target"], out=h["out"], wounds=h["wounds"]))
+        return out
+
+    def legal_orders(self, state, scenario, player) -> list[list[Action]]:
+        """Legal order sets for a bot: single actions and pairs within 2 points."""
+        from pbp.orders import PlayerOrders
+
+        peji = state["pejis"][player]
+        lab = self.lab(scenario)
+        singles: list[tuple[str, object]] = [("repos", None), ("fouille", None), ("se_cacher", None),
+                                             ("recherche_pieges", None)]
+        for d, _ in lab.exits[peji["cell"]]:
+            singles += [("deplacement_normal", d), ("deplacement_rapide", [d]), ("fuite", [d])]
+        here = r.hunters_on(state, [peji["cell"]])
+        if here:
+            singles.append(("combat", {"chasseur": here[0], "arme": None}))
+        for item in peji["inventory"]:
+            kind = self.rules["items"].get(item, {}).get("kind")
+            if kind in ("potion", "objet"):
+                singles.append(("utilisation_equipement", item))
+            elif kind == "armure" and item not in peji["worn"]:
+                singles.append(("revetir_armure", item))
+        options = [[]] + [[s] for s in singles]
+        cheap = [s for s in singles if self.actions[s[0]]["points"] == 1]
+        options += [[a, b] for i, a in enumerate(cheap) for b in cheap[i + 1:] if a[0] != b[0]]
+        legal = []
+        for option in options:
+            actions = [Action(a, arg, i) for i, (a, arg) in enumerate(option)]
+            if not self.check_orders(state, scenario, PlayerOrders(player, state["turn"] + 1, actions)):
+                legal.append(actions)
+        return legal or [[]]
+
+
+RULESET = Manhunt
