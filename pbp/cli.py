@@ -289,7 +289,7 @@ def status(ctx):
     if n is None:
         raise PbpError("not_set_up")
     state = campaign.state(n)
-    rend = turn.renderer(campaign, "markdown")
+    rend = turn.renderer(campaign, "text")
     entries = campaign.ruleset.status(state, campaign.scenario)
     waiting = campaign.order_files(n + 1)
     click.echo(rend.render("status", turn=n, title=campaign.title, events=entries,

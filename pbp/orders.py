@@ -104,7 +104,9 @@ def _spec(spec, ruleset: Ruleset) -> dict:
         return {}
     if isinstance(spec, str):
         named = ruleset.rules.get("arg_types", {}).get(spec)
-        return dict(named) if named is not None else {"type": spec}
+        if named is None:
+            return {"type": spec}
+        return _spec(named, ruleset) if isinstance(named, str) else dict(named)
     return dict(spec)
 
 
