@@ -366,10 +366,26 @@ def template_paths(ruleset_id: str, lang: str, campaign_root: Path | None = None
     return [p for p in paths if p.is_dir()]
 
 
+def _environment_class():
+    from jinja2 import Environment
+
+    class DataFirstEnvironment(Environment):
+        """`e.data.items` means the key "items", not the dict method: event
+        data keys win over dict attributes."""
+
+        def getattr(self, obj, attribute):
+            if isinstance(obj, dict) and attribute in obj:
+                return obj[attribute]
+            return super().getattr(obj, attribute)
+
+    return DataFirstEnvironment
+
+
 class Renderer:
     def __init__(self, paths: list[Path], fmt: str, dialect: str = "phpbb", lang: str = "fr"):
-        from jinja2 import Environment, FileSystemLoader, StrictUndefined
+        from jinja2 import FileSystemLoader, StrictUndefined
 
+        Environment = _environment_class()
         self.fmt = formatter(fmt, dialect)
         self.lang = lang
         self.env = Environment(

@@ -186,6 +186,7 @@ class TurnResolver:
         self.searched = set(state["searched"])
         self.blind: dict[str, set[str]] = {}  # hunter -> Péjis whose trace it lost this turn
         self.combat_bonus: dict[str, int] = {}
+        self.fighting = False  # panic waits for the end of a fight's 3 assaults
         self.reports: dict[str, dict] = {}  # what each Péji's report says beyond the actions
 
     # -- events shortcuts
@@ -243,7 +244,7 @@ class TurnResolver:
 
     def _play_actions(self, handle, order):
         peji = self.state["pejis"][handle]
-        done = []
+        self.shout("actions", player=handle, actions=[a.id for a in order.actions if a.id != "jeter"])
         for action in order.actions:
             if peji["status"] != ACTIVE or peji["lost_turns"]:
                 self.tell(handle, "action_annulee", action=action.id, reason="controle" if peji["lost_turns"] else "fin")
@@ -252,10 +253,8 @@ class TurnResolver:
             performed = getattr(self, "_do_" + action.id)(handle, action)
             if performed is False:
                 continue
-            done.append(action.id)
             if peji["status"] == ACTIVE:
                 self._costs(handle, spec["noise"], spec["fatigue"], spec["stress"])
-        self.shout("actions", player=handle, actions=done)
 
     # -- costs and thresholds (DESIGN 3: noise, then fatigue, then stress)
     def _costs(self, handle, noise=0, fatigue=0, stress=0):
@@ -326,12 +325,13 @@ class TurnResolver:
             peji["inventory"].remove(item)
             if item in peji["worn"]:
                 peji["worn"].remove(item)
-        self.tell(handle, "abandon", items=chosen)
+        self.tell(handle, "abandon", dropped=chosen)
 
     def _check_stress(self, handle):
         peji = self.state["pejis"][handle]
         s = self.rules["stress"]
-        if peji["stress"] < s["panic"] or "panique" in peji["recover"] or peji["status"] != ACTIVE:
+        if peji["stress"] < s["panic"] or "panique" in peji["recover"] or peji["status"] != ACTIVE \
+                or self.fighting:
             return
         # DESIGN 6: moved 2 random steps, noise and fatigue up, next turn lost.
         peji["recover"].append("panique")
@@ -556,6 +556,8 @@ class TurnResolver:
         peji_malus = self._fatigue_malus(handle) - self.combat_bonus.get(handle, 0)
         wins = {"peji": 0, "hunter": 0}
         assaults = []
+        start = len(self.events)  # the fight is told before what it caused
+        self.fighting = True
         for n in range(1, c["assaults"] + 1):
             if peji["status"] != ACTIVE or hunter["out"]:
                 break
@@ -581,10 +583,15 @@ class TurnResolver:
             hunter["target"], hunter["trace"] = None, None
         data = dict(player=handle, hunter=hunter_name(self.scenario, hid), attacker=attacker, assaults=assaults,
                     outcome=outcome, dead=peji["status"] == DEAD, hunter_out=hunter["out"])
+        caused = self.events[start:]
+        del self.events[start:]
         self.shout("combat", **data)
         self.tell(handle, "combat_prive", weapon=weapon, protection=protection(rules, peji),
                   hunter_protection=hunter_protection(self.scenario, hid), malus=peji_malus, **data)
         self.note("combat_gm", hunter_id=hid, weapon=weapon, **data)
+        self.events += caused
+        self.fighting = False
+        self._check_stress(handle)
         return True
 
     def _pick_target(self, handle, wanted, present: list[str]) -> str | None:
