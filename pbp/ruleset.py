@@ -159,44 +159,42 @@ def merge_overrides(base: dict, overrides: dict, path: tuple = ()) -> dict:
     return out
 
 
-def _builtin() -> dict[str, type[Ruleset]]:
+_loaded: dict[str, type[Ruleset]] = {}
+
+
+def _builtin_ids() -> list[str]:
+    """Built-in ruleset folders, found without importing them (a broken one
+    must not break the others)."""
     import pbp.rulesets as package
 
-    found = {}
-    for info in pkgutil.iter_modules(package.__path__):
-        if info.ispkg and not info.name.startswith("_"):
-            module = importlib.import_module(f"pbp.rulesets.{info.name}")
-            cls = getattr(module, "RULESET", None)
-            if cls is not None:
-                found[cls.id] = cls
-    return found
+    return [m.name for m in pkgutil.iter_modules(package.__path__) if m.ispkg and not m.name.startswith("_")]
 
 
-_registry: dict[str, type[Ruleset]] | None = None
+def _entry_points():
+    from importlib.metadata import entry_points
+
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
-def available() -> dict[str, type[Ruleset]]:
-    """Every ruleset: built-in ones, then those other packages register."""
-    global _registry
-    if _registry is None:
-        _registry = _builtin()
-        from importlib.metadata import entry_points
-
-        for ep in entry_points(group=ENTRY_POINT_GROUP):
-            if ep.name not in _registry:
-                _registry[ep.name] = ep.load()
-    return _registry
+def ids() -> list[str]:
+    """Every ruleset id: built-in, registered, and third-party (entry points)."""
+    return sorted(set(_builtin_ids()) | set(_loaded) | set(_entry_points()))
 
 
 def register(cls: type[Ruleset]) -> None:
     """Make a ruleset available without packaging it (tests, scripts)."""
-    available()[cls.id] = cls
+    _loaded[cls.id] = cls
 
 
 def get(ruleset_id: str, overrides: dict | None = None) -> Ruleset:
-    rulesets = available()
-    cls = rulesets.get(ruleset_id)
+    cls = _loaded.get(ruleset_id)
+    if cls is None and ruleset_id in _builtin_ids():
+        cls = importlib.import_module(f"pbp.rulesets.{ruleset_id}").RULESET
     if cls is None:
-        raise PbpError("unknown_ruleset", ruleset=ruleset_id, valid=sorted(rulesets),
-                       suggestion=i18n.closest(ruleset_id, rulesets))
+        ep = _entry_points().get(ruleset_id)
+        cls = ep.load() if ep is not None else None
+    if cls is None:
+        valid = ids()
+        raise PbpError("unknown_ruleset", ruleset=ruleset_id, valid=valid, suggestion=i18n.closest(ruleset_id, valid))
+    _loaded[ruleset_id] = cls
     return cls(overrides)
