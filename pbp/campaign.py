@@ -203,7 +203,7 @@ def open_campaign(path: str | Path) -> Campaign:
         raise PbpError("file_not_mapping", file=CAMPAIGN_FILE)
     text = config_path.read_text(encoding="utf-8")
 
-    def bad(key, at, **params):
+    def bad(key, at, /, **params):
         return PbpError(key, file=CAMPAIGN_FILE, line=yamlio.line_of(text, at), **params)
 
     for key in config:

@@ -14,7 +14,7 @@ from pathlib import Path
 class PbpError(Exception):
     """Bad input: a campaign file, an order file, a command argument."""
 
-    def __init__(self, key: str, *, file: str | Path | None = None, line: int | None = None, **params):
+    def __init__(self, key: str, /, *, file: str | Path | None = None, line: int | None = None, **params):
         super().__init__(key)
         self.key = key
         self.file = str(file) if file is not None else None

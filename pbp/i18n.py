@@ -38,17 +38,21 @@ def _fmt(value) -> str:
     return str(value)
 
 
-def t(lang: str, key: str, **params) -> str:
-    _core()
+def _one(lang: str, key: str, params: dict) -> str:
     texts = _catalog.get(key)
     if texts is None:
         return key + (" " + repr(params) if params else "")
     template = texts.get(lang) or texts.get("en") or next(iter(texts.values()))
-    out = template.format(**{k: _fmt(v) for k, v in params.items()})
+    return template.format(**{k: _fmt(v) for k, v in params.items()})
+
+
+def t(lang: str, key: str, /, **params) -> str:
+    _core()
+    out = _one(lang, key, params)
     if params.get("suggestion"):
-        out += " " + t(lang, "did_you_mean", suggestion=params["suggestion"])
+        out += " " + _one(lang, "did_you_mean", {"suggestion": params["suggestion"]})
     if params.get("valid"):
-        out += " " + t(lang, "valid_values", valid=params["valid"])
+        out += " " + _one(lang, "valid_values", {"valid": params["valid"]})
     return out
 
 

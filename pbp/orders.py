@@ -90,7 +90,7 @@ class _Problems:
     def __init__(self, source, text):
         self.source, self.text, self.errors = source, text, []
 
-    def add(self, key: str, at: tuple = (), **params):
+    def add(self, key: str, at: tuple = (), /, **params):
         self.errors.append(PbpError(key, file=self.source, line=yamlio.line_of(self.text, at) if at else None, **params))
 
     def refusals(self, refusals: list[Refusal], ruleset: Ruleset, base: tuple = ()):

@@ -21,7 +21,7 @@ class Toy(Ruleset):
     def check_orders(self, state, scenario, orders):
         refusals = []
         if sum(self.actions[a.id]["points"] for a in orders.actions) > self.rules["max_points"]:
-            refusals.append(Refusal("too_many_points", (), {"max": self.rules["max_points"]}))
+            refusals.append(Refusal("too_many_points", orders.actions[-1].at, {"max": self.rules["max_points"]}))
         for a in orders.actions:
             if a.id == "avancer" and a.arg < 1:
                 refusals.append(Refusal("no_backwards", a.at))

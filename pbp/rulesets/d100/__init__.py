@@ -1,0 +1,346 @@
+"""d100: the base system of seed 000 (from "Caractéristiques de base"), a Star
+Wars forum campaign. Every action is a d100 check against Physique, Logique or
+Mental, with skills, trust towards factions and the light/dark alignment
+changing the odds. See README.md for the rules as implemented."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pbp import events as ev, i18n
+from pbp.orders import Action, PlayerOrders, action_index, check_arg, normalize_id
+from pbp.ruleset import Refusal, Resolution, Ruleset
+
+from . import rules as R
+from .resolve import Turn, check_cost, find_faction, summary_event
+from .sheets import factions as read_factions, read_all
+
+
+class _Collect:
+    """Collects argument problems from `pbp.orders.check_arg` as Refusals
+    (with their path), for gm.yaml's orders."""
+
+    def __init__(self):
+        self.refusals: list[Refusal] = []
+
+    def add(self, key: str, at: tuple = (), **params) -> None:
+        self.refusals.append(Refusal(key, at, params))
+
+
+def _commands():
+    from .commands import d100_group
+
+    return [d100_group]
+
+
+class D100(Ruleset):
+    id = "d100"
+    example = "d100"
+    commands: ClassVar[list] = _commands()
+
+    # -- scenario --------------------------------------------------------------------
+    def sheets(self, scenario) -> dict:
+        return read_all(scenario, self.rules)[0]
+
+    def factions(self, scenario) -> dict:
+        return read_factions(scenario.world)
+
+    def validate_scenario(self, scenario):
+        return read_all(scenario, self.rules)[1]
+
+    # -- set-up ----------------------------------------------------------------------
+    def setup(self, scenario, dice):
+        sheets, factions = self.sheets(scenario), self.factions(scenario)
+        total = self.rules["alignment"]["points"]
+        state = {"characters": {}, "combat": False, "level": 1}
+        events = [ev.public("cast", players=list(scenario.roster))]
+        for handle in scenario.roster:
+            sheet = sheets[handle]
+            light, drawn = sheet["alignment"], None
+            if light is None:
+                drawn = dice.roll(f"{handle}.alignement", self.rules["alignment"]["draw"], "alignment draw")
+                light = max(0, min(total, drawn.total))
+            state["characters"][handle] = {
+                **{g: sheet["gauges"][g] for g in self.rules["gauges"]},
+                "light": light,
+                "trust": dict(sheet["trust"]),
+                "uses": {i: item["uses"] for i, item in sheet["items"].items() if item["uses"] is not None},
+                "down": sheet["gauges"]["pv"] <= 0,
+                "no_sleep_heal": False,
+            }
+            events.append(ev.private(handle, "sheet", player=handle, **sheet_data(sheet, self.rules)))
+            if drawn is not None:
+                events.append(ev.private(handle, "alignment_draw", player=handle, roll=drawn, light=light,
+                                         dark=total - light))
+        for handle in scenario.roster:
+            events.append(summary_event(handle, state, sheets[handle], factions, self.rules))
+        events.append(ev.gm("factions", factions=list(factions.values())))
+        return Resolution(state, events)
+
+    # -- turns -------------------------------------------------------------------------
+    def players_to_play(self, state, scenario):
+        return [h for h in scenario.roster if not state["characters"][h]["down"]]
+
+    def is_over(self, state):
+        chars = state.get("characters") or {}
+        return bool(self.rules["all_down_ends_game"] and chars and all(c["down"] for c in chars.values()))
+
+    def check_orders(self, state, scenario, orders):
+        handle = orders.player
+        sheet = self.sheets(scenario)[handle]
+        me = state["characters"][handle]
+        factions = self.factions(scenario)
+        refusals: list[Refusal] = []
+        spent = {g: 0 for g in self.rules["gauges"]}
+        used: dict[str, int] = {}
+        count = 0
+        limit = self.rules["check"].get("max_per_turn")
+        for action in orders.actions:
+            spec = self.actions.get(action.id) or {}
+            if action.id in ("dormir", "rien") and len(orders.actions) > 1:
+                refusals.append(Refusal("alone_action", action.at, {"action": action.id}))
+            if spec.get("is_action"):
+                count += 1
+                if limit is not None and count > limit:
+                    refusals.append(Refusal("too_many_actions", action.at, {"max": limit}))
+            if action.id == "jet":
+                refusals += self._check_check(handle, sheet, me, factions, action.arg, action.at, spent,
+                                              player=True)
+            elif action.id == "utiliser":
+                refusals += self._check_use(handle, sheet, me, state, action, spent, used)
+            elif action.id in ("dormir", "rien") and action.arg == "force" and sheet["gauges"]["force"] <= 0:
+                refusals.append(Refusal("no_force", action.at, {"valid": ["action"]}))
+        return refusals
+
+    def _check_check(self, handle, sheet, me, factions, arg, at, spent, *, player) -> list[Refusal]:
+        out = []
+        skill_id = None
+        if arg.get("competence"):
+            skill_id = normalize_id(arg["competence"])
+            skill = sheet["skills"].get(skill_id)
+            names = [s["name"] for s in sheet["skills"].values() if not (player and s["passive"])]
+            if skill is None:
+                out.append(Refusal("unknown_skill", at + ("competence",),
+                                   {"skill": arg["competence"], "player": handle, "valid": names,
+                                    "suggestion": i18n.closest(skill_id, [normalize_id(n) for n in names])}))
+                skill_id = None
+            elif player and skill["passive"]:
+                out.append(Refusal("passive_skill", at + ("competence",), {"skill": skill["name"]}))
+        if arg.get("faction") and find_faction(factions, arg["faction"]) is None:
+            out.append(Refusal("unknown_faction", at + ("faction",),
+                               {"faction": arg["faction"], "valid": list(factions),
+                                "suggestion": i18n.closest(normalize_id(arg["faction"]), factions)}))
+        out += self._check_intent(handle, me, arg.get("intention"), at, player)
+        if spent is not None:
+            out += self._spend(handle, sheet, me, check_cost(self.rules, sheet, arg.get("type"), skill_id),
+                               spent, at, arg.get("type") or self.rules["check"]["default_type"], skill_id)
+        return out
+
+    def _check_intent(self, handle, me, intent, at, player) -> list[Refusal]:
+        if not player:
+            return []
+        side = R.stable_side(me["light"], self.rules)
+        if side is not None and intent is not None and intent != side:
+            return [Refusal("stable_refuses", at + ("intention",),
+                            {"player": handle, "side": side, "intent": intent, "valid": [side]})]
+        return []
+
+    def _spend(self, handle, sheet, me, cost, spent, at, check_type, skill_id) -> list[Refusal]:
+        out = []
+        for gauge, points in cost.items():
+            if not points:
+                continue
+            spent[gauge] = spent.get(gauge, 0) + points
+            if spent[gauge] > me[gauge]:
+                if gauge == "force" and sheet["gauges"]["force"] <= 0:
+                    out.append(Refusal("no_force_power", at + ("competence",),
+                                       {"player": handle, "skill": sheet["skills"][skill_id]["name"]}))
+                else:
+                    valid = ["dormir", "rien"]
+                    if gauge == "action":
+                        valid = ["type: simple"] + valid
+                    out.append(Refusal("gauge_empty", at, {"player": handle, "gauge": gauge, "have": me[gauge],
+                                                           "need": spent[gauge], "valid": valid}))
+        return out
+
+    def _check_use(self, handle, sheet, me, state, action, spent, used) -> list[Refusal]:
+        arg = action.arg
+        item_id = normalize_id(arg["objet"])
+        item = sheet["items"].get(item_id)
+        if item is None:
+            names = [i["name"] for i in sheet["items"].values()]
+            return [Refusal("unknown_item", action.at + ("objet",),
+                            {"item": arg["objet"], "player": handle, "valid": names,
+                             "suggestion": i18n.closest(item_id, sheet["items"])})]
+        out = []
+        if item["uses"] is not None:
+            used[item_id] = used.get(item_id, 0) + 1
+            left = me["uses"].get(item_id, item["uses"])
+            if used[item_id] > left:
+                out.append(Refusal("item_used_up", action.at + ("objet",), {"item": item["name"], "left": left}))
+        if item["slot"] == "inventaire" and state.get("combat"):
+            out.append(Refusal("inventory_in_combat", action.at + ("objet",), {"item": item["name"]}))
+        out += self._check_intent(handle, me, arg.get("intention"), action.at, True)
+        if item["check"]:
+            skill_id = item["check"]["competence"]
+            out += self._spend(handle, sheet, me, check_cost(self.rules, sheet, None, skill_id), spent, action.at,
+                               self.rules["check"]["default_type"], skill_id)
+        return out
+
+    # -- MJ orders -----------------------------------------------------------------------
+    def gm_orders(self, scenario, raw: dict, state: dict | None = None) -> tuple[dict, list[Refusal]]:
+        """gm.yaml's `orders:` normalised (ids, aliases, defaults), and what is wrong."""
+        specs = self.rules.get("gm_orders") or {}
+        index = action_index(specs)
+        collect = _Collect()
+        out: dict = {}
+        for key, value in (raw or {}).items():
+            order_id = index.get(normalize_id(key))
+            if order_id is None:
+                collect.add("unknown_gm_order", (key,), order=key, valid=list(specs),
+                            suggestion=i18n.closest(normalize_id(key), index))
+                continue
+            before = len(collect.refusals)
+            parsed = check_arg(value, specs[order_id].get("arg"), self, scenario, (key,), collect)
+            if len(collect.refusals) == before:
+                out[order_id] = parsed
+                self._check_gm_entries(order_id, key, parsed, scenario, state, collect)
+        return out, collect.refusals
+
+    def _check_gm_entries(self, order_id, key, parsed, scenario, state, collect) -> None:
+        factions = self.factions(scenario)
+        sheets = self.sheets(scenario)
+        if not isinstance(parsed, list):
+            return
+        seen = set()
+        for i, entry in enumerate(parsed):
+            at = (key, i)
+            if order_id == "confiance":
+                if find_faction(factions, entry["faction"]) is None:
+                    collect.add("unknown_faction", at + ("faction",), faction=entry["faction"],
+                                valid=list(factions),
+                                suggestion=i18n.closest(normalize_id(entry["faction"]), factions))
+                t = self.rules["trust"]
+                if not t["min"] <= entry["niveau"] <= t["max"]:
+                    collect.add("arg_range", at + ("niveau",), value=entry["niveau"], low=t["min"], high=t["max"])
+            elif order_id == "situation":
+                from pbp.dice import parse
+                from pbp.errors import PbpError
+
+                try:
+                    parse(entry["de"])
+                except PbpError:
+                    collect.add("bad_dice", at + ("de",), expr=entry["de"])
+                high = self.rules["situation"]["range_max"]
+                if (entry.get("plage") or 0) > high:
+                    collect.add("arg_range", at + ("plage",), value=entry["plage"], low=0, high=high)
+            elif order_id == "jet":
+                handle = entry["joueur"]
+                self._gm_check_fields(handle, sheets[handle], entry, at, factions, collect)
+            elif order_id == "alignement":
+                self._gm_stable_reaction(state, entry, at, collect)
+            elif order_id in ("evenement_grave", "manipulation"):
+                self._gm_needs_stable(state, entry, at, collect)
+                if order_id == "manipulation":
+                    if entry.get("chance") is None and not (entry.get("par") and entry.get("carac")):
+                        collect.add("manipulation_needs", at)
+                    elif entry.get("chance") is None and entry.get("competence"):
+                        by = entry["par"]
+                        if normalize_id(entry["competence"]) not in sheets[by]["skills"]:
+                            names = [s["name"] for s in sheets[by]["skills"].values()]
+                            collect.add("unknown_skill", at + ("competence",), skill=entry["competence"], player=by,
+                                        valid=names)
+            elif order_id == "fin_de_niveau":
+                limit = self.rules["alignment"]["end_of_level_max"]
+                if abs(entry["alignement"]) > limit:
+                    collect.add("end_of_level_limit", at + ("alignement",), value=entry["alignement"], max=limit)
+                if entry["joueur"] in seen:
+                    collect.add("duplicate_player", at + ("joueur",), player=entry["joueur"])
+                seen.add(entry["joueur"])
+
+    def _gm_check_fields(self, handle, sheet, entry, at, factions, collect) -> None:
+        collect.refusals += self._check_check(handle, sheet, None, factions, entry, at, None, player=False)
+
+    def _gm_stable_reaction(self, state, entry, at, collect) -> None:
+        if state is None:
+            return
+        side = R.stable_side(state["characters"][entry["joueur"]]["light"], self.rules)
+        if side is not None and entry["reaction"] != side:
+            collect.add("reaction_refused_stable", at + ("reaction",), player=entry["joueur"], side=side,
+                        valid=[side])
+
+    def _gm_needs_stable(self, state, entry, at, collect) -> None:
+        if state is None:
+            return
+        if R.stable_side(state["characters"][entry["joueur"]]["light"], self.rules) is None:
+            collect.add("not_stable", at + ("joueur",), player=entry["joueur"])
+
+    def check_gm(self, state, scenario, gm_orders):
+        return self.gm_orders(scenario, gm_orders.orders, state)[1]
+
+    def resolve(self, state, scenario, orders, gm_orders, dice):
+        gm, _ = self.gm_orders(scenario, gm_orders.orders)
+        turn = Turn(self.rules, state, scenario, self.sheets(scenario), self.factions(scenario), dice)
+        events = turn.run(orders, gm)
+        return Resolution(turn.state, events)
+
+    # -- forms, status, bots -------------------------------------------------------------
+    def order_context(self, state, scenario, player):
+        sheet = self.sheets(scenario)[player]
+        me = state["characters"][player]
+        summary = summary_event(player, state, sheet, self.factions(scenario), self.rules).data
+        return {**sheet_data(sheet, self.rules), **summary,
+                "factions": list(self.factions(scenario).values()),
+                "costs": self.rules["check"]["types"], "down": me["down"]}
+
+    def status(self, state, scenario):
+        sheets, factions = self.sheets(scenario), self.factions(scenario)
+        out = [ev.gm("scene", combat=state.get("combat", False), level=state.get("level", 1))]
+        for handle in scenario.roster:
+            out.append(ev.gm("summary", **summary_event(handle, state, sheets[handle], factions, self.rules).data))
+        return out
+
+    def _full_arg(self, action_id: str, **values) -> dict:
+        fields = self.actions[action_id]["arg"]["fields"]
+        out = {}
+        for name, spec in fields.items():
+            spec = self.rules["arg_types"].get(spec, {}) if isinstance(spec, str) else spec
+            out[name] = values.get(name, (spec or {}).get("default"))
+        return out
+
+    def legal_orders(self, state, scenario, player):
+        sheet = self.sheets(scenario)[player]
+        me = state["characters"][player]
+        side = R.stable_side(me["light"], self.rules)
+        candidates = [[Action("rien", None, 0)], [Action("dormir", None, 0)]]
+        if sheet["gauges"]["force"] > 0:
+            candidates.append([Action("dormir", "force", 0)])
+        for carac in self.rules["characteristics"]:
+            candidates.append([Action("jet", self._full_arg("jet", carac=carac, intention=side), 0)])
+        best = max(self.rules["characteristics"], key=lambda c: sheet["characteristics"][c])
+        for skill in sheet["skills"].values():
+            if not skill["passive"]:
+                candidates.append([Action("jet", self._full_arg("jet", carac=skill["carac"] or best,
+                                                                competence=skill["name"], intention=side), 0)])
+        for faction in self.factions(scenario):
+            candidates.append([Action("jet", self._full_arg("jet", carac="mental", faction=faction), 0)])
+        for item in sheet["items"].values():
+            candidates.append([Action("utiliser", self._full_arg("utiliser", objet=item["name"]), 0)])
+        orders = lambda actions: PlayerOrders(player, 0, actions)
+        return [c for c in candidates if not self.check_orders(state, scenario, orders(c))]
+
+
+def sheet_data(sheet: dict, rules: dict) -> dict:
+    """A sheet as event data: what its player (and the MJ) may read."""
+    total = rules["alignment"]["points"]
+    skills = [{k: s[k] for k in ("name", "category", "level", "passive", "force", "die", "range")}
+              for s in sheet["skills"].values()]
+    skills.sort(key=lambda s: rules["skills"]["categories"].index(s["category"]))
+    items = [{"name": i["name"], "slot": i["slot"], "uses": i["uses"], "effect": i["effect"]}
+             for i in sheet["items"].values()]
+    return {"name": sheet["name"], "characteristics": sheet["characteristics"], "max_gauges": sheet["gauges"],
+            "skills": skills, "items": items, "flaw": sheet["flaw"],
+            "alignment": sheet["alignment"], "total": total}
+
+
+RULESET = D100
