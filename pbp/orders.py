@@ -120,6 +120,8 @@ def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, prob
     """
     spec = _spec(spec, ruleset)
     kind = spec.get("type")
+    if value is None and kind == "map" and spec.get("optional"):
+        value = {}  # an optional map left out: its fields' defaults
     if value is None:
         if spec.get("optional") or not kind:
             return None

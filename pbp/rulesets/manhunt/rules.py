@@ -187,6 +187,9 @@ class TurnResolver:
         self.blind: dict[str, set[str]] = {}  # hunter -> Péjis whose trace it lost this turn
         self.combat_bonus: dict[str, int] = {}
         self.fighting = False  # panic waits for the end of a fight's 3 assaults
+        # Hunters that already acted this turn: those just called by the noise
+        # (they arrive next to the Péji) and those a Péji fought.
+        self.acted: set[str] = set()
         self.reports: dict[str, dict] = {}  # what each Péji's report says beyond the actions
 
     # -- events shortcuts
@@ -289,6 +292,7 @@ class TurnResolver:
         around = self.lab.neighbours(peji["cell"]) or [peji["cell"]]
         cell = self.dice.choice(f"{handle}.bruit.case", around, "case du chasseur repérant le bruit")
         hunters[hid].update(cell=cell, target=handle, trace=peji["cell"])
+        self.acted.add(hid)
         self.note("chasseur_arrive", hunter=hid, name=hunter_name(self.scenario, hid), cell=self.lab.name(cell),
                   target=handle, noise=peji["noise"])
         self.shout("chasseur_en_chasse", name=hunter_name(self.scenario, hid))
@@ -558,6 +562,7 @@ class TurnResolver:
         assaults = []
         start = len(self.events)  # the fight is told before what it caused
         self.fighting = True
+        self.acted.add(hid)
         for n in range(1, c["assaults"] + 1):
             if peji["status"] != ACTIVE or hunter["out"]:
                 break
@@ -702,6 +707,8 @@ class TurnResolver:
             if hunter["out"]:
                 continue
             order = dictated.get(hid)
+            if hid in self.acted and order is None:
+                continue
             if order is not None:
                 if self._dictated(hid, order):
                     continue

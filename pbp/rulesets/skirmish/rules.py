@@ -471,7 +471,7 @@ class Skirmish(Ruleset):
         reach = self._in_reach(state, actor_id, spec, player)
         if spec["placement"] == "adjacent" and not d2 < self.rules["grid"]["adjacent_below"] ** 2:
             raise Problem("not_adjacent", target=units[target]["nom"], distance=shown(math.sqrt(d2)),
-                          valid=reach)
+                          limit=self.rules["grid"]["adjacent_below"], valid=reach)
         if spec["placement"] == "range" and not d2 <= spec["max_distance"] ** 2:
             raise Problem("out_of_range", target=units[target]["nom"], distance=shown(math.sqrt(d2)),
                           max=spec["max_distance"], valid=reach)
