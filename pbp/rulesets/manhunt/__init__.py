@@ -150,7 +150,7 @@ class Manhunt(Ruleset):
         return {"place": lab.describe(peji["cell"], set(state["open_doors"])),
                 "inventory": peji["inventory"], "lost_turns": peji["lost_turns"],
                 "engaged": [r.hunter_name(scenario, h) for h in r.engaged_by(state, player)],
-                "points": self.rules["max_points"],
+                "points": self.rules["max_points"], "door": self.rules["doors"]["porte"],
                 "costs": {a: {k: spec[k] for k in ("points", "noise", "fatigue", "stress")}
                           for a, spec in self.actions.items()}}
 

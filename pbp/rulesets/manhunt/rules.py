@@ -684,7 +684,7 @@ class TurnResolver:
         peji["hidden_turns"] = peji["hidden_turns"] + 1 if hid else 0
         if peji["hidden_turns"] >= self.rules["noise"]["hidden_turns_reset"]:
             self._lose_all_traces(handle)
-            self.tell(handle, "traces_perdues")
+            self.tell(handle, "traces_perdues", turns=peji["hidden_turns"])
 
     def _trap(self, handle, cell):
         """DESIGN 13: the trap fires on a Péji stopping here who did not find it;
