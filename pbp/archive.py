@@ -16,7 +16,12 @@ FALLBACK_IDENTITY = ["-c", "user.name=pbp", "-c", "user.email=pbp@localhost"]
 
 
 def _git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=check)
+    done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
+    if check and done.returncode != 0:
+        from pbp.errors import PbpError
+
+        raise PbpError("git_failed", command="git " + " ".join(args[:2]), error=done.stderr.strip()[:500])
+    return done
 
 
 def repository(path: Path) -> Path | None:
@@ -39,8 +44,9 @@ def commit(path: Path, message: str) -> str | None:
     root = repository(path)
     if root is None:
         return None
-    spec = [str(path), f":(exclude){path / LOCK_FILE}"]
-    _git(root, "add", "-A", "--", *spec)
+    _git(root, "add", "-A", "--", str(path))
+    # the lock of the run in progress is never part of the history
+    _git(root, "rm", "-q", "--cached", "--ignore-unmatch", "--", str(path / LOCK_FILE))
     if _git(root, "diff", "--cached", "--quiet", "--", str(path), check=False).returncode == 0:
         return None
     _git(root, *_identity(root), "commit", "-q", "-m", message, "--", str(path))

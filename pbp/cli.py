@@ -122,7 +122,7 @@ def init(ctx, path, ruleset_id, example, lang, no_git):
             say("git_initialised")
         else:
             archive.commit(path.resolve(), f"pbp init ({ruleset_id})")
-    say("init_next", path=path)
+    say("init_example_next" if example else "init_next", path=path)
 
 
 # -- setup ----------------------------------------------------------------------

@@ -250,3 +250,13 @@ def test_roll():
 
 def test_usage_error_is_exit_2():
     assert pbp("post", "--nope").exit_code == 2
+
+
+def test_commit_while_locked_and_ignored_lock(ready):
+    """The lock exists during the commit and .gitignore lists it (as `pbp init` writes it)."""
+    subprocess.run(["git", "init", "-q", str(ready)], check=True)
+    (ready / ".gitignore").write_text(".pbp.lock\n")
+    r = pbp("run", cwd=ready)
+    assert r.exit_code == 0 and "Archivé dans git" in r.output, r.output
+    tracked = subprocess.run(["git", "-C", str(ready), "ls-files"], capture_output=True, text=True).stdout
+    assert ".pbp.lock" not in tracked and "turns/001/public.bbcode" in tracked

@@ -1057,7 +1057,9 @@ class Skirmish(Ruleset):
             entry = {"id": uid, "nom": u["nom"], "position": u["position"], "pa": u["pa_max"],
                      "armes": [{"id": w, **a} for w, a in u["armes"].items()], "attacks": {}, "spells": []}
             for aid, spec in self.actions.items():
-                if spec.get("kind") == "attack":
+                armed = not spec.get("weapon_type") or any(w["type"] == spec["weapon_type"]
+                                                           for w in u["armes"].values())
+                if spec.get("kind") == "attack" and armed:
                     entry["attacks"][aid] = {"cost": spec["cost"], "targets": self._in_reach(state, uid, spec, player)}
             for sid in u["sorts"]:
                 spell = self.rules["spells"][sid]
@@ -1066,8 +1068,11 @@ class Skirmish(Ruleset):
             mine.append(entry)
         targets = [{"id": uid, "nom": u["nom"], "type": u["type"], "position": u["position"]}
                    for uid, u in units.items() if alive(u) and u.get("joueur") != player]
-        costs = {aid: spec.get("cost", spec.get("cost_per_square")) for aid, spec in self.actions.items()}
-        return {"characters": mine, "targets": targets, "costs": costs, "board": self.board(state)}
+        costs = {aid: spec.get("cost", spec.get("cost_per_square")) for aid, spec in self.actions.items()
+                 if spec.get("cost", spec.get("cost_per_square")) is not None}
+        ranges = [spec["max_distance"] for spec in self.actions.values() if spec.get("max_distance")]
+        return {"characters": mine, "targets": targets, "costs": costs, "board": self.board(state),
+                "max_range": max(ranges) if ranges else 0}
 
     def legal_orders(self, state, scenario, player):
         """Nothing; each single legal action of each character; one plan with an action
