@@ -317,7 +317,7 @@ class Skirmish(Ruleset):
             at = action.at if base is None else base + (action.index,)
             try:
                 actor = creature or self._actor(state, player, action)
-                plan = self._plan(sim.state, actor, action, player)
+                plan = self._plan(sim.state, actor, action, player, placement=creature is None)
                 have = sim.pa(actor)
                 if plan["cost"] > have:
                     raise Problem("not_enough_pa", character=state["units"][actor]["nom"], need=plan["cost"],
@@ -371,18 +371,21 @@ class Skirmish(Ruleset):
         return None
 
     # == planning: is an action possible now, and what does it cost? =================
-    def _plan(self, state, actor_id, action, player) -> dict:
+    def _plan(self, state, actor_id, action, player, placement=True) -> dict:
+        """What an action would do now, or a Problem. `placement=False` skips the
+        adjacency, range and path checks: creatures act late in the turn, after the
+        board has changed, so the MJ's orders are only placed at resolution."""
         spec = self.actions[action.id]
         kind = spec.get("kind")
         if kind == "move":
-            return self._plan_move(state, actor_id, action, spec)
+            return self._plan_move(state, actor_id, action, spec, placement)
         if kind == "attack":
-            return self._plan_attack(state, actor_id, action, spec, player)
+            return self._plan_attack(state, actor_id, action, spec, player, placement)
         if kind == "spell":
-            return self._plan_spell(state, actor_id, action, player)
+            return self._plan_spell(state, actor_id, action, player, placement)
         raise ValueError(f"action {action.id} has an unknown kind {kind!r}")
 
-    def _plan_move(self, state, actor_id, action, spec) -> dict:
+    def _plan_move(self, state, actor_id, action, spec, placement=True) -> dict:
         units, grid = state["units"], state["grid"]
         me = units[actor_id]
         x, y = action.arg["vers"]
@@ -393,11 +396,13 @@ class Skirmish(Ruleset):
         if [x, y] == me["position"]:
             raise Problem("already_there", x=x, y=y)
         blocker = self._occupant(state, (x, y))
-        if blocker is not None:
+        if blocker is not None and placement:
             raise Problem("occupied", x=x, y=y, by=units[blocker]["nom"])
         path = self._path(state, tuple(me["position"]), (x, y))
         if path is None:
-            raise Problem("unreachable", x=x, y=y)
+            if placement:
+                raise Problem("unreachable", x=x, y=y)
+            path = [None] * max(abs(x - me["position"][0]), abs(y - me["position"][1]))
         return {"kind": "move", "to": [x, y], "path": [list(p) for p in path],
                 "cost": len(path) * spec["cost_per_square"]}
 
@@ -447,10 +452,10 @@ class Skirmish(Ruleset):
         if hostile and (target == actor_id or (player is not None and u.get("joueur") == player)):
             raise Problem("own_character", target=u["nom"], valid=candidates)
         if not alive(u):
-            raise Problem("target_down", target=u["nom"], valid=candidates)
+            raise Problem("target_down", target=u["nom"], type=u["type"], valid=candidates)
         return target
 
-    def _plan_attack(self, state, actor_id, action, spec, player) -> dict:
+    def _plan_attack(self, state, actor_id, action, spec, player, placement=True) -> dict:
         units = state["units"]
         me = units[actor_id]
         target = self._target(state, actor_id, action.arg["cible"], player)
@@ -469,10 +474,12 @@ class Skirmish(Ruleset):
                 raise Problem("no_weapon", character=me["nom"], kind=spec["weapon_type"])
         d2 = dist2(me["position"], units[target]["position"])
         reach = self._in_reach(state, actor_id, spec, player)
-        if spec["placement"] == "adjacent" and not d2 < self.rules["grid"]["adjacent_below"] ** 2:
+        if not placement:
+            pass
+        elif spec["placement"] == "adjacent" and not d2 < self.rules["grid"]["adjacent_below"] ** 2:
             raise Problem("not_adjacent", target=units[target]["nom"], distance=shown(math.sqrt(d2)),
                           limit=self.rules["grid"]["adjacent_below"], valid=reach)
-        if spec["placement"] == "range" and not d2 <= spec["max_distance"] ** 2:
+        elif spec["placement"] == "range" and not d2 <= spec["max_distance"] ** 2:
             raise Problem("out_of_range", target=units[target]["nom"], distance=shown(math.sqrt(d2)),
                           max=spec["max_distance"], valid=reach)
         return {"kind": "attack", "target": target, "weapon": weapon, "cost": spec["cost"]}
@@ -496,7 +503,7 @@ class Skirmish(Ruleset):
         value = r["base"] + r.get("per_level", 0) * (level - 1)
         return min(value, r["max"]) if r.get("max") is not None else value
 
-    def _plan_spell(self, state, actor_id, action, player) -> dict:
+    def _plan_spell(self, state, actor_id, action, player, placement=True) -> dict:
         units = state["units"]
         me = units[actor_id]
         spells = self.rules["spells"]
@@ -518,7 +525,7 @@ class Skirmish(Ruleset):
             if units[target]["type"] != CHARACTER:
                 raise Problem("spell_needs_character", spell=sid, target=units[target]["nom"], valid=candidates)
             if not alive(units[target]):
-                raise Problem("target_down", target=units[target]["nom"], valid=candidates)
+                raise Problem("target_down", target=units[target]["nom"], type=CHARACTER, valid=candidates)
         else:
             target = self._target(state, actor_id, action.arg["cible"], player)
             if characters_only and units[target]["type"] != CHARACTER:
@@ -527,7 +534,7 @@ class Skirmish(Ruleset):
                 raise Problem("spell_needs_character", spell=sid, target=units[target]["nom"], valid=others)
         reach = self.spell_range(spell, me["niveau"])
         d2 = dist2(me["position"], units[target]["position"])
-        if d2 > reach ** 2:
+        if placement and d2 > reach ** 2:
             raise Problem("out_of_range", target=units[target]["nom"], distance=shown(math.sqrt(d2)), max=reach,
                           valid=[])
         return {"kind": "spell", "spell": sid, "target": target, "cost": spell["cost"], "harmful": harmful}
@@ -544,7 +551,7 @@ class Skirmish(Ruleset):
                 continue
             if not alive(state["units"][uid]):
                 refusals.append(Refusal("target_down", (key,), {"target": state["units"][uid]["nom"],
-                                                                 "valid": creatures}))
+                                                                 "type": CREATURE, "valid": creatures}))
                 continue
             collect = _Collect((key,))
             actions = parse_actions(raw, self, scenario, collect)
