@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 
 from pbp.dice import Dice
+from pbp.events import Event
 from pbp import yamlio
 from pbp.orders import GmOrders, PlayerOrders, parse_player_orders
 from pbp.ruleset import Scenario
@@ -40,9 +41,10 @@ def scenario(sheets: dict | None = None, factions: dict | None = None) -> Scenar
     sheets = sheets if sheets is not None else {
         "kira": sheet(),
         "brann": sheet(nom="Brann Dask", physique=70, logique=40, mental=45, force=0, alignement=3,
-                       competences={"armes": {"blaster": 3}, "autres": {"intimidation": 2}}),
+                       competences={"armes": {"blaster": 3}, "autres": {"intimidation": 2}},
+                       equipement=[{"nom": "Medpac", "effet": {"pv": 3}, "usages": 2}]),
         "tia": sheet(nom="Tia Rook", physique=35, logique=75, mental=55, force=0, alignement=10,
-                     competences={"techniques": {"piratage": 3}}),
+                     competences={"techniques": {"piratage": 3}}, equipement=[]),
     }
     roster = {h: {"character": s["nom"]} for h, s in sheets.items()}
     return Scenario({"factions": FACTIONS if factions is None else factions}, sheets, roster)
@@ -79,7 +81,22 @@ def resolve(rs: D100, sc: Scenario, state: dict, orders: dict, gm: dict | None =
         assert not rs.check_orders(state, sc, o), rs.check_orders(state, sc, o)
     dice = Dice(SECRET, turn, forced or {})
     result = rs.resolve(copy.deepcopy(state), sc, parsed, gm_orders, dice)
-    return result.state, result.events, dice
+    return result.state, plain_events(result.events), dice
+
+
+def plain(value):
+    """Event data as the archive stores it (rolls become dicts)."""
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if hasattr(value, "to_dict"):
+        return plain(value.to_dict())
+    return value
+
+
+def plain_events(events) -> list[Event]:
+    return [Event.from_dict(plain(e.to_dict())) for e in events]
 
 
 def of(events, kind: str, player: str | None = None) -> list:

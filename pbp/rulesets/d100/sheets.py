@@ -54,8 +54,8 @@ CHECK_KEYS = {"carac": "carac", "competence": "competence", "skill": "competence
               "modificateur": "modificateur", "modifier": "modificateur"}
 
 
-def _problem(key: str, where: str, file: str = "characters.yaml", **params) -> PbpError:
-    return PbpError(f"d100.{key}", file=file, where=where, **params)
+def _problem(message: str, where: str, file: str = "characters.yaml", **params) -> PbpError:
+    return PbpError(f"d100.{message}", file=file, where=where, **params)
 
 
 def _int(value) -> bool:
