@@ -346,7 +346,7 @@ class Murder(Ruleset):
         events.append(ev.public("setup", investigators=[{"player": h, "survival": players[h]["scores"]["survival"]}
                                                         for h in investigators],
                                 witnesses=witness_order, play_order=play_order, hall=board.name(board.hall),
-                                rooms=board.names()))
+                                rooms=board.names(), rules=self._public_rules()))
         events.append(ev.public("clock", **self._clock(1)))
         events.append(self._positions(state, board))
         for h in roster:
@@ -355,9 +355,17 @@ class Murder(Ruleset):
             events.append(ev.private(h, "sheet", **self._sheet_data(scenario, h, p, sheet),
                                      room=board.name(p["room"]),
                                      accomplices=[m for m in murderers if m != h] if p["role"] == MURDERER else [],
-                                     position=play_order.index(h) + 1))
+                                     position=play_order.index(h) + 1, rules=self._public_rules()))
         events.append(self._summary(state, scenario, board))
         return Resolution(state, events)
+
+    def _public_rules(self) -> dict:
+        """The rules numbers the set-up posts quote (not secret)."""
+        r = self.rules
+        return {"movement": dict(r["movement"]), "witness_room_limit": r["witness_room_limit"],
+                "max_stay": r["max_stay"], "accusation_every": r["accusation_every"],
+                "hours_per_turn": r["clock"]["hours_per_turn"], "turns_per_day": r["clock"]["turns_per_day"],
+                "prison_turns": r["prison"]["turns"]}
 
     def _sheet_data(self, scenario, handle, p, sheet=None) -> dict:
         sheet = sheet if sheet is not None else self._sheet(scenario, p)
@@ -601,7 +609,8 @@ class Murder(Ruleset):
         ctx = {"role": p["role"], "status": p["status"], "room": board.name(p["room"]),
                "rooms": [{"id": r, "name": board.name(r)} for r in board.order],
                "turn": turn, "accusation_day": self._accusation_day(turn),
-               "next_accusation": self._next_accusation(turn), "over": state.get("over", False)}
+               "next_accusation": self._next_accusation(turn), "over": state.get("over", False),
+               "max_stay": self.rules["max_stay"]}
         if p["status"] == ALIVE:
             ctx["neighbours"] = [{"name": board.name(r), "length": board.adj[p["room"]][r]}
                                  for r in board.neighbours(p["room"])]
@@ -698,6 +707,7 @@ class _Turn:
         self.board = rs.board(scenario)
         self.players = state["players"]
         self.events: list[ev.Event] = []
+        self.held: list[ev.Event] | None = None
         self.played: set[str] = set()
         state["turn"] = state["turn"] + 1
         self.turn = state["turn"]
@@ -723,7 +733,11 @@ class _Turn:
         return self.rs._murderers(self.state)
 
     def emit(self, event):
-        self.events.append(event)
+        (self.held if self.held is not None else self.events).append(event)
+
+    def hold(self):
+        """Keep the events of a walk (traps) until the move itself is told."""
+        self.held = []
 
     # -- the turn
     def run(self):
@@ -867,7 +881,9 @@ class _Turn:
             else:
                 rooms = [start, step]
                 detail["reason"] = "forced"
+        self.hold()
         outcome = self.walk(h, rooms[1:], possessed=False)
+        held, self.held = self.held, None
         if outcome:
             detail["reason"] = outcome
         end = p["room"] if p["status"] == ALIVE else (p["died"] or {}).get("room")
@@ -878,7 +894,9 @@ class _Turn:
         else:
             self.emit(ev.public("stayed", player=h, room=self.name(start), roll=roll))
         detail["reached"] = self.name(end)
-        self.emit(ev.private(h, "move_detail", **detail))
+        if dest is not None or obliged:
+            self.emit(ev.private(h, "move_detail", **detail))
+        self.events.extend(held)
 
     def plan(self, h: str, dest: str, budget: int) -> tuple[list[str], str]:
         """The rooms a mover goes through towards `dest` with `budget` squares:
@@ -921,7 +939,9 @@ class _Turn:
                 self.state["traps"].pop(room)
                 self.clear_warnings(room)
                 self.emit(ev.private(h, "disarmed", room=self.name(room)))
-                self.emit(ev.private(self.murderers(), "trap_disarmed", room=self.name(room)))
+                told = [m for m in self.murderers() if m != h]
+                if told:
+                    self.emit(ev.private(told, "trap_disarmed", room=self.name(room)))
                 continue
             if empty:
                 return "died" if not self.fire(h, room) else "trap"
@@ -1031,13 +1051,16 @@ class _Turn:
                 start = q["room"]
                 rooms, reason = self.plan(target, dest, roll.total)
                 data["reason"] = reason
+                self.hold()
                 outcome = self.walk(target, rooms[1:], possessed=True)
+                held, self.held = self.held, None
                 end = q["room"] if q["status"] == ALIVE else q["died"]["room"]
                 walked = rooms[:rooms.index(end) + 1]
                 data.update(path=[self.name(r) for r in walked], died=outcome == "died")
                 if len(walked) > 1:
                     self.emit(ev.public("sleepwalk", player=target, path=data["path"]))
                     self.emit(ev.private(target, "possessed", path=data["path"], died=data["died"]))
+                self.events.extend(held)
             self.emit(ev.private(g, "possession", **data))
 
     # -- 6. end of turn
