@@ -85,6 +85,11 @@ class Campaign:
                 for h, v in (self.config.get("players") or {}).items()}
 
     @cached_property
+    def names(self) -> dict[str, str]:
+        """Forum handle -> character name (public: the forum knows who plays whom)."""
+        return {h: v.get("character", h) for h, v in self.roster.items()}
+
+    @cached_property
     def ruleset(self) -> rulesets.Ruleset:
         return rulesets.get(self.config["ruleset"], self.config.get("rules") or {})
 

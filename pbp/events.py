@@ -47,6 +47,19 @@ def gm(kind: str, **data) -> Event:
     return Event(kind, data, GM)
 
 
+def by_audience(events) -> dict[str, list[Event]]:
+    """Every audience's events in one pass: `PUBLIC`, `GM` and each player
+    addressed (same filtering as `for_audience`, for many readers at once)."""
+    out: dict[str, list[Event]] = {PUBLIC: [], GM: list(events)}
+    for e in events:
+        if e.audience == PUBLIC:
+            out[PUBLIC].append(e)
+        elif isinstance(e.audience, tuple):
+            for player in e.audience:
+                out.setdefault(player, []).append(e)
+    return out
+
+
 def for_audience(events, audience: str) -> list[Event]:
     """The events one renderer may see.
 

@@ -75,13 +75,20 @@ def normalize_id(word) -> str:
 
 def action_index(actions: dict) -> dict[str, str]:
     """Every accepted spelling (id, English id, aliases) -> the action id."""
+    cached = _index_cache.get(id(actions))
+    if cached is not None and cached[0] is actions:
+        return cached[1]
     index = {}
     for action_id, spec in actions.items():
         spec = spec or {}
         for name in [action_id, spec.get("en"), *(spec.get("aliases") or [])]:
             if name:
                 index[normalize_id(name)] = action_id
+    _index_cache[id(actions)] = (actions, index)
     return index
+
+
+_index_cache: dict[int, tuple[dict, dict]] = {}
 
 
 class _Problems:

@@ -201,12 +201,18 @@ def audiences(campaign: Campaign, events: list[ev.Event]) -> list[str]:
     return [ev.PUBLIC, ev.GM] + [h for h in campaign.roster if h in players]
 
 
-def render_post(campaign: Campaign, n: int, events: list[ev.Event], audience: str, rend: Renderer) -> str:
-    names = {h: campaign.scenario.name(h) for h in campaign.roster}
+def render_post(campaign: Campaign, n: int, events: list[ev.Event], audience: str, rend: Renderer,
+                grouped: dict | None = None) -> str:
+    """One post. `grouped` (from events.by_audience) saves re-filtering when
+    rendering every post of a turn."""
+    grouped = grouped if grouped is not None else ev.by_audience(events)
+    names = campaign.names
     template = "private" if audience not in (ev.PUBLIC, ev.GM) else audience
-    context = dict(turn=n, title=campaign.title, events=ev.for_audience(events, audience), names=names,
+    context = dict(turn=n, title=campaign.title, events=grouped.get(audience, []), names=names,
                    player=audience if template == "private" else None,
-                   character=names.get(audience) if template == "private" else None)
+                   character=names.get(audience) if template == "private" else None,
+                   # the MJ's report may go through each player's events
+                   by_player={h: grouped[h] for h in campaign.roster if h in grouped} if audience == ev.GM else {})
     if n == 0:
         template = "setup_" + template
     return rend.render(template, **context)
@@ -220,8 +226,9 @@ def post_path(audience: str, ext: str) -> str:
 
 def render_all(campaign: Campaign, out: TurnOutput, fmt: str | None = None) -> None:
     rend = renderer(campaign, fmt)
+    grouped = ev.by_audience(out.events)
     for audience in audiences(campaign, out.events):
-        text = render_post(campaign, out.turn, out.events, audience, rend)
+        text = render_post(campaign, out.turn, out.events, audience, rend, grouped)
         out.files[post_path(audience, rend.fmt.ext)] = text.encode()
 
 

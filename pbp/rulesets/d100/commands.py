@@ -164,13 +164,15 @@ def generate(handle, name, physique, logique, mental, pv, force, action, rolls, 
     if dry_run:
         click.echo(i18n.t(lang, "d100.gen_dry_run"))
         return
-    block = yamlio.dumps({handle: sheet})
-    if handle in existing or not existing:
-        existing[handle] = sheet
-        new_text = yamlio.dumps(existing)
-    else:  # append: keeps the MJ's comments and layout
-        new_text = text if text.endswith("\n") else text + "\n"
-        new_text += "\n" + block
+    wanted = {**existing, handle: sheet}
+    new_text = None
+    if handle not in existing:  # append: keeps the MJ's comments and layout
+        new_text = (text if text.endswith("\n") or not text else text + "\n")
+        new_text += ("\n" if existing else "") + yamlio.dumps({handle: sheet})
+        if yamlio.loads(new_text, "characters.yaml") != wanted:  # e.g. a flow-style `{}` file
+            new_text = None
+    if new_text is None:
+        new_text = yamlio.dumps(wanted)
     atomic_write(path, new_text)
     click.echo(i18n.t(lang, "d100.gen_written", file=campaign.rel(path), player=handle))
     if handle not in campaign.roster:

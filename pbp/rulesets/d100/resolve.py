@@ -168,7 +168,8 @@ class Turn:
             result = self.check(handle, c["carac"], c["competence"], c["modificateur"], a.get("intention"), None,
                                 None, a.get("but") or item["name"], origin="item", index=action.index,
                                 public=False, item=item["name"])
-        applied = bool(item["effect"]) and (result is None or R.succeeded(result))
+        # None: an item without mechanical effect (the story says what it does)
+        applied = (result is None or R.succeeded(result)) if item["effect"] else None
         self.events.append(ev.public("use", player=handle, item=item["name"], target=target if target != handle
                                      else None, purpose=a.get("but"), outcome=result))
         self.events.append(ev.private(handle, "use_detail", player=handle, item=item["name"], slot=item["slot"],

@@ -784,6 +784,15 @@ class TurnResolver:
         return "placer" in order
 
     # -- reports
+    def _pejis_by_cell(self) -> dict[str, list[str]]:
+        """Active Péjis per cell, computed once the turn is played (reports only)."""
+        if getattr(self, "_by_cell", None) is None:
+            self._by_cell = {}
+            for h, p in self.state["pejis"].items():
+                if p["status"] == ACTIVE:
+                    self._by_cell.setdefault(p["cell"], []).append(h)
+        return self._by_cell
+
     def _report(self, handle):
         peji = self.state["pejis"][handle]
         cell = peji["cell"]
@@ -793,8 +802,7 @@ class TurnResolver:
         for direction, exit_ in self.lab.exits.get(cell, []):
             for h in hunters_on(self.state, [exit_["to"]]):
                 heard.append({"direction": direction, "hunter": hunter_name(self.scenario, h)})
-        others = [self.name(h) for h, p in self.state["pejis"].items()
-                  if h != handle and p["status"] == ACTIVE and p["cell"] == cell]
+        others = [self.name(h) for h in self._pejis_by_cell().get(cell, []) if h != handle]
         self.tell(handle, "rapport", status=peji["status"], place=self.lab.describe(cell, self.open_doors),
                   noise=peji["noise"], fatigue=peji["fatigue"], fatigue_level=fatigue_level(self.rules, peji["fatigue"]),
                   stress=peji["stress"], wounds=peji["wounds"], inventory=list(peji["inventory"]),
