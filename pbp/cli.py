@@ -28,8 +28,55 @@ def say(key: str, **params) -> None:
     click.echo(i18n.t(_lang(click.get_current_context(silent=True)), key, **params))
 
 
+class RulesetCommands(click.Group):
+    """`pbp <ruleset> ...`: a ruleset's own commands, imported only when used."""
+
+    def __init__(self, ruleset_id: str):
+        super().__init__(ruleset_id, help=f"Commands of the {ruleset_id} ruleset.")
+        self._real: click.Group | None = None
+
+    def real(self) -> click.Group:
+        if self._real is None:
+            from pbp import ruleset
+
+            commands = ruleset.load_class(self.name).commands
+            if len(commands) == 1 and isinstance(commands[0], click.Group) and commands[0].name == self.name:
+                self._real = commands[0]
+            else:
+                self._real = click.Group(self.name, commands={c.name: c for c in commands})
+        return self._real
+
+    def list_commands(self, ctx):
+        return self.real().list_commands(ctx)
+
+    def get_command(self, ctx, name):
+        return self.real().get_command(ctx, name)
+
+
+def _builtin_ruleset_commands() -> list[str]:
+    """Built-in rulesets with a `commands.py`, found without importing anything
+    (`pbp --help` must start as fast as click itself)."""
+    folder = Path(__file__).parent / "rulesets"
+    return sorted(p.parent.name for p in folder.glob("*/commands.py") if not p.parent.name.startswith("_"))
+
+
 class PbpGroup(click.Group):
-    """Turns every PbpError into a message and exit code 1, never a traceback."""
+    """Turns every PbpError into a message and exit code 1, never a traceback.
+    Rulesets' own commands appear as `pbp <ruleset-id> ...`."""
+
+    def list_commands(self, ctx):
+        return super().list_commands(ctx) + _builtin_ruleset_commands()
+
+    def get_command(self, ctx, name):
+        command = super().get_command(ctx, name)
+        if command is None:
+            if name in _builtin_ruleset_commands():
+                return RulesetCommands(name)
+            from pbp import ruleset
+
+            if ruleset.load_class_or_none(name) is not None:
+                return RulesetCommands(name)
+        return command
 
     def invoke(self, ctx):
         from pbp.errors import PbpError

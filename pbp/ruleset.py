@@ -67,6 +67,8 @@ class Ruleset:
     id: ClassVar[str] = ""
     #: folder name of the bundled example under campaigns/ (None: no example)
     example: ClassVar[str | None] = None
+    #: click commands this ruleset adds, reachable as `pbp <id> <command>`
+    commands: ClassVar[list] = []
 
     def __init__(self, overrides: dict | None = None):
         self.rules = merge_overrides(self.default_data(), overrides or {})
@@ -187,6 +189,19 @@ def register(cls: type[Ruleset]) -> None:
 
 
 def get(ruleset_id: str, overrides: dict | None = None) -> Ruleset:
+    return load_class(ruleset_id)(overrides)
+
+
+def load_class_or_none(ruleset_id: str) -> type[Ruleset] | None:
+    """A third-party ruleset with commands of its own, or None."""
+    try:
+        cls = load_class(ruleset_id)
+    except PbpError:
+        return None
+    return cls if cls.commands else None
+
+
+def load_class(ruleset_id: str) -> type[Ruleset]:
     cls = _loaded.get(ruleset_id)
     if cls is None and ruleset_id in _builtin_ids():
         cls = importlib.import_module(f"pbp.rulesets.{ruleset_id}").RULESET
@@ -197,4 +212,4 @@ def get(ruleset_id: str, overrides: dict | None = None) -> Ruleset:
         valid = ids()
         raise PbpError("unknown_ruleset", ruleset=ruleset_id, valid=valid, suggestion=i18n.closest(ruleset_id, valid))
     _loaded[ruleset_id] = cls
-    return cls(overrides)
+    return cls

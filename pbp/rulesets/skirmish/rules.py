@@ -337,6 +337,8 @@ class Skirmish(Ruleset):
         if name is None:
             if len(living) == 1:
                 return living[0]
+            if not living:
+                raise Problem("character_down", character=", ".join(units[u]["nom"] for u in own), valid=[])
             raise Problem("perso_missing", valid=living)
         uid = self._find(state, name)
         if uid is None:
