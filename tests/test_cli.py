@@ -260,3 +260,22 @@ def test_commit_while_locked_and_ignored_lock(ready):
     assert r.exit_code == 0 and "Archivé dans git" in r.output, r.output
     tracked = subprocess.run(["git", "-C", str(ready), "ls-files"], capture_output=True, text=True).stdout
     assert ".pbp.lock" not in tracked and "turns/001/public.bbcode" in tracked
+
+
+@pytest.mark.parametrize("ruleset_id", ["manhunt"])
+def test_init_new_campaign_from_the_skeleton_sets_up(tmp_path, ruleset_id):
+    target = tmp_path / "event"
+    r = pbp("init", target, "--ruleset", ruleset_id, "--lang", "en")
+    assert r.exit_code == 0, r.output
+    config = yamlio.load_file(target / "campaign.yaml")
+    assert config["lang"] == "en" and len(config["secret"]) == 32 and config["secret"] != "{secret}"
+    s = pbp("setup", cwd=target)
+    assert s.exit_code == 0, s.output
+    assert "Committed" in s.output or "Archived" in s.output
+    again = pbp("init", target, "--ruleset", ruleset_id)
+    assert again.exit_code == 1 and "n'est pas vide" in again.stderr
+
+
+def test_init_unknown_ruleset(tmp_path):
+    r = pbp("init", tmp_path / "x", "--ruleset", "manhnt")
+    assert r.exit_code == 1 and "Vouliez-vous dire « manhunt » ?" in r.stderr

@@ -43,6 +43,10 @@ def creature(pos, **extra) -> dict:
 class Game:
     def __init__(self, characters: dict, npcs: dict | None = None, walls=(), rules: dict | None = None,
                  width: int = 12, height: int = 8):
+        """`characters` may hold non-player targets too (sheets with a `type`)."""
+        npcs = dict(npcs or {})
+        for uid in [u for u, s in characters.items() if "type" in s]:
+            npcs[uid] = characters.pop(uid)
         for uid, s in characters.items():
             s.setdefault("nom", uid.capitalize())
         for uid, s in (npcs or {}).items():
