@@ -40,7 +40,7 @@ ROLE_SCORES = {INVESTIGATOR: ("survival",), INNOCENT: ("resilience", "defence"),
 TEXT_FIELDS = ("story", "job", "seniority")
 
 
-def _err(key: str, file: str, **params) -> PbpError:
+def _err(key: str, file: str, /, **params) -> PbpError:
     return PbpError(f"murder.{key}", file=file, **params)
 
 
@@ -264,7 +264,7 @@ class Murder(Ruleset):
         # Who draws first: the first ones draw in the second lot (murderers and investigators).
         fixed = [h for h in dict.fromkeys(str(h) for h in rules.get("draw_order") or []) if h in scenario.roster]
         rest = [h for h in roster if h not in fixed]
-        draw_order = fixed + dice.shuffled("tirage.ordre", rest, "ordre du tirage des fiches")
+        draw_order = fixed + (dice.shuffled("tirage.ordre", rest, "ordre du tirage des fiches") if len(rest) > 1 else rest)
 
         lots = {lot: self._lot(scenario, lot) for lot in rules["lots"]}
         reach = {}
@@ -316,7 +316,8 @@ class Murder(Ruleset):
         witnesses = [h for h in roster if players[h]["role"] != INVESTIGATOR]
         fixed = [h for h in dict.fromkeys(str(h) for h in rules.get("witness_order") or []) if h in witnesses]
         others = [h for h in witnesses if h not in fixed]
-        witness_order = fixed + dice.shuffled("temoins.ordre", others, "ordre de jeu des témoins")
+        witness_order = fixed + (dice.shuffled("temoins.ordre", others, "ordre de jeu des témoins")
+                                 if len(others) > 1 else others)
         investigators = sorted((h for h in roster if players[h]["role"] == INVESTIGATOR),
                                key=lambda h: players[h]["sheet"])
         play_order = witness_order + investigators
