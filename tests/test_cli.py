@@ -279,3 +279,13 @@ def test_init_new_campaign_from_the_skeleton_sets_up(tmp_path, ruleset_id):
 def test_init_unknown_ruleset(tmp_path):
     r = pbp("init", tmp_path / "x", "--ruleset", "manhnt")
     assert r.exit_code == 1 and "Vouliez-vous dire « manhunt » ?" in r.stderr
+
+
+def test_campaign_templates_override_the_defaults(ready):
+    write(ready, "templates/public.j2", "Notre forum — tour {{ turn }}\n{% include \"roleplay.j2\" %}\n")
+    orders(ready, 1, "lucy", "player: lucy\nturn: 1\nactions: []\nroleplay: Bonjour [i]tout le monde[/i]\n")
+    assert pbp("run", "--no-commit", cwd=ready).exit_code == 0
+    public = (ready / "turns/001/public.bbcode").read_text()
+    assert public.startswith("Notre forum — tour 1\n") and "[\u200bi]tout le monde" in public
+    # the private report still comes from the ruleset's default template
+    assert (ready / "turns/001/private/lucy.bbcode").exists() is False
