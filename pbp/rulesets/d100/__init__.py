@@ -86,6 +86,14 @@ class D100(Ruleset):
         return bool(self.rules["all_down_ends_game"] and chars and all(c["down"] for c in chars.values()))
 
     def check_orders(self, state, scenario, orders):
+        refusals = self._check_orders(state, scenario, orders)
+        if refusals and orders.text:
+            raw = _raw_actions(orders.text)
+            for r in refusals:
+                r.at = _field_path(raw, r.at)
+        return refusals
+
+    def _check_orders(self, state, scenario, orders):
         handle = orders.player
         sheet = self.sheets(scenario)[handle]
         me = state["characters"][handle]
@@ -328,6 +336,36 @@ class D100(Ruleset):
             candidates.append([Action("utiliser", self._full_arg("utiliser", objet=item["name"]), 0)])
         orders = lambda actions: PlayerOrders(player, 0, actions)
         return [c for c in candidates if not self.check_orders(state, scenario, orders(c))]
+
+
+def _raw_actions(text: str) -> list:
+    """The `actions` list as written (to place a refusal on a field's own line)."""
+    from pbp import yamlio
+    from pbp.errors import PbpError
+
+    try:
+        raw = yamlio.loads(text)
+    except PbpError:
+        return []
+    actions = raw.get("actions") if isinstance(raw, dict) else None
+    return actions if isinstance(actions, list) else []
+
+
+def _field_path(raw_actions: list, at: tuple) -> tuple:
+    """("actions", i, field) -> ("actions", i, <action key as written>, <field as written>),
+    so the core finds the field's line inside `- jet: {...}`."""
+    if len(at) != 3 or at[0] != "actions" or not isinstance(at[1], int) or at[1] >= len(raw_actions):
+        return at
+    item = raw_actions[at[1]]
+    if not (isinstance(item, dict) and len(item) == 1):
+        return at
+    key, arg = next(iter(item.items()))
+    if not isinstance(arg, dict):
+        return at
+    for written in arg:
+        if normalize_id(written) == at[2]:
+            return ("actions", at[1], key, written)
+    return at
 
 
 def sheet_data(sheet: dict, rules: dict) -> dict:

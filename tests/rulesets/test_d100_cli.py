@@ -1,0 +1,423 @@
+"""d100 through the real command line, on scratch copies of the example
+campaign: verify, refused orders (file:line, exit 1, nothing written), the
+`pbp d100 generate` command, `pbp init`, and secrecy of the public posts."""
+
+from __future__ import annotations
+
+import copy
+import random
+import re
+import textwrap
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from pbp import events as ev, ruleset, yamlio
+from pbp.campaign import open_campaign
+from pbp.dice import Dice
+from pbp.orders import GmOrders, PlayerOrders
+from pbp.render import Renderer, package_dir, template_paths
+from pbp.rulesets.d100.commands import d100_group
+from tests.helpers import copy_example, pbp, write
+
+EXAMPLE = package_dir("campaigns") / "d100"
+
+
+@pytest.fixture
+def example(tmp_path):
+    return copy_example("d100", tmp_path)
+
+
+def snapshot(root):
+    """Every file of the campaign, to prove a refused run wrote nothing."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+# -- the example --------------------------------------------------------------------------------
+
+def test_example_verifies_through_the_cli(example):
+    r = pbp("verify", cwd=example)
+    assert r.exit_code == 0, r.output
+    assert "4 tour(s) rejoué(s) à l'identique." in r.output
+
+
+def test_example_next_turn_plays(example):
+    r = pbp("run", "--no-commit", cwd=example)
+    assert r.exit_code == 0, r.output
+    state = yamlio.load_file(example / "turns" / "004" / "state.yaml")
+    # Brann's stimulant: +2 Action before his instinctive shot (-1)
+    assert state["characters"]["brann"]["uses"]["stimulant"] == 0
+    public = (example / "turns" / "004" / "public.bbcode").read_text()
+    assert "[b]Brann Dask[/b] utilise Stimulant" in public
+    assert pbp("verify", cwd=example).exit_code == 0
+
+
+def test_example_shows_the_rules_in_its_archive():
+    campaign = open_campaign(EXAMPLE)
+    from pbp import turn as turns
+
+    kinds = set()
+    for n in campaign.resolved_turns():
+        kinds |= {e.kind for e in turns.stored_events(campaign, n)}
+    assert {"check", "check_detail", "trust_set", "trust_change", "situation", "alignment_event", "rupture",
+            "gauge_change", "recovery", "quiet_turn", "use", "sleep", "summary", "defaulted"} <= kinds
+    final = campaign.state(3)["characters"]
+    assert final["kira"]["light"] == 9  # the grave event broke her stable state
+    assert final["tia"]["light"] == 0   # the alignment event made her stable (dark)
+
+
+def test_example_status_and_orders_form(example):
+    r = pbp("status", cwd=example)
+    assert r.exit_code == 0 and "Tia Rook (tia)" in r.output and "état stable (côté obscur)" in r.output
+    r = pbp("orders", "--player", "tia", cwd=example)
+    assert r.exit_code == 0
+    head = r.output.split("\nplayer: tia")[0]
+    assert all(line.startswith("#") for line in head.splitlines())
+    assert "#   compétence piratage (techniques) : +3" in r.output
+    assert "état stable obscur" in r.output
+    yamlio.loads(r.output)  # the form is valid YAML
+
+
+# -- refused orders, through the CLI ---------------------------------------------------------------
+
+def refused(example, handle, body, *expected, command=("run", "--no-commit")):
+    write(example, f"turns/004/orders/{handle}.yaml", body)
+    before = snapshot(example)
+    r = pbp(*command, cwd=example)
+    assert r.exit_code == 1, r.output
+    for text in expected:
+        assert text in r.output, r.output
+    assert "Traceback" not in r.output
+    assert snapshot(example) == before  # state untouched, nothing written
+    assert not (example / "turns" / "004" / "state.yaml").exists()
+    return r.output
+
+
+def test_cli_unknown_characteristic(example):
+    refused(example, "kira", """
+        player: kira
+        turn: 4
+        actions:
+          - jet:
+              carac: agilite
+    """, "turns/004/orders/kira.yaml:4: « agilite » n'est pas une valeur possible.",
+        "Valeurs possibles : physique, logique, mental.")
+
+
+def test_cli_unknown_skill(example):
+    refused(example, "brann", """
+        player: brann
+        turn: 4
+        actions:
+          - jet:
+              carac: physique
+              competence: blastre
+              but: tirer
+    """, "turns/004/orders/brann.yaml:6: compétence inconnue « blastre » : elle n'est pas sur la fiche de brann.",
+        "Vouliez-vous dire « blaster » ?")
+
+
+def test_cli_opposite_intent_in_a_stable_state(example):
+    # Tia is in the stable dark state since turn 3
+    refused(example, "tia", """
+        player: tia
+        turn: 4
+        actions:
+          - jet:
+              carac: mental
+              intention: clair
+              but: sauver le technicien
+    """, "turns/004/orders/tia.yaml:6: tia est dans l'état stable « obscur » : seules les actions d'intention "
+         "« obscur » sont possibles, pas « clair ». Valeurs possibles : obscur.")
+
+
+def test_cli_action_gauge_exhausted(example):
+    # Kira has 3 Action points left after turn 3
+    refused(example, "kira", """
+        player: kira
+        turn: 4
+        actions:
+          - jet: {carac: physique, type: complexe}
+          - jet: {carac: physique, type: instinct}
+          - jet: {carac: logique, type: complexe}
+          - jet: {carac: mental, type: complexe}
+    """, "turns/004/orders/kira.yaml:7: jauge « action » épuisée : kira a 3 point(s) et il en faut 4",
+        command=("check",))
+
+
+def test_cli_refusals_in_english_list_every_problem(example):
+    config = example / "campaign.yaml"
+    config.write_text(config.read_text().replace("lang: fr", "lang: en"))
+    out = refused(example, "kira", """
+        player: kira
+        turn: 4
+        actions:
+          - check: {carac: mental, competence: sens_de_la_force}
+          - use: holocron
+    """, "turns/004/orders/kira.yaml:4: `sens_de_la_force` is a passive skill: only the MJ can trigger it",
+        "turns/004/orders/kira.yaml:5: unknown item `holocron`")
+    assert out.count("turns/004/orders/kira.yaml") == 2
+
+
+def test_cli_refused_gm_order(example):
+    write(example, "turns/004/gm.yaml", """
+        orders:
+          evenement_grave:
+            - joueur: brann
+    """)
+    before = snapshot(example)
+    r = pbp("run", "--no-commit", cwd=example)
+    assert r.exit_code == 1
+    assert "turns/004/gm.yaml:3: brann n'est pas dans un état stable : il n'y a rien à rompre." in r.output
+    assert snapshot(example) == before
+
+
+def test_cli_forced_rolls_from_gm_yaml(example):
+    write(example, "turns/004/gm.yaml", """
+        rolls:
+          kira.jet: 96
+          tia.jet: 3
+    """)
+    r = pbp("run", "--no-commit", cwd=example)
+    assert r.exit_code == 0, r.output
+    public = (example / "turns" / "004" / "public.bbcode").read_text()
+    assert "[b]Kira Vel[/b] — jet de Mental (« convaincre l'officier de garde de baisser son arme »), face à : " \
+           "Garnison impériale : [b]échec critique[/b]" in public
+    assert "saboter les tourelles du hangar, tant pis pour les techniciens ») : [b]réussite critique[/b]" in public
+    tia = (example / "turns" / "004" / "private" / "tia.bbcode").read_text()
+    assert "1d100 (3) (chance 75) : [b]réussite critique[/b]" in tia
+    assert "état stable, intention côté obscur +10" in tia
+
+
+# -- pbp d100 generate ---------------------------------------------------------------------------------
+
+def generate(campaign, *args, root_dir=None):
+    """Run the command alone (--campaign) or as `pbp -C DIR d100 generate` would."""
+    runner = CliRunner()
+    if root_dir is None:
+        return runner.invoke(d100_group, ["generate", "--campaign", str(campaign), *args], catch_exceptions=False)
+
+    @click.group()
+    @click.pass_context
+    def root(ctx):
+        ctx.obj = {"dir": root_dir}
+
+    root.add_command(d100_group)
+    return runner.invoke(root, ["d100", "generate", *args], catch_exceptions=False)
+
+
+@pytest.fixture
+def fresh(tmp_path):
+    """A new campaign from the skeleton, with a third player who has no sheet yet."""
+    target = tmp_path / "fresh"
+    assert pbp("init", target, "--ruleset", "d100", "--no-git").exit_code == 0
+    config = target / "campaign.yaml"
+    config.write_text(config.read_text().replace("  joueur2: Personnage 2\n",
+                                                 "  joueur2: Personnage 2\n  zed: Zed Orrin\n"))
+    return target
+
+
+def test_generate_writes_a_sheet_with_forum_style_rolls(fresh):
+    example = fresh
+    r = pbp("setup", "--no-commit", cwd=example)
+    assert r.exit_code == 1 and "pas de fiche pour le joueur « zed »" in r.output
+    before = (example / "characters.yaml").read_text()
+    r = generate(example, "--player", "zed", "--physique", "3", "--logique", "9,2,2", "--mental", "5",
+                 "--pv", "2d6+4", "--action", "4", "--roll", "zed.physique=30", "--roll", "zed.physique.bonus=3,1,2",
+                 "--roll", "zed.logique=85", "--roll", "zed.logique.malus=2,3", "--roll", "zed.mental=40",
+                 "--roll", "zed.pv=9", "--roll", "zed.alignement=6")
+    assert r.exit_code == 0, r.output
+    assert "Tirage des caractéristiques de Zed Orrin (zed)" in r.output
+    assert "Physique : 3d10 (30) ≤ 30 : + 3d4 (3+1+2 = 6) → 36" in r.output
+    assert "Logique : 9d10 (85) ≥ 80 : − 2d6 (2+3 = 5) → 80" in r.output
+    assert "Mental : 5d10 (40) → 40" in r.output
+    assert "PV : 2d6+4 (9) → 9" in r.output
+    assert "Alignement : 1d10 (6) → 6 point(s) clair(s), 4 obscur(s)" in r.output
+    text = (example / "characters.yaml").read_text()
+    assert text.startswith(before)  # appended: the MJ's comments and sheets stay as written
+    sheet = yamlio.loads(text)["zed"]
+    assert (sheet["physique"], sheet["logique"], sheet["mental"], sheet["pv"], sheet["action"], sheet["force"],
+            sheet["alignement"]) == (36, 80, 40, 9, 4, 0, 6)
+    # the new sheet is valid: the campaign sets up, and zed's report shows the sheet
+    r = pbp("setup", "--no-commit", cwd=example)
+    assert r.exit_code == 0, r.output
+    report = (example / "turns" / "000" / "private" / "zed.bbcode").read_text()
+    assert "Physique 36, Logique 80, Mental 40" in report
+    assert "[b]Jauges[/b] : PV 9/9, Action 4/4" in report
+
+
+def test_generate_follows_pbp_dash_c(example):
+    r = generate(None, "--player", "nova", "--name", "Nova", "--physique", "5", "--logique", "5", "--mental", "5",
+                 root_dir=example)
+    assert r.exit_code == 0, r.output
+    assert "nova" in yamlio.load_file(example / "characters.yaml")
+    assert "« nova » n'est pas encore dans campaign.yaml (players) : ajoutez « nova: Nova »." in r.output
+
+
+def test_generate_refuses_to_overwrite_and_bad_counts(example):
+    before = (example / "characters.yaml").read_bytes()
+    r = generate(example, "--player", "kira", "--physique", "5", "--logique", "5", "--mental", "5")
+    assert r.exit_code == 1 and "« kira » a déjà une fiche dans characters.yaml ; --replace" in r.output
+    r = generate(example, "--player", "new", "--physique", "11", "--logique", "5", "--mental", "5")
+    assert r.exit_code == 1 and "--physique : « 11 » ; donnez le nombre de d10 (de 1 à 10)" in r.output
+    r = generate(example, "--player", "new", "--physique", "5", "--logique", "5", "--mental", "5", "--dry-run")
+    assert r.exit_code == 0 and "(essai : rien n'a été écrit)" in r.output
+    assert (example / "characters.yaml").read_bytes() == before
+
+
+def test_generate_replace_and_new_draws_are_reproducible(example):
+    args = ["--player", "kira", "--physique", "5", "--logique", "6", "--mental", "7", "--pv", "2d4+6",
+            "--force", "1d4+1", "--action", "1d4+2", "--roll", "kira.alignement=10", "--replace"]
+    r = generate(example, *args)
+    assert r.exit_code == 0, r.output
+    # the first draw for kira is the one the example's sheet came from
+    sheet = yamlio.load_file(example / "characters.yaml")["kira"]
+    original = yamlio.load_file(EXAMPLE / "characters.yaml")["kira"]
+    assert sheet["generation"] == original["generation"]
+    r2 = generate(example, *args, "--draw", "2")
+    assert yamlio.load_file(example / "characters.yaml")["kira"]["generation"] != original["generation"]
+
+
+def test_generate_is_reachable_as_pbp_d100(example):
+    r = pbp("d100", "generate", "--player", "nova", "--physique", "4", "--logique", "4", "--mental", "4",
+            "--dry-run", cwd=example)
+    assert r.exit_code == 0, r.output
+    assert "Tirage des caractéristiques de nova (nova)" in r.output
+
+
+# -- pbp init ----------------------------------------------------------------------------------------------
+
+def test_init_skeleton_sets_up_and_plays(tmp_path):
+    target = tmp_path / "camp"
+    assert pbp("init", target, "--ruleset", "d100", "--no-git").exit_code == 0
+    assert "{secret}" not in (target / "campaign.yaml").read_text()
+    r = pbp("setup", "--no-commit", cwd=target)
+    assert r.exit_code == 0, r.output
+    write(target, "turns/001/orders/joueur1.yaml", """
+        player: joueur1
+        turn: 1
+        actions:
+          - jet: {carac: mental, competence: persuasion, faction: empire}
+    """)
+    r = pbp("run", "--no-commit", cwd=target)
+    assert r.exit_code == 0, r.output
+    assert pbp("verify", cwd=target).exit_code == 0
+
+
+# -- secrecy --------------------------------------------------------------------------------------------------
+
+PUBLIC_KEYS = {
+    "check": {"player", "carac", "purpose", "origin", "faction_name", "item", "outcome"},
+    "use": {"player", "item", "target", "purpose", "outcome"},
+    "sleep": {"player"}, "down": {"player"}, "up": {"player"}, "quiet_turn": set(),
+    "situation": {"player", "reason", "roll", "range", "points"},
+    "cast": {"players"}, "narration": {"markdown"}, "roleplay": {"player", "character", "text"},
+}
+
+
+def check_public_events(events):
+    for e in events:
+        if e.audience == ev.PUBLIC:
+            assert e.kind in PUBLIC_KEYS, e.kind
+            assert set(e.data) <= PUBLIC_KEYS[e.kind], (e.kind, e.data)
+
+
+def secrets(scenario, *states):
+    """Values only a sheet's player and the MJ may know."""
+    out = set()
+    for handle, sheet in scenario.characters.items():
+        out.add(sheet.get("travers") or "")
+        out |= {f"{c.capitalize()} {sheet[c]}" for c in ("physique", "logique", "mental")}
+    for state in states:
+        for c in state["characters"].values():
+            out |= {f"{c['light']} clair(s)", f"{c['light']} light"}
+            out |= {f"confiance {v:+d}" for v in c["trust"].values()}
+    return {s for s in out if s}
+
+
+MARKERS = ("Chance", "chance", "1d100", "confiance", "Confiance", "trust", "Trust", "clair(s)", "obscur(s)",
+           "Alignement", "Alignment", "stable", "Jauges", "Gauges", "PV ", "HP ", "Travers", "Flaw")
+
+
+def leaks(text, secret_values):
+    found = [s for s in secret_values if re.search(r"(?<!\w)" + re.escape(s) + r"(?!\w)", text)]
+    return found + [m for m in MARKERS if m in text]
+
+
+def test_example_archive_public_posts_hold_no_secret():
+    from pbp import turn as turns
+
+    campaign = open_campaign(EXAMPLE)
+    names = {h: campaign.scenario.name(h) for h in campaign.roster}
+    checked = 0
+    for n in campaign.resolved_turns():
+        events = turns.stored_events(campaign, n)
+        check_public_events(events)
+        states = [campaign.state(max(n - 1, 0)), campaign.state(n)]
+        for fmt in ("bbcode", "markdown"):
+            rend = turns.renderer(campaign, fmt)
+            shown = [e for e in ev.for_audience(events, ev.PUBLIC) if e.kind != "roleplay"]
+            text = rend.render("setup_public" if n == 0 else "public", turn=n, title=campaign.title, names=names,
+                               player=None, character=None, events=shown)
+            assert leaks(text, secrets(campaign.scenario, *states)) == [], (n, fmt)
+            checked += 1
+        # and each private report only speaks of its own player
+        for handle in campaign.roster:
+            private = campaign.turn_dir(n) / "private" / f"{handle}.bbcode"
+            for other, sheet in campaign.scenario.characters.items():
+                if other != handle and sheet.get("travers"):
+                    assert sheet["travers"] not in private.read_text()
+    assert checked == 8
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_bot_games_keep_secrets_and_invariants(lang):
+    campaign = open_campaign(EXAMPLE)
+    scenario = campaign.scenario
+    rs = ruleset.get("d100")
+    renderer = Renderer(template_paths("d100", lang), "bbcode", lang=lang)
+    names = {h: scenario.name(h) for h in scenario.roster}
+    kinds = set()
+    for game in range(10):
+        bots = random.Random(game)
+        state = rs.setup(scenario, Dice(f"g{game}", 0)).state
+        for n in range(1, 9):
+            idle = bots.random() < 0.3  # sometimes nobody acts: a quiet turn
+            orders = {}
+            for h in rs.players_to_play(state, scenario):
+                options = rs.legal_orders(state, scenario, h)
+                if idle:
+                    options = [o for o in options if o[0].id in ("rien", "dormir")]
+                orders[h] = PlayerOrders(h, n, bots.choice(options))
+            gm = {"jauge": [{"joueur": bots.choice(list(scenario.roster)), "pv": -bots.randint(0, 6)}]}
+            if n % 3 == 0:
+                gm["alignement"] = [{"joueur": "brann", "reaction": bots.choice(["clair", "obscur"])}]
+                gm["confiance"] = [{"faction": "empire", "niveau": bots.randint(-5, 5)}]
+            gm_orders = GmOrders(n, orders=gm)
+            if rs.check_gm(state, scenario, gm_orders):
+                gm_orders = GmOrders(n)
+            before = copy.deepcopy(state)
+            result = rs.resolve(state, scenario, orders, gm_orders, Dice(f"g{game}", n))
+            state = result.state
+            check_public_events(result.events)
+            kinds |= {e.kind for e in result.events}
+            shown = [e for e in ev.for_audience(result.events, ev.PUBLIC) if e.kind != "roleplay"]
+            text = renderer.render("public", turn=n, title="t", events=shown, names=names, player=None,
+                                   character=None)
+            assert leaks(text, secrets(scenario, before, state)) == []
+            for handle, c in state["characters"].items():
+                sheet = rs.sheets(scenario)[handle]
+                assert all(0 <= c[g] <= sheet["gauges"][g] for g in ("pv", "force", "action"))
+                assert 0 <= c["light"] <= 10
+                assert all(-5 <= v <= 5 for v in c["trust"].values())
+                assert c["down"] == (c["pv"] == 0)
+            # private reports render too
+            for handle in scenario.roster:
+                renderer.render("private", turn=n, title="t", names=names, player=handle, character=names[handle],
+                                events=ev.for_audience(result.events, handle))
+            renderer.render("gm", turn=n, title="t", names=names, player=None, character=None, events=result.events)
+            if rs.is_over(state):
+                break
+    assert {"check", "check_detail", "use", "sleep", "recovery", "quiet_turn", "down", "trust_change",
+            "alignment_event"} <= kinds, kinds
