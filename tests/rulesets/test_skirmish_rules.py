@@ -214,13 +214,14 @@ def test_creatures_dodge_only_with_an_esquive_skill_doors_never():
     g = Game({"aria": sheet("p1", "a", (1, 1), pa=11)},
              npcs={"brute": creature((2, 1), competences={"esquive": 10}), "blob": creature((0, 1)),
                    "porte": {"type": "door", "position": [1, 2], "pv": 10}})
-    g.play({}, p1=["melee: {perso: aria, cible: brute}", "melee: {perso: aria, cible: blob}",
-                   "bagarre: {perso: aria, cible: porte}"])
-    hits = [a for a in g.gm_events("attack") if a["attack"]["hit"]]
-    for a in g.gm_events("attack"):
-        if a["attack"]["hit"]:
-            assert ("dodge" in a) is (a["target"] == "brute")
-    assert hits or True
+    g.play({"aria.attaque": 10, "aria.attaque.2": 10, "aria.attaque.3": 10, "brute.esquive": 99},
+           p1=["melee: {perso: aria, cible: brute}", "melee: {perso: aria, cible: blob}",
+               "bagarre: {perso: aria, cible: porte}"])
+    attacks = g.gm_events("attack")
+    assert [a["attack"]["hit"] for a in attacks] == [True, True, True]
+    assert [("dodge" in a) for a in attacks] == [True, False, False]
+    assert attacks[0]["dodge"]["chance"] == 10  # esquive 10 + DEF 10 -> +0, no luck, no faction
+    assert [r.label for r in g.dice.log if "esquive" in r.label] == ["brute.esquive"]
 
 
 # -- damage and reduction --------------------------------------------------------------------
