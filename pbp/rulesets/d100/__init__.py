@@ -299,7 +299,8 @@ class D100(Ruleset):
         summary = summary_event(player, state, sheet, self.factions(scenario), self.rules).data
         return {**sheet_data(sheet, self.rules), **summary,
                 "factions": list(self.factions(scenario).values()),
-                "costs": self.rules["check"]["types"], "down": me["down"]}
+                "costs": self.rules["check"]["types"], "force_power_cost": self.rules["check"]["force_power_cost"],
+                "stable_bonus": self.rules["alignment"]["stable_bonus"], "down": me["down"]}
 
     def status(self, state, scenario):
         sheets, factions = self.sheets(scenario), self.factions(scenario)
