@@ -882,6 +882,7 @@ class _Turn:
             else:
                 rooms = [start, step]
                 detail["reason"] = "forced"
+        forced = detail["reason"] == "forced"
         self.hold()
         outcome = self.walk(h, rooms[1:], possessed=False)
         held, self.held = self.held, None
@@ -891,7 +892,7 @@ class _Turn:
         walked = rooms[:rooms.index(end) + 1] if end in rooms else [start]
         if len(walked) > 1:
             self.emit(ev.public("moved", player=h, path=[self.name(r) for r in walked], roll=roll,
-                                forced=detail["reason"] == "forced"))
+                                forced=forced))
         else:
             self.emit(ev.public("stayed", player=h, room=self.name(start), roll=roll))
         detail["reached"] = self.name(end)
