@@ -416,5 +416,140 @@ def roll(ctx, expr, seed):
     click.echo(str(result))
 
 
+# -- balance tools ------------------------------------------------------------------
+
+@main.command()
+@click.argument("expr", required=False)
+@click.option("--ge", type=int, help="P(EXPR >= N)")
+@click.option("--gt", type=int, help="P(EXPR > N)")
+@click.option("--le", type=int, help="P(EXPR <= N)")
+@click.option("--lt", type=int, help="P(EXPR < N)")
+@click.option("--eq", type=int, help="P(EXPR = N)")
+@click.option("--vs", "versus", metavar="EXPR2", help="EXPR against EXPR2: higher, tie, lower.")
+@click.option("--rule", metavar="RULESET.NAME", help="A ruleset's calculator (see --list).")
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE", help="A parameter of --rule.")
+@click.option("--list", "list_rules", is_flag=True, help="List the rulesets' calculators and their parameters.")
+@click.option("--format", "fmt", type=click.Choice(["text", "bbcode", "markdown"]), default="text")
+def odds(expr, ge, gt, le, lt, eq, versus, rule, settings, list_rules, fmt):
+    """Exact probabilities: pbp odds 1d10 --ge 7 ; pbp odds 2d6+1 --vs 1d6+3 ;
+    pbp odds --rule manhunt.combat --set peji=1d6+2."""
+    from pbp import odds as od, ruleset
+
+    if list_rules:
+        for rid in ruleset.ids():
+            try:
+                calculators = ruleset.get(rid).odds()
+            except Exception:  # a ruleset that cannot load lists nothing here
+                continue
+            for name, calc in calculators.items():
+                click.echo(f"{rid}.{name}: {calc.title}")
+                for key, param in calc.params.items():
+                    click.echo(f"    --set {key}={param.default}    {param.help}")
+        return
+    comparisons = {k: v for k, v in dict(ge=ge, gt=gt, le=le, lt=lt, eq=eq).items() if v is not None}
+    if rule:
+        table = _rule_odds(rule, settings)
+    elif expr and versus and not comparisons:
+        table = od.versus_table(expr, versus)
+    elif expr and len(comparisons) == 1 and not versus:
+        (comparison, target), = comparisons.items()
+        table = od.check(expr, comparison, target)
+    else:
+        raise click.UsageError("give EXPR with one of --ge/--gt/--le/--lt/--eq, or EXPR --vs EXPR2, or --rule")
+    click.echo(od.render(table, fmt), nl=False)
+
+
+def _rule_odds(rule: str, settings):
+    from pbp import dice, i18n, ruleset
+    from pbp.errors import PbpError
+
+    rid, _, name = rule.partition(".")
+    calculators = ruleset.get(rid).odds()
+    if name not in calculators:
+        raise PbpError("unknown_calculator", rule=rule, valid=[f"{rid}.{n}" for n in calculators],
+                       suggestion=i18n.closest(name, calculators))
+    calc = calculators[name]
+    params = {k: p.default for k, p in calc.params.items()}
+    for item in settings:
+        key, _, value = item.partition("=")
+        if key not in calc.params:
+            raise PbpError("unknown_param", param=key, valid=list(calc.params), suggestion=i18n.closest(key, calc.params))
+        if calc.params[key].kind == "dice":
+            params[key] = str(dice.parse(value))
+        else:
+            try:
+                params[key] = int(value)
+            except ValueError:
+                raise PbpError("param_not_int", param=key, value=value) from None
+    return calc.compute(params)
+
+
+@main.command()
+@click.argument("ruleset_id", required=False)
+@click.option("--games", type=click.IntRange(1), default=1000, show_default=True)
+@click.option("--players", type=click.IntRange(1), default=6, show_default=True,
+              help="Players of the synthetic game (ignored with a campaign).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--jobs", type=click.IntRange(1), default=None, help="Processes (default: one per core).")
+@click.option("--max-turns", type=click.IntRange(1), default=100, show_default=True)
+@click.option("--override", "overrides", multiple=True, metavar="KEY=VALUE",
+              help="A rules change to compare with the rules as they are, e.g. actions.fouille.noise=3.")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable results on stdout.")
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to write the chart (default: pbp-simulate-<ruleset>.svg).")
+@click.pass_context
+def simulate(ctx, ruleset_id, games, players, seed, jobs, max_turns, overrides, as_json, svg_path):
+    """Play many games with bots and print the balance figures.
+
+    With RULESET, on a synthetic world; without, on the campaign's world and
+    sheets (-C PATH)."""
+    import json
+    import random
+
+    from pbp import i18n, ruleset, simulate as sim
+    from pbp.chart import histogram_svg
+    from pbp.render import Renderer, package_dir
+
+    base_rules: dict = {}
+    if ruleset_id:
+        rs = ruleset.get(ruleset_id)
+        scenario = rs.sample_scenario(players, random.Random(seed))
+        source = ruleset_id
+    else:
+        campaign = _campaign(ctx)
+        rs, scenario, ruleset_id = campaign.ruleset, campaign.scenario, campaign.ruleset.id
+        base_rules = campaign.config.get("rules") or {}
+        players = len(scenario.roster)
+        source = str(campaign.root.name)
+    lang = _lang(ctx)
+    variant_rules = base_rules
+    for item in overrides:
+        variant_rules = sim.merge(variant_rules, sim.parse_override(item))
+    ruleset.get(ruleset_id, variant_rules)  # a typo in --override is refused before playing
+    jobs = jobs or os.cpu_count() or 1
+    runs = [("base", base_rules)] + ([("variant", variant_rules)] if overrides else [])
+    results = {}
+    with click.progressbar(length=games * len(runs), label=i18n.t(lang, "simulating", games=games),
+                           file=sys.stderr) as bar:
+        for name, rules in runs:
+            simulation = sim.Simulation(ruleset_id, scenario, games, seed, jobs, rules, max_turns)
+            results[name] = sim.aggregate(simulation.run(bar.update))
+    report = {"ruleset": ruleset_id, "source": source, "games": games, "players": players, "seed": seed,
+              "overrides": list(overrides), **results}
+    main_figure = results["base"]["main"]
+    svg_path = svg_path or Path(f"pbp-simulate-{ruleset_id}.svg")
+    if main_figure:
+        series = [(i18n.t(lang, f"simulation_{name}"), results[name]["figures"][main_figure].get("histogram", {}))
+                  for name, _ in runs]
+        svg_path.write_text(histogram_svg(f"{ruleset_id} — {main_figure} ({games})", main_figure, series),
+                            encoding="utf-8")
+        report["svg"] = str(svg_path)
+    if as_json:
+        click.echo(json.dumps(report, ensure_ascii=False, indent=2))
+        return
+    renderer = Renderer([package_dir("templates") / "common" / lang], "text", lang=lang)
+    click.echo(renderer.render("simulation", **report), nl=False)
+
+
 if __name__ == "__main__":
     sys.exit(main())

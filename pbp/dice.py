@@ -239,13 +239,16 @@ class FreeDice(Dice):
         super().__init__(secret="", turn=0)
         self._rng = random.Random(seed)
         self._keep_log = keep_log
+        self.draws = 0  # dice thrown, for the simulation benchmark
 
     def _label(self, label: str) -> str:
         return label
 
     def _draw(self, label: str, expr: DiceExpr) -> tuple[int, ...]:
         rng = self._rng
-        return tuple(rng.randint(1, t.sides) for t in expr.dice for _ in range(t.count))
+        faces = tuple(rng.randint(1, t.sides) for t in expr.dice for _ in range(t.count))
+        self.draws += len(faces)
+        return faces
 
     def roll(self, label: str, expr: str | DiceExpr, reason: str = "") -> Roll:
         result = super().roll(label, expr, reason)

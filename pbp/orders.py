@@ -65,6 +65,8 @@ class GmOrders:
     orders: dict = field(default_factory=dict)  # ruleset-specific MJ orders
     source: str | None = None
     text: str = ""
+    #: a simulated turn: nobody reads the private reports, a ruleset may skip them
+    quiet: bool = False
 
 
 def normalize_id(word) -> str:

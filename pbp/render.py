@@ -23,8 +23,10 @@ from pathlib import Path
 from markupsafe import Markup as _JinjaSafe
 
 ZWSP = "\u200b"
-_MD_PUNCT = re.compile(r"([\\`*_{}\[\]()#+\-.!|>])")
-_SETEXT = re.compile(r"^(\s*)(=+)(\s*)$", re.M)
+# Markdown punctuation that matters anywhere (emphasis, code, links, tables)...
+_MD_ANYWHERE = re.compile(r"([\\`*_\[\]|])")
+# ...and what only matters at the start of a line (headings, quotes, lists, rules).
+_MD_LINE_START = re.compile(r"^([ \t]*)([#>=]|[+\-](?=\s|$)|-(?=-)|\d+[.)](?=\s|$))", re.M)
 
 
 class Markup(str):
@@ -39,9 +41,17 @@ def bbcode_escape(text) -> str:
 
 def markdown_escape(text) -> str:
     text = str(text).replace("&", "&amp;").replace("<", "&lt;")
-    text = _MD_PUNCT.sub(r"\\\1", text)
-    # A line of `=` under text would make a heading; `=` has no backslash escape.
-    return _SETEXT.sub(lambda m: m.group(1) + "&#61;" * len(m.group(2)) + m.group(3), text)
+    text = _MD_ANYWHERE.sub(r"\\\1", text)
+
+    def line_start(m):
+        lead, token = m.group(1), m.group(2)
+        if token == "=":  # `=` has no backslash escape; an entity breaks a setext underline
+            return lead + "&#61;"
+        if token[0].isdigit():  # `1.` starts a list, `1\.` does not
+            return lead + token[:-1] + "\\" + token[-1]
+        return lead + "\\" + token
+
+    return _MD_LINE_START.sub(line_start, text)
 
 
 class Formatter:

@@ -131,11 +131,38 @@ class Ruleset:
         """The MJ's overview of a state, as gm events for the `status` template."""
         return []
 
-    # -- simulation (pbp simulate) ----------------------------------------------
+    # -- balance tools (pbp simulate, pbp odds) ------------------------------------
     def legal_orders(self, state: dict, scenario: Scenario, player: str) -> list[list]:
         """Every legal set of actions (lists of pbp.orders.Action) for a player:
         what a bot picks from. Each must pass `check_orders`."""
         return [[]]
+
+    def bot_orders(self, state: dict, scenario: Scenario, player: str, rng) -> list:
+        """A bot's legal actions for this turn, picked with the bot's own
+        `random.Random`. Override with a quicker or smarter policy."""
+        return rng.choice(self.legal_orders(state, scenario, player))
+
+    def sample_scenario(self, players: int, rng) -> Scenario:
+        """A synthetic world and sheets for `players` players (pbp simulate
+        without a campaign)."""
+        raise PbpError("no_simulation", ruleset=self.id)
+
+    def game_summary(self, state: dict, scenario: Scenario) -> dict:
+        """What a finished game says, for the statistics of `pbp simulate`:
+
+        - `turns`: how many turns it lasted;
+        - `outcomes`: one label per counted unit (the winning side for a game
+          won by a side, or each character's fate), rated with confidence intervals;
+        - `deaths`: cause -> count;
+        - `figures`: name -> list of values (noise at death, turns survived...);
+        - `main`: the figure charted in the SVG.
+        """
+        return {"turns": state.get("turn", 0), "outcomes": [], "deaths": {}, "figures": {}, "main": None}
+
+    def odds(self) -> dict:
+        """Exact-odds calculators for `pbp odds --rule <id>.<name>`: name ->
+        pbp.odds.Calculator."""
+        return {}
 
 
 def merge_overrides(base: dict, overrides: dict, path: tuple = ()) -> dict:

@@ -106,7 +106,7 @@ def test_templates_escape_everything_but_helpers(tmp_path):
     out = Renderer([tmp_path], "bbcode").render("t", text="[b]x[/b]")
     assert out == "[\u200bb]x[\u200b/b] [b][\u200bb]x[\u200b/b][/b] [quote][\u200bb]x[\u200b/b][/quote]\n"
     out = Renderer([tmp_path], "markdown").render("t", text="[b](x)")
-    assert out.startswith("\\[b\\]\\(x\\) **\\[b\\]\\(x\\)**")
+    assert out.startswith("\\[b\\](x) **\\[b\\](x)**")
 
 
 def test_format_specific_template_wins(tmp_path):

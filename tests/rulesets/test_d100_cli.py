@@ -310,7 +310,7 @@ def test_init_skeleton_sets_up_and_plays(tmp_path):
 PUBLIC_KEYS = {
     "check": {"player", "carac", "purpose", "origin", "faction_name", "item", "outcome"},
     "use": {"player", "item", "target", "purpose", "outcome"},
-    "sleep": {"player"}, "down": {"player"}, "up": {"player"}, "quiet_turn": set(),
+    "sleep": {"player"}, "down": {"player"}, "up": {"player"}, "joined": {"player"}, "quiet_turn": set(),
     "situation": {"player", "reason", "roll", "range", "points"},
     "cast": {"players"}, "narration": {"markdown"}, "roleplay": {"player", "character", "text"},
 }
@@ -421,3 +421,29 @@ def test_bot_games_keep_secrets_and_invariants(lang):
                 break
     assert {"check", "check_detail", "use", "sleep", "recovery", "quiet_turn", "down", "trust_change",
             "alignment_event"} <= kinds, kinds
+
+
+# -- player text is inert ----------------------------------------------------------------------------------
+
+NASTY = '[url=http://evil.example]clic[/url] [/quote][b]x[/b] <script>alert(1)</script> ![i](http://e.x/i.png) # titre'
+
+
+@pytest.mark.parametrize("fmt", ["bbcode", "markdown"])
+def test_player_text_in_purposes_and_item_targets_makes_no_markup(example, fmt):
+    import bbcode
+    import markdown
+
+    write(example, "turns/004/orders/kira.yaml", {"player": "kira", "turn": 4, "roleplay": NASTY,
+                                                 "actions": [{"jet": {"carac": "mental", "but": NASTY}}]})
+    r = pbp("run", "--no-commit", "--format", fmt, cwd=example)
+    assert r.exit_code == 0, r.output
+    folder = example / "turns" / "004"
+    for name in ["public", "gm", "private/kira"]:
+        text = (folder / f"{name}.{'bbcode' if fmt == 'bbcode' else 'md'}").read_text()
+        if fmt == "bbcode":
+            html = bbcode.Parser(replace_links=False).format(text)
+        else:
+            html = markdown.markdown(text, extensions=["tables"])
+        tags = set(re.findall(r"<(\w+)", html))
+        assert not tags & {"a", "script", "img", "h1", "h2", "em", "i"}, (name, tags)
+        assert "<script" not in html

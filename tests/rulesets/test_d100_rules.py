@@ -550,3 +550,19 @@ def test_a_roster_player_without_a_sheet_is_reported():
     sc.roster["zed"] = {"character": "Zed"}
     problems = ruleset().validate_scenario(sc)
     assert [p.key for p in problems] == ["d100.sheet_missing"]
+
+
+def test_a_player_added_to_the_roster_joins_at_the_next_turn():
+    rs = ruleset()
+    full = scenario()
+    two = scenario({h: full.characters[h] for h in ("kira", "brann")})
+    state = setup_state(rs, two)
+    later = scenario({**full.characters, "zed": sheet(nom="Zed", alignement=None, force=0, equipement=[],
+                                                      competences={})})
+    del later.characters["zed"]["alignement"]
+    assert rs.players_to_play(state, later) == ["kira", "brann", "tia", "zed"]
+    new, events, _ = resolve(rs, later, state, {"zed": [{"jet": "physique"}]}, forced={"zed.alignement": 3,
+                                                                                       "zed.jet": 20})
+    assert new["characters"]["zed"]["light"] == 3 and new["characters"]["tia"]["light"] == 10
+    assert [e.data["player"] for e in of(events, "joined")] == ["tia", "zed"]
+    assert of(events, "check_detail", "zed")[0].data["outcome"] == "success"

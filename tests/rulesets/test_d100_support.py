@@ -71,8 +71,8 @@ def resolve(rs: D100, sc: Scenario, state: dict, orders: dict, gm: dict | None =
             forced: dict | None = None, turn: int = 1):
     """One turn: {handle: [actions]} and gm `orders:`; returns (state, events, dice)."""
     parsed = {h: orders_from(rs, sc, h, a, turn) for h, a in orders.items()}
-    for h in sc.roster:
-        if h not in parsed and not state["characters"][h]["down"]:
+    for h in rs.players_to_play(state, sc):
+        if h not in parsed:
             parsed[h] = PlayerOrders(h, turn, [], default=True)
     gm_orders = GmOrders(turn, orders=gm or {})
     refusals = rs.check_gm(state, sc, gm_orders)

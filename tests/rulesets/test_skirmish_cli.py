@@ -153,6 +153,7 @@ def test_not_enough_pa_short_by_one_is_refused_on_its_line(camp):
 
 
 def test_several_refusals_are_all_reported_with_their_lines(camp):
+    """A block-style action's refusal points at the offending field's own line (7: `sort: soin`)."""
     state, n = last_state(camp)
     write(camp, f"turns/{n:03d}/orders/alice.yaml", f"""
         player: alice
@@ -169,7 +170,7 @@ def test_several_refusals_are_all_reported_with_their_lines(camp):
     assert r.exit_code == 1
     lines = r.stderr.strip().splitlines()
     assert [x.split(": ")[0] for x in lines] == [f"turns/{n:03d}/orders/alice.yaml:4",
-                                                 f"turns/{n:03d}/orders/alice.yaml:5",
+                                                 f"turns/{n:03d}/orders/alice.yaml:7",
                                                  f"turns/{n:03d}/orders/alice.yaml:9"]
     assert "Bran n'a pas appris le sort « soin »" in lines[1]
     assert "« fenn » n'est pas un de vos personnages" in lines[2]

@@ -39,47 +39,73 @@ class D100(Ruleset):
     commands: ClassVar[list] = _commands()
 
     # -- scenario --------------------------------------------------------------------
+    def _read(self, scenario) -> tuple[dict, list]:
+        """Sheets and their problems, read once per scenario (a scenario is fixed
+        for a campaign's life; the cache keeps it alive so its id stays its own)."""
+        cache = self.__dict__.setdefault("_sheet_cache", {})
+        key = (id(scenario), id(scenario.characters), id(scenario.world), tuple(scenario.roster))
+        if key not in cache:
+            cache.clear()
+            cache[key] = (scenario, read_all(scenario, self.rules), read_factions(scenario.world))
+        return cache[key][1]
+
     def sheets(self, scenario) -> dict:
-        return read_all(scenario, self.rules)[0]
+        return self._read(scenario)[0]
 
     def factions(self, scenario) -> dict:
-        return read_factions(scenario.world)
+        self._read(scenario)
+        return next(iter(self._sheet_cache.values()))[2]
 
     def validate_scenario(self, scenario):
-        return read_all(scenario, self.rules)[1]
+        return self._read(scenario)[1]
 
     # -- set-up ----------------------------------------------------------------------
     def setup(self, scenario, dice):
         sheets, factions = self.sheets(scenario), self.factions(scenario)
-        total = self.rules["alignment"]["points"]
         state = {"characters": {}, "combat": False, "level": 1}
         events = [ev.public("cast", players=list(scenario.roster))]
         for handle in scenario.roster:
-            sheet = sheets[handle]
-            light, drawn = sheet["alignment"], None
-            if light is None:
-                drawn = dice.roll(f"{handle}.alignement", self.rules["alignment"]["draw"], "alignment draw")
-                light = max(0, min(total, drawn.total))
-            state["characters"][handle] = {
-                **{g: sheet["gauges"][g] for g in self.rules["gauges"]},
-                "light": light,
-                "trust": dict(sheet["trust"]),
-                "uses": {i: item["uses"] for i, item in sheet["items"].items() if item["uses"] is not None},
-                "down": sheet["gauges"]["pv"] <= 0,
-                "no_sleep_heal": False,
-            }
-            events.append(ev.private(handle, "sheet", player=handle, **sheet_data(sheet, self.rules)))
-            if drawn is not None:
-                events.append(ev.private(handle, "alignment_draw", player=handle, roll=drawn, light=light,
-                                         dark=total - light))
+            events += self._enter(state, handle, sheets[handle], dice)
         for handle in scenario.roster:
             events.append(summary_event(handle, state, sheets[handle], factions, self.rules))
         events.append(ev.gm("factions", factions=list(factions.values())))
         return Resolution(state, events)
 
+    def _initial(self, sheet: dict, light: int) -> dict:
+        """A character's state when they enter the game: full gauges."""
+        return {**{g: sheet["gauges"][g] for g in self.rules["gauges"]}, "light": light,
+                "trust": dict(sheet["trust"]),
+                "uses": {i: item["uses"] for i, item in sheet["items"].items() if item["uses"] is not None},
+                "down": sheet["gauges"]["pv"] <= 0, "no_sleep_heal": False}
+
+    def _enter(self, state: dict, handle: str, sheet: dict, dice) -> list:
+        """Put a character in the state (set-up, or a player added to the roster
+        later), drawing their alignment if the sheet has none."""
+        total = self.rules["alignment"]["points"]
+        light, drawn = sheet["alignment"], None
+        if light is None:
+            drawn = dice.roll(f"{handle}.alignement", self.rules["alignment"]["draw"], "alignment draw")
+            light = max(0, min(total, drawn.total))
+        state["characters"][handle] = self._initial(sheet, light)
+        events = [ev.private(handle, "sheet", player=handle, **sheet_data(sheet, self.rules))]
+        if drawn is not None:
+            events.append(ev.private(handle, "alignment_draw", player=handle, roll=drawn, light=light,
+                                     dark=total - light))
+        return events
+
+    def _char(self, state: dict, scenario, handle: str) -> dict:
+        """A character's state; a player joining this turn gets their starting one
+        (an alignment still to draw counts as not stable)."""
+        me = state["characters"].get(handle)
+        if me is None:
+            sheet = self.sheets(scenario)[handle]
+            light = sheet["alignment"]
+            me = self._initial(sheet, 1 if light is None else light)
+        return me
+
     # -- turns -------------------------------------------------------------------------
     def players_to_play(self, state, scenario):
-        return [h for h in scenario.roster if not state["characters"][h]["down"]]
+        return [h for h in scenario.roster if not self._char(state, scenario, h)["down"]]
 
     def is_over(self, state):
         chars = state.get("characters") or {}
@@ -96,7 +122,7 @@ class D100(Ruleset):
     def _check_orders(self, state, scenario, orders):
         handle = orders.player
         sheet = self.sheets(scenario)[handle]
-        me = state["characters"][handle]
+        me = self._char(state, scenario, handle)
         factions = self.factions(scenario)
         refusals: list[Refusal] = []
         spent = {g: 0 for g in self.rules["gauges"]}
@@ -272,7 +298,8 @@ class D100(Ruleset):
     def _gm_stable_reaction(self, state, entry, at, collect) -> None:
         if state is None:
             return
-        side = R.stable_side(state["characters"][entry["joueur"]]["light"], self.rules)
+        side = R.stable_side(state["characters"][entry["joueur"]]["light"], self.rules) \
+            if entry["joueur"] in state["characters"] else None
         if side is not None and entry["reaction"] != side:
             collect.add("reaction_refused_stable", at + ("reaction",), player=entry["joueur"], side=side,
                         valid=[side])
@@ -280,7 +307,8 @@ class D100(Ruleset):
     def _gm_needs_stable(self, state, entry, at, collect) -> None:
         if state is None:
             return
-        if R.stable_side(state["characters"][entry["joueur"]]["light"], self.rules) is None:
+        me = state["characters"].get(entry["joueur"])
+        if me is None or R.stable_side(me["light"], self.rules) is None:
             collect.add("not_stable", at + ("joueur",), player=entry["joueur"])
 
     def check_gm(self, state, scenario, gm_orders):
@@ -288,14 +316,22 @@ class D100(Ruleset):
 
     def resolve(self, state, scenario, orders, gm_orders, dice):
         gm, _ = self.gm_orders(scenario, gm_orders.orders)
-        turn = Turn(self.rules, state, scenario, self.sheets(scenario), self.factions(scenario), dice)
+        sheets = self.sheets(scenario)
+        joined = []
+        for handle in scenario.roster:
+            if handle not in state["characters"]:
+                joined.append(ev.public("joined", player=handle))
+                joined += self._enter(state, handle, sheets[handle], dice)
+        turn = Turn(self.rules, state, scenario, sheets, self.factions(scenario), dice)
         events = turn.run(orders, gm)
-        return Resolution(turn.state, events)
+        return Resolution(turn.state, joined + events)
 
     # -- forms, status, bots -------------------------------------------------------------
     def order_context(self, state, scenario, player):
         sheet = self.sheets(scenario)[player]
-        me = state["characters"][player]
+        me = self._char(state, scenario, player)
+        if player not in state["characters"]:
+            state = {**state, "characters": {**state["characters"], player: me}}
         summary = summary_event(player, state, sheet, self.factions(scenario), self.rules).data
         return {**sheet_data(sheet, self.rules), **summary,
                 "factions": list(self.factions(scenario).values()),
@@ -305,7 +341,7 @@ class D100(Ruleset):
     def status(self, state, scenario):
         sheets, factions = self.sheets(scenario), self.factions(scenario)
         out = [ev.gm("scene", combat=state.get("combat", False), level=state.get("level", 1))]
-        for handle in scenario.roster:
+        for handle in [h for h in scenario.roster if h in state["characters"]]:
             out.append(ev.gm("summary", **summary_event(handle, state, sheets[handle], factions, self.rules).data))
         return out
 
@@ -319,7 +355,7 @@ class D100(Ruleset):
 
     def legal_orders(self, state, scenario, player):
         sheet = self.sheets(scenario)[player]
-        me = state["characters"][player]
+        me = self._char(state, scenario, player)
         side = R.stable_side(me["light"], self.rules)
         candidates = [[Action("rien", None, 0)], [Action("dormir", None, 0)]]
         if sheet["gauges"]["force"] > 0:

@@ -34,6 +34,8 @@ class Turn:
         self.acted: set[str] = set()
         self.slept: set[str] = set()
         self.recovery_choice: dict[str, str | None] = {}
+        # the roster's characters (a player taken out of campaign.yaml is left alone)
+        self.handles = [h for h in scenario.roster if h in state["characters"]]
 
     @property
     def chars(self) -> dict:
@@ -48,8 +50,8 @@ class Turn:
             self.events.append(ev.gm("combat", on=self.state["combat"]))
         for entry in gm.get("situation", []):
             self.situation(entry)
-        self.trust_start = {h: dict(c["trust"]) for h, c in self.chars.items()}
-        self.light_start = {h: c["light"] for h, c in self.chars.items()}
+        self.trust_start = {h: dict(self.chars[h]["trust"]) for h in self.handles}
+        self.light_start = {h: self.chars[h]["light"] for h in self.handles}
         for handle, player_orders in orders.items():
             for action in player_orders.actions:
                 self.action(handle, action)
@@ -68,7 +70,7 @@ class Turn:
         if gm.get("fin_de_niveau"):
             self.end_of_level(gm["fin_de_niveau"])
         self.downs()
-        for handle in self.chars:
+        for handle in self.handles:
             self.events.append(summary_event(handle, self.state, self.sheets[handle], self.factions, self.rules))
         return self.events
 
@@ -121,7 +123,7 @@ class Turn:
         trust = None
         if faction is not None:
             level = self.trust_start[handle].get(faction["id"], 0)
-            group = [self.trust_start[h].get(faction["id"], 0) for h in self.chars]
+            group = [self.trust_start[h].get(faction["id"], 0) for h in self.handles]
             effective, doubled = R.effective_trust(level, group, rules)
             terms.append({"kind": "trust", "faction": faction["id"], "faction_name": faction["name"],
                           "level": level, "effective": effective, "doubled": doubled,
@@ -197,7 +199,7 @@ class Turn:
 
     def set_trust(self, entry: dict) -> None:
         faction = self.faction_of(entry["faction"])
-        players = entry.get("joueurs") or list(self.chars)
+        players = entry.get("joueurs") or list(self.handles)
         for handle in players:
             before = self.chars[handle]["trust"].get(faction["id"])
             self.chars[handle]["trust"][faction["id"]] = entry["niveau"]
@@ -300,7 +302,7 @@ class Turn:
 
     def recovery(self) -> None:
         spec = self.rules["recovery"]
-        in_play = [h for h, c in self.chars.items() if not c["down"]]
+        in_play = [h for h in self.handles if not self.chars[h]["down"]]
         quiet = bool(in_play) and not any(h in self.acted for h in in_play)
         if quiet:
             self.events.append(ev.public("quiet_turn"))
@@ -331,7 +333,8 @@ class Turn:
         self.state["level"] += 1
 
     def downs(self) -> None:
-        for handle, me in self.chars.items():
+        for handle in self.handles:
+            me = self.chars[handle]
             if me["pv"] <= 0 and not me["down"]:
                 me["down"] = True
                 self.events.append(ev.public("down", player=handle))

@@ -7,7 +7,7 @@ from pbp.errors import PbpError
 from pbp.orders import Action
 from pbp.ruleset import Refusal, Resolution, Ruleset
 
-from . import rules as r
+from . import balance, rules as r
 from .world import Labyrinth
 
 
@@ -166,6 +166,19 @@ class Manhunt(Ruleset):
             out.append(ev.gm("chasseur", hunter=hid, name=r.hunter_name(scenario, hid), cell=lab.name(h["cell"]),
                              target=h["target"], out=h["out"], wounds=h["wounds"]))
         return out
+
+    # -- balance tools -------------------------------------------------------------------
+    def sample_scenario(self, players, rng):
+        return balance.sample_scenario(self.rules, players, rng)
+
+    def bot_orders(self, state, scenario, player, rng):
+        return balance.bot_orders(self.rules, self.lab(scenario), state, player, rng)
+
+    def game_summary(self, state, scenario):
+        return balance.game_summary(state)
+
+    def odds(self):
+        return balance.calculators(self.rules)
 
     def legal_orders(self, state, scenario, player) -> list[list[Action]]:
         """Legal order sets for a bot: single actions and pairs within 2 points."""

@@ -222,8 +222,9 @@ class TurnResolver:
         self._hunters_phase((gm_orders.orders or {}).get("chasseurs") or {})
         self.state["open_doors"] = sorted(self.open_doors)
         self.state["searched"] = sorted(self.searched)
-        for handle in orders:
-            self._report(handle)
+        if not gm_orders.quiet:  # a simulation reads no reports
+            for handle in orders:
+                self._report(handle)
         self._end_of_event()
 
     def _dropping(self, order):
@@ -376,7 +377,7 @@ class TurnResolver:
     def _die(self, handle, cause):
         peji = self.state["pejis"][handle]
         peji["status"] = DEAD
-        peji["death"] = {"turn": self.turn, "cause": cause}
+        peji["death"] = {"turn": self.turn, "cause": cause, "noise": peji["noise"]}
         for h in self.state["hunters"].values():
             if h["target"] == handle:
                 h["target"], h["trace"] = None, None
@@ -671,6 +672,7 @@ class TurnResolver:
         cell = peji["cell"]
         if self.lab.is_exit(cell):
             peji["status"] = ESCAPED
+            peji["escaped_turn"] = self.turn
             for h in self.state["hunters"].values():
                 if h["target"] == handle:
                     h["target"], h["trace"] = None, None
