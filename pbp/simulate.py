@@ -28,8 +28,8 @@ def game_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest, "big")
 
 
-def play_game(rs, scenario, seed: int, max_turns: int) -> dict:
-    dice = FreeDice(seed)
+def play_game(rs, scenario, seed: int, max_turns: int, dice: FreeDice | None = None) -> dict:
+    dice = dice if dice is not None else FreeDice(seed)
     bots = random.Random(seed ^ 0x5EED)
     state = rs.setup(scenario, dice).state
     for turn in range(1, max_turns + 1):
