@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from pbp import orders as od
-from pbp.orders import GmOrders, PlayerOrders
+from pbp.orders import PlayerOrders
 
 from .test_d100_support import ruleset, scenario, setup_state, sheet
 

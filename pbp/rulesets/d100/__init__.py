@@ -39,22 +39,22 @@ class D100(Ruleset):
     commands: ClassVar[list] = _commands()
 
     # -- scenario --------------------------------------------------------------------
-    def _read(self, scenario) -> tuple[dict, list]:
-        """Sheets and their problems, read once per scenario (a scenario is fixed
-        for a campaign's life; the cache keeps it alive so its id stays its own)."""
+    def _read(self, scenario) -> tuple[dict, list, dict]:
+        """(sheets, their problems, factions), read once per scenario: a scenario
+        is fixed for a campaign's life (the cache holds it, so its id stays its own)."""
         cache = self.__dict__.setdefault("_sheet_cache", {})
         key = (id(scenario), id(scenario.characters), id(scenario.world), tuple(scenario.roster))
         if key not in cache:
             cache.clear()
-            cache[key] = (scenario, read_all(scenario, self.rules), read_factions(scenario.world))
+            sheets, problems = read_all(scenario, self.rules)
+            cache[key] = (scenario, (sheets, problems, read_factions(scenario.world)))
         return cache[key][1]
 
     def sheets(self, scenario) -> dict:
         return self._read(scenario)[0]
 
     def factions(self, scenario) -> dict:
-        self._read(scenario)
-        return next(iter(self._sheet_cache.values()))[2]
+        return self._read(scenario)[2]
 
     def validate_scenario(self, scenario):
         return self._read(scenario)[1]
