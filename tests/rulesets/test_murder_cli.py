@@ -1,0 +1,276 @@
+"""The murder ruleset through the real CLI: the example campaign replays and
+plays on, refused orders name their file and line and leave the state alone, a
+finished game refuses further turns, `pbp init` gives a playable skeleton."""
+
+from __future__ import annotations
+
+import hashlib
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from pbp import yamlio
+from tests.helpers import copy_example, pbp, write
+
+NEXT = 9  # the example's next, unresolved turn
+
+
+@pytest.fixture
+def example(tmp_path) -> Path:
+    return copy_example("murder", tmp_path)
+
+
+def last_state(root: Path) -> dict:
+    return yamlio.load_file(root / "turns" / f"{NEXT - 1:03d}" / "state.yaml")
+
+
+def snapshot(root: Path) -> dict[str, str]:
+    """Every file of the campaign but the pending orders, hashed."""
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file() and f"turns/{NEXT:03d}/" not in str(p.relative_to(root))}
+
+
+def order_file(root: Path, player: str, actions: str) -> str:
+    """Writes a player's order file for the next turn; `actions` is the YAML under
+    `actions:` (line 4 onwards). Returns its path as pbp prints it."""
+    text = f"player: {player}\nturn: {NEXT}\nactions:{actions}\nroleplay: |\n  ...\n"
+    write(root, f"turns/{NEXT:03d}/orders/{player}.yaml", text)
+    return f"turns/{NEXT:03d}/orders/{player}.yaml"
+
+
+def test_example_replays_identically(example):
+    r = pbp("verify", cwd=example)
+    assert r.exit_code == 0, r.output
+    assert r.output.count("identique") >= 9 and "DIFFÉRENT" not in r.output
+
+
+def test_example_shows_an_accusation_a_trap_a_ghost_an_execution(example):
+    kinds = set()
+    for n in range(1, NEXT):
+        kinds |= {e["kind"] for e in yamlio.load_file(example / "turns" / f"{n:03d}" / "events.yaml")}
+    assert {"accusation", "trap_set", "trap_fired", "haunt", "warning", "disarmed", "interrogation",
+            "executed", "plea"} <= kinds
+    state = last_state(example)
+    assert len(state["players"]) >= 9 and len(state["traps"]) >= 0
+    roles = [p["role"] for p in state["players"].values()]
+    assert roles.count("murderer") == 2 and roles.count("investigator") == 2
+    world = yamlio.load_file(example / "world.yaml")
+    assert len(world["rooms"]) >= 10
+
+
+def test_example_next_turn_plays_with_a_possession(example):
+    r = pbp("run", "--no-commit", cwd=example)
+    assert r.exit_code == 0, r.output
+    events = yamlio.load_file(example / "turns" / f"{NEXT:03d}" / "events.yaml")
+    assert "sleepwalk" in [e["kind"] for e in events]
+    assert pbp("verify", cwd=example).exit_code == 0
+
+
+def _refused(example, player, actions, *expected):
+    before = snapshot(example)
+    path = order_file(example, player, actions)
+    for command in (("check",), ("run", "--no-commit")):
+        r = pbp(*command, cwd=example)
+        assert r.exit_code == 1, r.output
+        out = r.output
+        assert "Traceback" not in out
+        for piece in expected:
+            assert piece in out, (piece, out)
+    assert not (example / "turns" / f"{NEXT:03d}" / "state.yaml").exists()
+    assert snapshot(example) == before
+    return path, out
+
+
+def test_refused_room_full(example):
+    state = last_state(example)
+    full = [room for room in {p["room"] for p in state["players"].values() if p["room"]}
+            if sum(1 for p in state["players"].values() if p["room"] == room and p["status"] == "alive") > 2]
+    assert full, "the example ends with a room holding more than two players"
+    witness = next(h for h, p in state["players"].items() if p["status"] == "alive" and p["role"] != "investigator"
+                   and p["room"] not in full)
+    path, out = _refused(example, witness, f"\n  - deplacer: {full[0]}", "plus de 2 joueurs", "en compte 3",
+                         "Valeurs possibles")
+    assert f"{path}:4: " in out
+
+
+def test_refused_stayed_too_long(example):
+    state = last_state(example)
+    stayer = next(h for h, p in state["players"].items() if p["status"] == "alive" and p["turns_here"] >= 2)
+    path, out = _refused(example, stayer, " []", "depuis 2 tours", "pas plus de 2 tours", "deplacer")
+    assert f"{path}:3: " in out
+
+
+def test_refused_accusation_off_day(example):
+    state = last_state(example)
+    investigator = next(h for h, p in state["players"].items() if p["role"] == "investigator" and p["status"] == "alive")
+    suspect = next(h for h, p in state["players"].items() if p["role"] != "investigator" and p["status"] == "alive")
+    path, out = _refused(example, investigator, f"\n  - accuser: {suspect}", "pas d'accusation au tour 9",
+                         "la prochaine est au tour 10")
+    assert f"{path}:4: " in out
+
+
+def test_refused_trap_when_not_alone(example):
+    state = last_state(example)
+    murderer = next(h for h, p in state["players"].items() if p["role"] == "murderer" and p["status"] == "alive")
+    room = state["players"][murderer]["room"]
+    assert any(p["room"] == room for h, p in state["players"].items() if h != murderer)
+    path, out = _refused(example, murderer, "\n  - pieger", "il faut être seul dans la pièce")
+    assert f"{path}:4: " in out
+
+
+def test_refused_interrogation_in_another_room(example):
+    state = last_state(example)
+    investigator = next(h for h, p in state["players"].items() if p["role"] == "investigator" and p["status"] == "alive")
+    room = state["players"][investigator]["room"]
+    witness = next(h for h, p in state["players"].items()
+                   if p["role"] != "investigator" and p["status"] == "alive" and p["room"] != room)
+    path, out = _refused(example, investigator, f"\n  - deplacer: hall\n  - interroger: {witness}",
+                         "pas dans votre pièce", "au début du tour")
+    assert f"{path}:5: " in out
+
+
+def test_refusals_in_english(example):
+    config = (example / "campaign.yaml").read_text(encoding="utf-8").replace("lang: fr", "lang: en")
+    (example / "campaign.yaml").write_text(config, encoding="utf-8")
+    state = last_state(example)
+    murderer = next(h for h, p in state["players"].items() if p["role"] == "murderer" and p["status"] == "alive")
+    path = order_file(example, murderer, "\n  - pieger\n  - accuser: bruno\n  - deplacer: cuisine")
+    r = pbp("check", cwd=example)
+    assert r.exit_code == 1
+    assert f"{path}:4: setting a trap needs you alone in the room" in r.output
+    assert f"{path}:5: only investigators can `accuser`" in r.output
+    assert f"{path}:6: unknown room `cuisine`" in r.output and "Valid values: Hall d'accueil" in r.output
+
+
+def test_unknown_action_and_bad_room_say_what_is_valid(example):
+    path = order_file(example, "chloe", "\n  - deplacr: hall\n  - deplacer: bibliotheque\n  - hanter: hall")
+    r = pbp("check", cwd=example)
+    assert r.exit_code == 1
+    assert f"{path}:4: action inconnue « deplacr »" in r.output and "« deplacer » ?" in r.output
+    # once the vocabulary is right, the rules checks speak
+    path = order_file(example, "chloe", "\n  - deplacer: bibliotheque\n  - hanter: hall\n  - deplacer: labo")
+    r = pbp("check", cwd=example)
+    assert r.exit_code == 1
+    assert f"{path}:5: « hanter » est réservé aux fantômes" in r.output
+    assert f"{path}:6: « deplacer » est déjà dans vos ordres" in r.output
+
+
+def test_gm_orders_are_refused(example):
+    write(example, f"turns/{NEXT:03d}/gm.yaml", "turn: 9\norders:\n  execute: yann\n")
+    r = pbp("run", "--no-commit", cwd=example)
+    assert r.exit_code == 1 and f"turns/{NEXT:03d}/gm.yaml:3: ordre MJ inconnu « execute »" in r.output
+
+
+def test_posts_render_in_both_formats(example):
+    for args in ((), ("--gm",), ("--player", "margot"), ("--player", "alice")):
+        for fmt in ("bbcode", "markdown"):
+            r = pbp("post", "--turn", "8", "--format", fmt, *args, cwd=example)
+            assert r.exit_code == 0, r.output
+            assert r.output.strip()
+    public = pbp("post", "--turn", "8", "--format", "markdown", cwd=example).output
+    assert "### Prison" in public and "meurtrier" in public  # the execution reveals Margot's sheet
+    status = pbp("status", cwd=example)
+    assert status.exit_code == 0 and "Pièges actifs" in status.output
+
+
+def test_orders_form_lists_the_player_situation(example):
+    r = pbp("orders", "--player", "hugo", cwd=example)
+    assert r.exit_code == 0
+    assert "# Rôle : témoin innocent" in r.output and "vous devez partir" in r.output
+    r = pbp("orders", "--player", "margot", cwd=example)
+    assert "# Fantôme meurtrier" in r.output
+
+
+SMALL_WORLD = """\
+hall: hall
+rooms:
+  hall: {name: Hall}
+  labo: {name: Labo}
+  serre: {name: Serre}
+passages:
+  - [hall, labo, 2]
+  - [labo, serre, 2]
+  - [hall, serre, 2]
+start:
+  mia: labo
+  will: serre
+"""
+
+SMALL_SHEETS = """\
+innocents:
+  2: {story: S2, job: J2, seniority: 1 an, resilience: 5, defence: 9, alibi: A2}
+  3: {story: S3, job: J3, seniority: 2 ans, resilience: 5, defence: 9, alibi: A3}
+murderers_investigators:
+  1: {role: murderer, story: S1, job: J1, seniority: 3 ans, mensonge: 5, defence: 5}
+  2: {role: investigator, story: S4, job: J4, seniority: 4 ans, survival: 5}
+"""
+
+
+def small_game(root: Path) -> Path:
+    write(root, "campaign.yaml", """\
+        ruleset: murder
+        title: Petit labo
+        lang: fr
+        format: markdown
+        secret: petit-secret
+        players:
+          mia: Mia
+          ivan: Ivan
+          will: Will
+        rules:
+          draw_order: [mia, ivan, will]
+          witness_order: [will, mia]
+        """)
+    write(root, "world.yaml", SMALL_WORLD)
+    write(root, "characters.yaml", SMALL_SHEETS)
+    write(root, "turns/000/gm.yaml", "rolls:\n  mia.fiche: 1\n  ivan.fiche: 2\n  will.fiche: 2\n")
+    return root
+
+
+def test_a_finished_game_refuses_further_turns(tmp_path):
+    root = small_game(tmp_path / "petit")
+    assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
+    state = yamlio.load_file(root / "turns/000/state.yaml")
+    assert {h: p["role"] for h, p in state["players"].items()} == {"mia": "murderer", "ivan": "investigator",
+                                                                    "will": "innocent"}
+    # turn 1: Mia traps the lab and leaves; turn 2: Will walks in, rolls 1 against defence 9
+    write(root, "turns/001/orders/mia.yaml", "player: mia\nturn: 1\nactions:\n  - pieger\n  - deplacer: hall\n")
+    assert pbp("run", "--no-commit", cwd=root).exit_code == 0
+    write(root, "turns/002/orders/will.yaml", "player: will\nturn: 2\nactions:\n  - deplacer: labo\n")
+    write(root, "turns/002/gm.yaml", "rolls:\n  will.piege: 1\n")
+    r = pbp("run", "--no-commit", cwd=root)
+    assert r.exit_code == 0 and "La partie est terminée." in r.output
+    public = (root / "turns/002/public.md").read_text(encoding="utf-8")
+    assert "Victoire des meurtriers" in public and "Will est mort" in public
+    assert "Mia** : meurtrier" in public  # every sheet revealed at the end
+    write(root, "turns/003/orders/ivan.yaml", "player: ivan\nturn: 3\nactions: []\n")
+    r = pbp("run", "--no-commit", cwd=root)
+    assert r.exit_code == 1 and "la partie est terminée (tour 2)" in r.output
+    assert not (root / "turns/003/state.yaml").exists()
+    assert pbp("verify", cwd=root).exit_code == 0
+
+
+def test_init_gives_a_playable_skeleton_in_english(tmp_path):
+    root = tmp_path / "new"
+    r = pbp("init", root, "--ruleset", "murder", "--no-git", "--lang", "en")
+    assert r.exit_code == 0, r.output
+    config = (root / "campaign.yaml").read_text(encoding="utf-8")
+    assert "{secret}" not in config and "lang: en" in config
+    r = pbp("setup", "--no-commit", cwd=root)
+    assert r.exit_code == 0, r.output
+    public = (root / "turns/000/public.bbcode").read_text(encoding="utf-8")
+    assert "Order of play" in public and "The investigators start in" in public
+    private = sorted((root / "turns/000/private").iterdir())
+    assert len(private) == 6 and "Strictly secret" in private[0].read_text(encoding="utf-8")
+    r = pbp("orders", "--player", "joueur1", cwd=root)
+    assert r.exit_code == 0 and "# Role:" in r.output
+    write(root, "turns/001/orders/joueur1.yaml", textwrap.dedent("""\
+        player: joueur1
+        turn: 1
+        actions:
+          - move: Salle de conférence
+        """))
+    r = pbp("run", "--no-commit", cwd=root)
+    assert r.exit_code == 0, r.output
+    assert "Turn 1" in (root / "turns/001/public.bbcode").read_text(encoding="utf-8")
