@@ -100,7 +100,7 @@ class D100(Ruleset):
         if me is None:
             sheet = self.sheets(scenario)[handle]
             light = sheet["alignment"]
-            me = self._initial(sheet, 1 if light is None else light)
+            me = self._initial(sheet, light)  # None: drawn when they join; not stable until then
         return me
 
     # -- turns -------------------------------------------------------------------------
@@ -159,7 +159,7 @@ class D100(Ruleset):
                                     "suggestion": i18n.closest(skill_id, [normalize_id(n) for n in names])}))
                 skill_id = None
             elif player and skill["passive"]:
-                out.append(Refusal("passive_skill", at + ("competence",), {"skill": skill["name"]}))
+                out.append(Refusal("passive_skill", at + ("competence",), {"skill": skill["name"], "valid": names}))
         if arg.get("faction") and find_faction(factions, arg["faction"]) is None:
             out.append(Refusal("unknown_faction", at + ("faction",),
                                {"faction": arg["faction"], "valid": list(factions),
@@ -213,7 +213,9 @@ class D100(Ruleset):
             if used[item_id] > left:
                 out.append(Refusal("item_used_up", action.at + ("objet",), {"item": item["name"], "left": left}))
         if item["slot"] == "inventaire" and state.get("combat"):
-            out.append(Refusal("inventory_in_combat", action.at + ("objet",), {"item": item["name"]}))
+            reachable = [i["name"] for i in sheet["items"].values() if i["slot"] != "inventaire"]
+            out.append(Refusal("inventory_in_combat", action.at + ("objet",),
+                               {"item": item["name"], "valid": reachable}))
         out += self._check_intent(handle, me, arg.get("intention"), action.at, True)
         if item["check"]:
             skill_id = item["check"]["competence"]

@@ -376,6 +376,7 @@ def summary_event(handle: str, state: dict, sheet: dict, factions: dict, rules: 
     trust = [{"faction": f, "faction_name": factions[f]["name"] if f in factions else f, "level": v}
              for f, v in me["trust"].items()]
     uses = [{"item": sheet["items"][i]["name"], "left": n} for i, n in me["uses"].items() if i in sheet["items"]]
-    return ev.private(handle, "summary", player=handle, gauges=gauges, light=me["light"], dark=total - me["light"],
+    dark = None if me["light"] is None else total - me["light"]
+    return ev.private(handle, "summary", player=handle, gauges=gauges, light=me["light"], dark=dark,
                       stable=R.stable_side(me["light"], rules), trust=trust, uses=uses, down=me["down"],
                       combat=state.get("combat", False))

@@ -89,8 +89,11 @@ def opposite(side: str) -> str:
     return DARK if side == LIGHT else LIGHT
 
 
-def stable_side(light: int, rules: dict) -> str | None:
-    """`clair` with every point light, `obscur` with none, else None (oscillating)."""
+def stable_side(light: int | None, rules: dict) -> str | None:
+    """`clair` with every point light, `obscur` with none, else None (oscillating,
+    or an alignment not drawn yet)."""
+    if light is None:
+        return None
     if light >= rules["alignment"]["points"]:
         return LIGHT
     if light <= 0:
