@@ -1,0 +1,246 @@
+"""Secrecy: no role, score, sheet, alibi, trap position or ghost warning in a
+public post before the rules reveal it (an execution reveals the executed
+player's sheet, the end of the game every sheet).
+
+Checked on the example campaign's archive and on 1,000 turns of games played
+in memory by bots (random legal orders), with the public posts rendered by the
+real templates in both languages and both formats. Three layers:
+1. every public event has a known kind and only the fields that kind may carry
+   (printed or not), with no secret field;
+2. no sheet text (alibi, story, job) of an unrevealed player in any public post;
+3. the public post, without the reveal events and the players' own words, has
+   no role, score, sheet, ghost or warning vocabulary, and talks of traps only
+   for traps that went off.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+from pbp import events as ev, yamlio
+from pbp.campaign import open_campaign
+from pbp.dice import FreeDice
+from pbp.orders import PlayerOrders
+from pbp.render import Renderer, package_dir, template_paths
+from pbp.rulesets.murder import Murder
+from pbp.turn import _plain
+
+SHEET_KEYS = {"player", "role", "lot", "sheet", "scores", "story", "job", "seniority", "alibi"}
+CLOCK = {"turn", "day", "start", "end", "accusation_day"}
+ROLL = {"label", "expr", "faces", "total", "reason", "forced"}
+PUBLIC_FIELDS = {
+    "setup": {"investigators", "witnesses", "play_order", "hall", "rooms", "rules"},
+    "clock": CLOCK,
+    "next": CLOCK,
+    "positions": {"rooms", "prison", "dead"},
+    "moved": {"player", "path", "roll", "forced"},
+    "stayed": {"player", "room", "roll"},
+    "trap_fired": {"player", "room", "survived", "roll", "score"},
+    "sleepwalk": {"player", "path"},
+    "interrogation": {"investigator", "witness", "room", "others"},
+    "interrogation_missed": {"investigator", "witness", "room"},
+    "plea": {"player", "released", "left", "room"},
+    "accusation": {"votes", "jailed", "tie", "prison_turns"},
+    "executed": SHEET_KEYS,
+    "game_over": {"winner", "reason", "winners", "sheets"},
+    "narration": {"markdown"},
+    "roleplay": {"player", "character", "text"},
+}
+NESTED = {("setup", "investigators"): {"player", "survival"},
+          ("setup", "rules"): {"movement", "witness_room_limit", "max_stay", "accusation_every", "hours_per_turn",
+                               "turns_per_day", "prison_turns"},
+          ("positions", "rooms"): {"room", "players"}, ("positions", "dead"): {"player", "cause", "turn"},
+          ("accusation", "votes"): {"investigator", "target"}}
+REVEALS = {"executed", "game_over"}
+PLAYER_WORDS = {"narration", "roleplay"}
+# Vocabulary the ruleset's public output may only use in a reveal (lower case).
+FORBIDDEN = ["meurtrier", "meurtrière", "murderer", "innocent ", "témoin innocent", "innocent witness",
+             "résilience", "resilience", "défense", "defence", "mensonge", "lying", "alibi", "fiche n°",
+             "sheet #", "fantôme", "ghost", "averti", "warn", "murmure", "whisper", "hant", "haunt",
+             "possé", "possess", "complice", "accomplice", "désamor", "disarm"]
+TRAP_WORDS = ("piège", "piégé", "trap")
+
+
+def renderers():
+    rs = Murder
+    return {(lang, fmt): Renderer(template_paths("murder", lang, None, rs.folder()), fmt, "forumactif", lang)
+            for lang in ("fr", "en") for fmt in ("bbcode", "markdown")}
+
+
+def render_public(rend, n, events, names, title="T"):
+    template = "setup_public" if n == 0 else "public"
+    return rend.render(template, turn=n, title=title, events=ev.for_audience(events, ev.PUBLIC), names=names,
+                       player=None, character=None)
+
+
+def plain(events):
+    return [ev.Event.from_dict(_plain(e.to_dict())) for e in events]
+
+
+def sheet_texts(scenario, state, handle):
+    p = state["players"][handle]
+    lot = Murder().rules["lots"][p["lot"]]["key"]
+    sheet = scenario.characters[lot][p["sheet"]]
+    return [str(sheet[k]).strip() for k in ("alibi", "story", "job") if sheet.get(k)]
+
+
+def check_public_events(events, state, over):
+    """Layer 1, on the plain events of one turn; `state` is the state after it."""
+    players = state["players"]
+    for e in events:
+        if e.audience != ev.PUBLIC:
+            continue
+        assert e.kind in PUBLIC_FIELDS, f"unexpected public event {e.kind}"
+        assert set(e.data) <= PUBLIC_FIELDS[e.kind], (e.kind, set(e.data) - PUBLIC_FIELDS[e.kind])
+        for (kind, key), fields in NESTED.items():
+            if e.kind == kind:
+                for item in (e.data[key] if isinstance(e.data[key], list) else [e.data[key]]):
+                    assert set(item) <= fields, (kind, key, item)
+        for key in ("roll",):
+            if e.data.get(key):
+                assert set(e.data[key]) <= ROLL
+        if e.kind == "trap_fired" and (e.data["roll"] is not None or e.data["score"] is not None):
+            assert players[e.data["player"]]["role"] == "investigator", e.data
+            assert e.data["score"] == players[e.data["player"]]["scores"]["survival"]
+        if e.kind == "executed":
+            died = players[e.data["player"]]["died"]
+            assert died["cause"] == "executed" and died["turn"] == state["turn"]
+        if e.kind == "game_over":
+            assert over
+
+
+def revealed(state):
+    """Players whose sheet the rules have revealed by this state."""
+    if state.get("over"):
+        return set(state["players"])
+    return {h for h, p in state["players"].items() if (p.get("died") or {}).get("cause") == "executed"}
+
+
+def check_rendered(rend, n, events, names, scenario, state, title="T", stored=None):
+    """Layers 2 and 3 on one turn's public post."""
+    full = render_public(rend, n, events, names, title)
+    posts = [full] + ([stored] if stored is not None else [])
+    hidden = [h for h in state["players"] if h not in revealed(state)]
+    for post in posts:
+        for h in hidden:
+            for text in sheet_texts(scenario, state, h):
+                assert text not in post, (n, h, text)
+    bare = render_public(rend, n, [e for e in events if e.kind not in REVEALS | PLAYER_WORDS], names, title).lower()
+    for word in FORBIDDEN:
+        assert word not in bare, (n, word, bare)
+    fired_rooms = [e.data["room"].lower() for e in events if e.kind == "trap_fired"]
+    for line in bare.splitlines():
+        if any(w in line for w in TRAP_WORDS):
+            assert "†" in line or any(room in line for room in fired_rooms), (n, line)
+    return full
+
+
+# -- the example campaign -------------------------------------------------------------------
+
+def test_example_campaign_public_posts_keep_the_secrets():
+    root = package_dir("campaigns") / "murder"
+    campaign = open_campaign(root)
+    scenario = campaign.scenario
+    names = {h: scenario.name(h) for h in campaign.roster}
+    rends = renderers()
+    phpbb = Renderer(template_paths("murder", "fr", None, Murder.folder()), "bbcode", "phpbb", "fr")
+    turns = campaign.resolved_turns()
+    assert len(turns) >= 6
+    checked = 0
+    for n in turns:
+        state = campaign.state(n)
+        events = [ev.Event.from_dict(e) for e in yamlio.load_file(root / "turns" / f"{n:03d}" / "events.yaml")]
+        check_public_events(events, state, state.get("over"))
+        stored = (root / "turns" / f"{n:03d}" / "public.bbcode").read_text(encoding="utf-8")
+        for rend in rends.values():
+            check_rendered(rend, n, events, names, scenario, state, campaign.title, stored)
+            checked += 1
+        # the archived post is what these templates render from these events
+        assert stored == render_public(phpbb, n, events, names, campaign.title)
+    assert checked == 4 * len(turns)
+    # and the example does reveal a sheet: Margot's execution
+    executed = [e for n in turns for e in yamlio.load_file(root / "turns" / f"{n:03d}" / "events.yaml")
+                if e["kind"] == "executed"]
+    assert executed and executed[0]["data"]["role"] == "murderer"
+
+
+# -- 1,000 simulated turns ----------------------------------------------------------------------
+
+def simulate(total_turns=1000, max_turns=40):
+    campaign = open_campaign(package_dir("campaigns") / "murder")
+    scenario = campaign.scenario
+    names = {h: scenario.name(h) for h in campaign.roster}
+    rends = list(renderers().values())
+    seen_public, seen_private = set(), set()
+    turns = games = 0
+    while turns < total_turns:
+        rng = random.Random(games)
+        composition = [{"murderers": 2, "investigators": 2}, {"murderers": 1, "investigators": 3},
+                       {"murderers": 3, "investigators": 1}][games % 3]
+        rs = Murder({"composition": composition})
+        dice = FreeDice(games)
+        setup = rs.setup(scenario, dice)
+        state = setup.state
+        events = plain(setup.events)
+        check_public_events(events, state, False)
+        check_rendered(rends[games % len(rends)], 0, events, names, scenario, state)
+        games += 1
+        while not rs.is_over(state) and state["turn"] < max_turns and turns < total_turns:
+            orders = {}
+            for h in rs.players_to_play(state, scenario):
+                actions = rng.choice(rs.legal_orders(state, scenario, h))
+                orders[h] = PlayerOrders(h, state["turn"] + 1, list(actions))
+                assert rs.check_orders(state, scenario, orders[h]) == [], (h, actions)
+            result = rs.resolve(pickle.loads(pickle.dumps(state)), scenario, orders, None, dice)
+            state = result.state
+            events = plain(result.events)
+            check_public_events(events, state, state["over"])
+            check_rendered(rends[turns % len(rends)], state["turn"], events, names, scenario, state)
+            seen_public |= {e.kind for e in events if e.audience == ev.PUBLIC}
+            seen_private |= {e.kind for e in events if isinstance(e.audience, tuple)}
+            turns += 1
+    return turns, games, seen_public, seen_private
+
+
+def test_a_thousand_simulated_turns_keep_the_secrets():
+    turns, games, seen_public, seen_private = simulate()
+    assert turns == 1000 and games > 10
+    # the bots met every rule that could leak a secret, so the checks above meant something
+    assert {"trap_fired", "interrogation", "accusation", "plea", "executed", "sleepwalk", "game_over",
+            "moved", "positions"} <= seen_public
+    assert {"trap_set", "haunt", "warning", "possession", "possessed", "interrogated", "plea_roll",
+            "trap_roll", "situation"} <= seen_private
+
+
+def test_the_checks_catch_a_leak():
+    """The secrecy checks fail on a public event carrying a role, and on a post
+    printing an alibi."""
+    campaign = open_campaign(package_dir("campaigns") / "murder")
+    state = campaign.state(1)
+    leak = [ev.public("moved", player="alice", path=["Hall"], roll=None, forced=False, role="investigator")]
+    try:
+        check_public_events(plain(leak), state, False)
+    except AssertionError:
+        pass
+    else:
+        raise AssertionError("a role in a public event went unnoticed")
+    alibi = sheet_texts(campaign.scenario, state, "bruno")[0]
+    leak = [ev.public("moved", player="bruno", path=["Hall", alibi], roll=None, forced=False)]
+    rend = renderers()[("fr", "bbcode")]
+    names = {h: campaign.scenario.name(h) for h in campaign.roster}
+    try:
+        check_rendered(rend, 1, plain(leak), names, campaign.scenario, state)
+    except AssertionError:
+        pass
+    else:
+        raise AssertionError("an alibi in a public post went unnoticed")
+    leak = [ev.public("moved", player="bruno", path=["Hall", "Cave"], roll=None, forced=False),
+            ev.public("narration", markdown="x"), ev.public("stayed", player="yann", room="le piège", roll={
+                "label": "yann.deplacement", "expr": "2d6", "faces": [1, 1], "total": 2})]
+    try:
+        check_rendered(rend, 1, plain(leak), names, campaign.scenario, state)
+    except AssertionError:
+        pass
+    else:
+        raise AssertionError("a trap word about a trap that did not go off went unnoticed")
