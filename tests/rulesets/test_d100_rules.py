@@ -566,3 +566,19 @@ def test_a_player_added_to_the_roster_joins_at_the_next_turn():
     assert new["characters"]["zed"]["light"] == 3 and new["characters"]["tia"]["light"] == 10
     assert [e.data["player"] for e in of(events, "joined")] == ["tia", "zed"]
     assert of(events, "check_detail", "zed")[0].data["outcome"] == "success"
+
+
+@pytest.mark.parametrize("edit,key", [
+    (lambda c, w: w.update(factions=["empire"]), "d100.factions_not_mapping"),
+    (lambda c, w: c["kira"].update(pv="10"), "d100.bad_gauge"),
+    (lambda c, w: c["kira"].update(competences={"armes": ["sabre"]}), "d100.category_not_mapping"),
+    (lambda c, w: c["kira"].update(equipement=[{"effet": {"pv": 2}}]), "d100.item_no_name"),
+    (lambda c, w: c["kira"].update(equipement=[{"nom": "X", "effet": {"pv": "2"}}]), "d100.bad_item_effect"),
+    (lambda c, w: c["kira"].update(confiance={"hutts": 1}), "d100.sheet_unknown_faction"),
+    (lambda c, w: c["kira"].update(alignement=11), "d100.bad_alignment"),
+    (lambda c, w: c.update(kira="Kira"), "d100.sheet_not_mapping"),
+])
+def test_bad_sheets_and_worlds_are_reported_not_crashed(edit, key):
+    sc = scenario()
+    edit(sc.characters, sc.world)
+    assert key in [p.key for p in ruleset().validate_scenario(sc)]

@@ -65,7 +65,10 @@ def _int(value) -> bool:
 def factions(world: dict) -> dict[str, dict]:
     """Faction id -> {"id", "name"} from world.yaml's `factions`."""
     out = {}
-    for key, value in ((world or {}).get("factions") or {}).items():
+    raw = (world or {}).get("factions") or {}
+    if not isinstance(raw, dict):
+        return out
+    for key, value in raw.items():
         if isinstance(value, dict):
             name = value.get("nom") or value.get("name") or str(key)
         else:
