@@ -212,3 +212,22 @@ def test_scenario_mistakes_are_reported_with_file_and_place():
     assert len(errors) == len(expected), errors
     for got, want in zip(errors, expected):
         assert got.startswith(want), (got, want)
+
+
+def test_the_skirmish_ends_when_only_one_players_characters_stand():
+    g = Game({"cyra": sheet("p1", "a", (0, 0)), "fenn": sheet("p1", "b", (5, 5)), "dag": sheet("p2", "b", (1, 0),
+                                                                                               pv=1)})
+    g.play({"cyra.attaque": 10, "dag.esquive": 99}, p1=["melee: {perso: cyra, cible: dag}"])
+    assert g.rs.is_over(g.state)  # Cyra and Fenn are foes, but both p1's: nobody can fight any more
+    assert g.public("over") == [{"winners": [{"id": "a", "nom": "Faction A"}, {"id": "b", "nom": "Faction B"}]}]
+
+
+def test_bots_play_whole_games_to_an_end():
+    from pbp.simulate import play_game
+
+    g = Game({"aria": sheet("p1", "a", (0, 0)), "bran": sheet("p1", "a", (0, 2)),
+              "dag": sheet("p2", "b", (9, 5)), "eli": sheet("p3", "b", (9, 7))})
+    summaries = [play_game(g.rs, g.scenario, seed, max_turns=60) for seed in range(4)]
+    for summary in summaries:
+        assert summary["outcomes"][0] in ("a", "b") and summary["turns"] < 60
+        assert summary["deaths"]["combat"] >= 2 and len(summary["figures"]["xp"]) == 4

@@ -1031,9 +1031,11 @@ class Skirmish(Ruleset):
                     u["niveau"] = level
                     events.append(ev.public("level_up", actor=uid, nom=u["nom"], level=level))
         standing = {u["faction"] for u in units.values() if u["type"] == CHARACTER and alive(u)}
+        owners = {u["joueur"] for u in units.values() if u["type"] == CHARACTER and alive(u)}
         end = self.rules["end"]
         limit = end.get("turn_limit")
-        if (end["last_faction_standing"] and len(standing) <= 1) or (limit and state["turn"] >= limit):
+        if ((end["last_faction_standing"] and len(standing) <= 1) or (end["last_player_standing"] and len(owners) <= 1)
+                or (limit and state["turn"] >= limit)):
             state["over"] = True
             winners = sorted(f for f in standing if f)
             events.append(ev.public("over", winners=[{"id": f, "nom": state["factions"].get(f, {}).get("nom", f)}
@@ -1157,6 +1159,54 @@ class Skirmish(Ruleset):
         if len(plan) > 1:
             out.append([Action(aid, arg, i) for i, (aid, arg) in enumerate(plan)])
         return out
+
+    def bot_orders(self, state, scenario, player, rng):
+        """A plain tactician for `pbp simulate`: while its PA last, each character
+        attacks a foe in reach, else steps towards the nearest foe; falls back on a
+        random legal set."""
+        units = state["units"]
+        picks: list[tuple] = []
+        for uid, u in units.items():
+            if u["type"] != CHARACTER or u["joueur"] != player or not alive(u):
+                continue
+            foes = [f for f, x in units.items() if alive(x) and x["type"] in (CHARACTER, CREATURE)
+                    and x.get("faction") != u.get("faction") and x.get("joueur") != player]
+            for _ in range(u["pa_max"] if foes else 0):
+                here = self._position_after(state, player, picks, uid)
+                nearest = min(foes, key=lambda f: (dist2(here, units[f]["position"]), f))
+                goal = units[nearest]["position"]
+                options = [(aid, {"perso": uid, "cible": f, "arme": None})
+                           for aid, spec in self.actions.items() if spec.get("kind") == "attack" for f in foes]
+                options += [("deplacer", {"perso": uid, "vers": [here[0] + dx, here[1] + dy]})
+                            for dx, dy in NEIGHBOURS
+                            if dist2((here[0] + dx, here[1] + dy), goal) < dist2(here, goal)]
+                choice = next((o for o in options if self._passes(state, player, picks + [o])), None)
+                if choice is None:
+                    break
+                picks.append(choice)
+        if picks:
+            return [Action(aid, arg, i) for i, (aid, arg) in enumerate(picks)]
+        return rng.choice(self.legal_orders(state, scenario, player))
+
+    def _position_after(self, state, player, picks, uid) -> list:
+        sim = _Sim(state)
+        for i, (aid, arg) in enumerate(picks):
+            sim.spend(arg["perso"], self._plan(sim.state, arg["perso"], Action(aid, arg, i), player))
+        return sim.state["units"][uid]["position"]
+
+    def game_summary(self, state, scenario):
+        units = state["units"]
+        characters = [u for u in units.values() if u["type"] == CHARACTER]
+        standing = sorted({u["faction"] for u in characters if alive(u) and u.get("faction")})
+        if state.get("over"):
+            outcome = standing[0] if len(standing) == 1 else "personne"
+        else:
+            outcome = "inachevee"
+        down = sum(1 for u in characters if not alive(u))
+        return {"turns": state.get("turn", 0), "outcomes": [outcome], "deaths": {"combat": down} if down else {},
+                "figures": {"xp": [u["xp"] for u in characters],
+                            "pv_restants": [u["pv"] for u in characters if alive(u)]},
+                "main": None}
 
     def _passes(self, state, player, picks) -> bool:
         actions = [Action(aid, arg, i) for i, (aid, arg) in enumerate(picks)]
