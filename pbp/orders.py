@@ -175,6 +175,12 @@ def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, prob
         return None
     if kind == "map":
         fields = spec.get("fields", {})
+        names = {}  # every accepted spelling of a field (its `en:` and `aliases:` too)
+        for name, field_spec in fields.items():
+            field_spec = field_spec if isinstance(field_spec, dict) else {}
+            for spelling in [name, field_spec.get("en"), *(field_spec.get("aliases") or [])]:
+                if spelling:
+                    names[normalize_id(spelling)] = name
         if not isinstance(value, dict):
             if spec.get("short") and not isinstance(value, list):
                 value = {spec["short"]: value}
@@ -183,10 +189,10 @@ def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, prob
                 return None
         out = {}
         for key, raw in value.items():
-            name = normalize_id(key)
-            if name not in fields:
+            name = names.get(normalize_id(key))
+            if name is None:
                 problems.add("unknown_field", at + (key,), field=key, valid=list(fields),
-                             suggestion=i18n.closest(name, fields))
+                             suggestion=i18n.closest(normalize_id(key), names))
                 continue
             out[name] = check_arg(raw, fields[name], ruleset, scenario, at + (key,), problems)
         for name, field_spec in fields.items():
@@ -204,6 +210,22 @@ def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, prob
             problems.add("list_length", at, count=len(value), low=low, high=high if high is not None else "∞")
         return [check_arg(v, spec.get("of"), ruleset, scenario, at + (i,), problems) for i, v in enumerate(value)]
     raise ValueError(f"unknown argument type {kind!r} in ruleset {ruleset.id}")
+
+
+class _RefusalCollector:
+    def __init__(self):
+        self.refusals: list[Refusal] = []
+
+    def add(self, key: str, at: tuple = (), /, **params):
+        self.refusals.append(Refusal(key, at, params))
+
+
+def check_value(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple = ()) -> tuple[object, list[Refusal]]:
+    """`check_arg` for a ruleset's own inputs (gm.yaml orders): the normalised
+    value and the problems as Refusals, which the core places on their lines."""
+    collector = _RefusalCollector()
+    normalised = check_arg(value, spec, ruleset, scenario, at, collector)
+    return normalised, collector.refusals
 
 
 def describe(spec, ruleset: Ruleset) -> str:

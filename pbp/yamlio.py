@@ -44,6 +44,13 @@ def dumps(data) -> str:
     return yaml.dump(data, Dumper=Dumper, allow_unicode=True, sort_keys=False, width=100, default_flow_style=False)
 
 
+def _child(node, step):
+    for key_node, value_node in node.value:
+        if key_node.value == str(step):
+            return key_node, value_node
+    return None
+
+
 def line_of(text: str, path: tuple) -> int | None:
     """1-based line of the node at `path` (keys and list indexes) in a YAML text.
 
@@ -56,12 +63,13 @@ def line_of(text: str, path: tuple) -> int | None:
     line = node.start_mark.line + 1 if node is not None else None
     for step in path:
         if isinstance(node, yaml.MappingNode):
-            for key_node, value_node in node.value:
-                if key_node.value == str(step):
-                    line, node = key_node.start_mark.line + 1, value_node
-                    break
-            else:
+            found = _child(node, step)
+            if found is None and len(node.value) == 1 and isinstance(node.value[0][1], yaml.MappingNode):
+                # `- action: {field: ...}`: a field's path skips the action's name
+                found = _child(node.value[0][1], step)
+            if found is None:
                 break
+            line, node = found[0].start_mark.line + 1, found[1]
         elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and 0 <= step < len(node.value):
             node = node.value[step]
             line = node.start_mark.line + 1

@@ -100,7 +100,7 @@ def test_cli_unknown_characteristic(example):
         actions:
           - jet:
               carac: agilite
-    """, "turns/004/orders/kira.yaml:4: « agilite » n'est pas une valeur possible.",
+    """, "turns/004/orders/kira.yaml:5: « agilite » n'est pas une valeur possible.",
         "Valeurs possibles : physique, logique, mental.")
 
 
