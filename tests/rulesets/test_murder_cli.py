@@ -265,11 +265,14 @@ def test_init_gives_a_playable_skeleton_in_english(tmp_path):
     assert len(private) == 6 and "Strictly secret" in private[0].read_text(encoding="utf-8")
     r = pbp("orders", "--player", "joueur1", cwd=root)
     assert r.exit_code == 0 and "# Role:" in r.output
-    write(root, "turns/001/orders/joueur1.yaml", textwrap.dedent("""\
+    # the secret is random: go somewhere joueur1 is not
+    room = yamlio.load_file(root / "turns/000/state.yaml")["players"]["joueur1"]["room"]
+    target = "Couloir central" if room == "hall" else "Hall d'accueil"
+    write(root, "turns/001/orders/joueur1.yaml", textwrap.dedent(f"""\
         player: joueur1
         turn: 1
         actions:
-          - move: Salle de conférence
+          - move: {target}
         """))
     r = pbp("run", "--no-commit", cwd=root)
     assert r.exit_code == 0, r.output
