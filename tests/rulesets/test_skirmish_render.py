@@ -231,3 +231,26 @@ def test_bots_play_whole_games_to_an_end():
     for summary in summaries:
         assert summary["outcomes"][0] in ("a", "b") and summary["turns"] < 60
         assert summary["deaths"]["combat"] >= 2 and len(summary["figures"]["xp"]) == 4
+
+
+def test_malformed_sheet_parts_are_reported_not_crashed_on():
+    rs = Skirmish()
+    world = {"grille": {"largeur": 5, "hauteur": 5}, "factions": {"a": {}}}
+    chars = {"personnages": {"aria": {
+        "joueur": "alice", "position": [0, 0], "pv": 10, "competences": {"melée": 40, "esquive": "beaucoup"},
+        "maitrises": [1], "sorts": "soin", "effets": [{"stat": "attaque", "valeur": "dix"}],
+        "equipement": {"armure": "cuir", "armes": {"epee": {"type": "melee", "degats": "1dx"}}}}}}
+    errors = [e.text("en") for e in rs.validate_scenario(Scenario(world, chars, {"alice": {}}))]
+    assert errors == [
+        "characters.yaml: personnages.aria.competences.melée: unknown skill `melée`. Did you mean `melee`? "
+        "Valid values: bagarre, melee, distance, esquive, magie.",
+        "characters.yaml: personnages.aria.competences.esquive: `esquive` must be a whole number (positive for pv).",
+        "characters.yaml: personnages.aria.maitrises must be a mapping (`key: value` lines).",
+        "characters.yaml: personnages.aria.sorts must be a list (lines starting with `-`).",
+        "characters.yaml: personnages.aria.equipement.armure: an armour is written `{nom: leather, reduction: 1}` "
+        "(or just the reduction number).",
+        "characters.yaml: personnages.aria.equipement.armes.epee.degats: invalid damage dice `1dx` "
+        "(examples: 1d8, 2d6+1).",
+        "characters.yaml: personnages.aria.effets: an effect has a `nom`, a `stat`, a `valeur` and, when temporary, "
+        "`tours`. Valid values: attaque, esquive, degats, reduction, magie.",
+    ]

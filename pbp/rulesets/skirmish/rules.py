@@ -196,25 +196,13 @@ class Skirmish(Ruleset):
                 symbol = sheet.get("symbole")
                 if symbol is not None and not re.match(r"^[A-Za-z0-9]$", str(symbol)):
                     bad(file, f"{where}.symbole", "bad_symbol", value=symbol)
-                for i, weapon in enumerate(((sheet.get("equipement") or {}).get("armes") or {}).items()):
-                    wid, w = weapon
-                    if not isinstance(w, dict) or w.get("type") not in WEAPON_TYPES:
-                        bad(file, f"{where}.equipement.armes.{wid}", "bad_weapon", valid=list(WEAPON_TYPES))
-                        continue
-                    try:
-                        parse_dice(w.get("degats", ""))
-                    except PbpError:
-                        bad(file, f"{where}.equipement.armes.{wid}.degats", "bad_weapon_dice",
-                            value=w.get("degats"))
-                for effect in (sheet.get("effets") or []):
-                    if not isinstance(effect, dict) or effect.get("stat") not in self.rules["effect_stats"]:
-                        bad(file, f"{where}.effets", "bad_effect", valid=self.rules["effect_stats"])
+                self._check_sheet_shapes(file, where, sheet, bad)
                 if group == "personnages":
                     owner = sheet.get("joueur")
                     if owner not in scenario.roster:
                         bad(file, f"{where}.joueur", "unknown_owner", value=owner, valid=list(scenario.roster))
                     owners.add(owner)
-                    for spell in sheet.get("sorts") or []:
+                    for spell in sheet.get("sorts") if isinstance(sheet.get("sorts"), list) else []:
                         if self._spell_id(spell) is None:
                             bad(file, f"{where}.sorts", "unknown_spell_sheet", value=spell, valid=list(spells))
                 else:
@@ -224,6 +212,56 @@ class Skirmish(Ruleset):
             if handle not in owners:
                 bad("campaign.yaml", f"players.{handle}", "player_without_character", player=handle)
         return errors
+
+    def _check_sheet_shapes(self, file, where, sheet, bad):
+        """The nested parts of a sheet have the shapes the rules read (no traceback
+        on a typo in characters.yaml or world.yaml)."""
+        def is_int(v):
+            return isinstance(v, int) and not isinstance(v, bool)
+
+        for key, valid in (("competences", list(SKILLS)), ("maitrises", None)):
+            value = sheet.get(key)
+            if value is None:
+                continue
+            if not isinstance(value, dict):
+                bad(file, f"{where}.{key}", "not_mapping")
+                continue
+            for name, points in value.items():
+                if valid is not None and name not in valid:
+                    bad(file, f"{where}.{key}.{name}", "unknown_skill", value=name, valid=valid,
+                        suggestion=i18n.closest(str(name), valid))
+                elif not is_int(points):
+                    bad(file, f"{where}.{key}.{name}", "bad_number", field=name)
+        for key in ("sorts", "effets"):
+            if sheet.get(key) is not None and not isinstance(sheet[key], list):
+                bad(file, f"{where}.{key}", "not_list")
+        if sheet.get("repliques") is not None and not isinstance(sheet["repliques"], dict):
+            bad(file, f"{where}.repliques", "not_mapping")
+        equipment = sheet.get("equipement") or {}
+        if not isinstance(equipment, dict):
+            bad(file, f"{where}.equipement", "not_mapping")
+            equipment = {}
+        for key in ("armure", "armure_legendaire"):
+            armour = equipment.get(key)
+            if armour and not is_int(armour) and not (isinstance(armour, dict)
+                                                      and is_int(armour.get("reduction", 0))):
+                bad(file, f"{where}.equipement.{key}", "bad_armour")
+        weapons = equipment.get("armes") or {}
+        if not isinstance(weapons, dict):
+            bad(file, f"{where}.equipement.armes", "not_mapping")
+            weapons = {}
+        for wid, w in weapons.items():
+            if not isinstance(w, dict) or w.get("type") not in WEAPON_TYPES:
+                bad(file, f"{where}.equipement.armes.{wid}", "bad_weapon", valid=list(WEAPON_TYPES))
+                continue
+            try:
+                parse_dice(w.get("degats", ""))
+            except PbpError:
+                bad(file, f"{where}.equipement.armes.{wid}.degats", "bad_weapon_dice", value=w.get("degats"))
+        for effect in sheet.get("effets") if isinstance(sheet.get("effets"), list) else []:
+            if (not isinstance(effect, dict) or effect.get("stat") not in self.rules["effect_stats"]
+                    or not is_int(effect.get("valeur", 0)) or not is_int(effect.get("tours", 0) or 0)):
+                bad(file, f"{where}.effets", "bad_effect", valid=self.rules["effect_stats"])
 
     @staticmethod
     def _cell_ok(cell, width, height) -> bool:
@@ -240,7 +278,8 @@ class Skirmish(Ruleset):
             units[uid] = self._unit(uid, sheet, CHARACTER, used)
         for uid, sheet in (world.get("cibles") or {}).items():
             units[uid] = self._unit(uid, sheet, sheet["type"], used)
-        factions = {fid: {"nom": (f or {}).get("nom", fid)} for fid, f in (world.get("factions") or {}).items()}
+        factions = {fid: {"nom": str(f.get("nom", fid) if isinstance(f, dict) else f or fid)}
+                    for fid, f in (world.get("factions") or {}).items()}
         state = {
             "turn": 0,
             "grid": {"width": grid["largeur"], "height": grid["hauteur"],
