@@ -247,3 +247,22 @@ def test_a_campaign_can_add_a_spell():
                                            "cost": 2, "range": {"base": 2}, "dice": "1d4"}}})
     g.play({"cyra.magie": 10, "cyra.effet": 4}, p1=["sort: {perso: cyra, sort: eclair, cible: foe}"])
     assert g.units["foe"]["pv"] == 16 and g.units["cyra"]["pa"] == 8
+
+
+def test_counter_magic_caps_at_95():
+    g = Game({"cyra": mage("p1", "a", (0, 0)), "eli": mage("p2", "b", (3, 0), INT=20, competences={"magie": 120})})
+    g.play({"cyra.magie": 10, "eli.contre": 96, "cyra.effet": 2}, p1=["sort: {perso: cyra, sort: trait_de_feu, cible: eli}"])
+    d = g.detail(g.one("spell"), "eli", "contre")
+    assert (d["raw"], d["chance"], d["cap"]) == (110, 95, 95)
+    assert not g.one("spell")["counter"]["success"] and g.units["eli"]["pv"] == 18
+
+
+def test_a_caster_downed_by_its_own_reflected_spell_loses_the_rest_of_its_turn():
+    g = Game({"cyra": mage("p1", "a", (0, 0), DEX=14, pv=3), "eli": mage("p2", "b", (3, 0))})
+    g.play({"cyra.magie": 10, "eli.contre": 2, "cyra.effet": 5},
+           p1=["sort: {perso: cyra, sort: trait_de_feu, cible: eli}", "deplacer: {vers: [0, 1]}", "tir: eli"])
+    spell = g.one("spell")
+    assert spell["reflect_effect"]["hits"] == [{"id": "cyra", "nom": "Cyra", "value": 5, "down": True}]
+    assert g.public("down_skip") == [{"actor": "cyra", "nom": "Cyra", "count": 2}]
+    assert g.units["cyra"]["position"] == [0, 0]
+    assert g.units["eli"]["stats"]["mises_hors_combat"] == 1  # the reflection is the counterer's doing

@@ -672,11 +672,11 @@ class Skirmish(Ruleset):
                                               "chance": units[uid]["chance"]} for uid in order])]
         for uid in order:
             told = False
-            for player, action in queues[uid]:
+            for i, (player, action) in enumerate(queues[uid]):
                 if not alive(units[uid]):
                     if not told:
                         events.append(ev.public("down_skip", actor=uid, nom=units[uid]["nom"],
-                                                count=len(queues[uid])))
+                                                count=len(queues[uid]) - i))
                         told = True
                     continue
                 events += self._resolve_action(state, uid, player, action, dice)
