@@ -636,6 +636,22 @@ class Murder(Ruleset):
         return [ev.gm("clock", **self._clock(state["turn"] + 1)), self._summary(state, scenario, board),
                 self._positions(state, board)]
 
+    # -- balance tools (pbp simulate, pbp odds) ---------------------------------------------------
+    def sample_scenario(self, players, rng):
+        from pbp.rulesets.murder import balance
+
+        return balance.sample_scenario(self.rules, players, rng)
+
+    def game_summary(self, state, scenario):
+        from pbp.rulesets.murder import balance
+
+        return balance.game_summary(state)
+
+    def odds(self):
+        from pbp.rulesets.murder import balance
+
+        return balance.calculators(self.rules)
+
     def legal_orders(self, state, scenario, player) -> list[list[Action]]:
         p = state["players"].get(player)
         if p is None or state.get("over"):

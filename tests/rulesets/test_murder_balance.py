@@ -1,0 +1,58 @@
+"""Balance tools of the murder ruleset: synthetic games for `pbp simulate`,
+game summaries, exact odds for `pbp odds`."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from pbp.dice import FreeDice
+from pbp.rulesets.murder import Murder
+from pbp.simulate import play_game
+from tests.helpers import pbp
+
+
+@pytest.mark.parametrize("players", [3, 6, 10, 14])
+def test_sample_scenarios_are_valid_and_playable(players):
+    rs = Murder()
+    scenario = rs.sample_scenario(players, random.Random(players))
+    assert rs.validate_scenario(scenario) == []
+    summary = play_game(rs, scenario, seed=players, max_turns=60, dice=FreeDice(players))
+    assert summary["turns"] >= 1 and len(summary["outcomes"]) == 1
+    assert set(summary["figures"]) == {"tour_de_fin", "innocents_survivants", "meurtriers_executes"}
+    assert sum(summary["deaths"].values()) <= players
+
+
+def test_game_summary_counts_deaths_and_the_winner():
+    state = {"turn": 7, "winner": "murderers", "players": {
+        "a": {"role": "innocent", "status": "dead", "died": {"cause": "trap", "turn": 3, "room": "x"}},
+        "b": {"role": "murderer", "status": "dead", "died": {"cause": "executed", "turn": 6, "room": None}},
+        "c": {"role": "innocent", "status": "alive", "died": None}}}
+    summary = Murder().game_summary(state, None)
+    assert summary["outcomes"] == ["victoire des meurtriers"]
+    assert summary["deaths"] == {"piège": 1, "exécution": 1}
+    assert summary["figures"]["innocents_survivants"] == [1] and summary["figures"]["meurtriers_executes"] == [1]
+
+
+def test_odds_tables():
+    calc = Murder().odds()
+    trap = calc["piege"].compute({"dice": "1d10"})
+    assert trap.rows[5] == ["6", "50.0 %", "50.0 %"]
+    prison = calc["prison"].compute({"dice": "1d10", "turns": 3})
+    assert prison.rows[4] == ["5", "60.0 %", "93.6 %", "6.4 %"]
+    move = calc["deplacement"].compute({"investigator": "2d8", "witness": "2d6"})
+    assert move.rows[11] == ["12", "23.4 %", "2.8 %"]  # 15/64 and 1/36
+    warning = calc["avertissement"].compute({"dice": "1d20+5"})
+    assert warning.rows[2] == ["6", "100.0 %"]
+
+
+def test_simulate_and_odds_from_the_command_line(tmp_path):
+    r = pbp("simulate", "murder", "--games", "20", "--jobs", "1", "--players", "8", "--json",
+            "--svg", tmp_path / "m.svg")
+    assert r.exit_code == 0, r.output
+    report = json.loads(r.output[r.output.index("{"):])
+    assert report["ruleset"] == "murder" and report["games"] == 20
+    r = pbp("odds", "--rule", "murder.piege")
+    assert r.exit_code == 0 and "50.0 %" in r.output
