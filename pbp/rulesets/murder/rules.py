@@ -568,7 +568,7 @@ class Murder(Ruleset):
             if bad:
                 return [bad]
             warn = _field(arg, "avertir", "warn")
-            if warn is not None and (warn == handle or players[warn]["status"] != ALIVE):
+            if warn is not None and (warn == handle or (players.get(warn) or {}).get("status") != ALIVE):
                 living = [name(h) for h in state["play_order"] if players[h]["status"] == ALIVE]
                 return [Refusal("warn_not_on_board", at, {"player": name(warn), "valid": living})]
             return []
@@ -805,7 +805,6 @@ class _Turn:
 
     # -- 2. the living, in the order of play
     def play(self, h: str):
-        p = self.players[h]
         if self.action(h, "pieger") is not None:
             self.set_trap(h)
         act = self.action(h, "interroger")
