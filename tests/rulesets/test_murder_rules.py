@@ -13,7 +13,7 @@ import copy
 
 import pytest
 
-from pbp import events as ev
+from pbp import events as ev, yamlio
 from pbp.dice import Dice
 from pbp.errors import PbpError
 from pbp.orders import Action, PlayerOrders
@@ -724,3 +724,41 @@ def test_legal_orders_all_pass_the_checks():
             assert options
             for actions in options:
                 assert rs.check_orders(state, sc, PlayerOrders(h, state["turn"] + 1, actions)) == [], (h, actions)
+
+
+# -- robustness: any order file gives refusals or a turn, never a crash ------------------------
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+from pbp import i18n, orders as od  # noqa: E402
+from pbp.campaign import open_campaign  # noqa: E402
+from pbp.render import package_dir  # noqa: E402
+
+_EXAMPLE = open_campaign(package_dir("campaigns") / "murder")
+_WORDS = ["hall", "Salle de conférence", "cuisine", "alice", "margot", "bruno", "Chloé Vidal", "personne", 3, None]
+_ARGS = st.one_of(st.sampled_from(_WORDS), st.dictionaries(
+    st.sampled_from(["salle", "room", "avertir", "warn", "cible", "target", "autre"]), st.sampled_from(_WORDS),
+    max_size=3), st.lists(st.sampled_from(_WORDS), max_size=2))
+_ACTIONS = st.lists(st.tuples(st.sampled_from(["deplacer", "move", "pieger", "interroger", "accuser", "accuse",
+                                               "hanter", "posseder", "possess", "voler"]), _ARGS), max_size=4)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(player=st.sampled_from(sorted(_EXAMPLE.roster)), actions=_ACTIONS, turn=st.sampled_from([4, 8]))
+def test_any_order_file_is_refused_cleanly_or_resolves(player, actions, turn):
+    campaign, rs, sc = _EXAMPLE, _EXAMPLE.ruleset, _EXAMPLE.scenario
+    state = campaign.state(turn)
+    items = [{name: arg} if arg is not None else name for name, arg in actions]
+    text = yamlio.dumps({"player": player, "turn": turn + 1, "actions": items})
+    parsed, errors = od.parse_player_orders(text, "x.yaml", ruleset=rs, scenario=sc, turn=turn + 1,
+                                            expected_player=player)
+    if not errors:
+        errors = od.check_rules(parsed, state, rs, sc)
+    i18n._core()
+    for e in errors:
+        assert e.file == "x.yaml" and e.key in i18n._catalog, e.key  # a real message, in fr and en
+        assert "{" not in e.text("fr") and "{" not in e.text("en")
+    if not errors and player in rs.players_to_play(state, sc):
+        orders = {h: od.default_orders(rs, sc, h, turn + 1) for h in rs.players_to_play(state, sc)}
+        orders[player] = parsed
+        rs.resolve(copy.deepcopy(state), sc, orders, None, Dice("s", turn + 1, {}))
