@@ -177,13 +177,15 @@ def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, prob
         fields = spec.get("fields", {})
         names = {}  # every accepted spelling of a field (its `en:` and `aliases:` too)
         for name, field_spec in fields.items():
-            field_spec = field_spec if isinstance(field_spec, dict) else {}
+            field_spec = _spec(field_spec, ruleset)
             for spelling in [name, field_spec.get("en"), *(field_spec.get("aliases") or [])]:
                 if spelling:
                     names[normalize_id(spelling)] = name
         if not isinstance(value, dict):
-            if spec.get("short") and not isinstance(value, list):
-                value = {spec["short"]: value}
+            short = spec.get("short")
+            short_is_list = short and _spec(fields.get(short), ruleset).get("type") == "list"
+            if short and (short_is_list or not isinstance(value, list)):
+                value = {short: value}
             else:
                 problems.add("arg_type", at, expected=describe(spec, ruleset))
                 return None

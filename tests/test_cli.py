@@ -289,3 +289,17 @@ def test_campaign_templates_override_the_defaults(ready):
     assert public.startswith("Notre forum — tour 1\n") and "[\u200bi]tout le monde" in public
     # the private report still comes from the ruleset's default template
     assert (ready / "turns/001/private/lucy.bbcode").exists() is False
+
+
+def test_map_fields_accept_their_english_names_and_a_list_short_form():
+    from pbp import orders as od, ruleset
+    from pbp.ruleset import Scenario
+
+    rs = ruleset.get("skirmish")
+    problems = od._Problems("t", "")
+    actions = od.parse_actions([{"move": [3, 4]}, {"melee": {"character": "aria", "target": "brute"}},
+                                {"melee": {"cibel": "x"}}], rs, Scenario({}, {}, {}), problems)
+    assert [a.arg for a in actions] == [{"vers": [3, 4], "perso": None},
+                                        {"perso": "aria", "cible": "brute", "arme": None}]
+    assert [e.key for e in problems.errors] == ["unknown_field", "field_missing"]
+    assert "Vouliez-vous dire « cible » ?" in problems.errors[0].text()
