@@ -251,9 +251,14 @@ def check(ctx, n):
     """Validate the submitted orders; list who has not sent any."""
     from pbp import turn
 
+    from pbp.errors import PbpError
+
     campaign = _campaign(ctx)
     n = turn.check_turn_number(campaign, n)
-    inputs = turn.gather(campaign, n, campaign.state(n - 1))
+    state = campaign.state(n - 1)
+    if campaign.ruleset.is_over(state):
+        raise PbpError("game_over", turn=n - 1)
+    inputs = turn.gather(campaign, n, state)
     for handle, order in inputs.orders.items():
         if not order.default:
             say("check_ok", player=handle, count=len(order.actions), file=order.source)

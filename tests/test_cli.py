@@ -178,8 +178,9 @@ def test_finished_game_refuses_turns(ready):
     assert pbp("run", "--no-commit", cwd=ready).exit_code == 0
     r = pbp("run", "--no-commit", cwd=ready)
     assert r.exit_code == 0 and "La partie est terminée." in r.output
-    r = pbp("run", cwd=ready)
-    assert r.exit_code == 1 and "la partie est terminée (tour 2)" in r.stderr
+    for command in ("run", "check"):
+        r = pbp(command, cwd=ready)
+        assert r.exit_code == 1 and "la partie est terminée (tour 2)" in r.stderr
 
 
 @pytest.mark.parametrize("content, expected", [
