@@ -156,3 +156,35 @@ def test_bots_play_legal_orders(rid):
             assert rs.check_orders(state, scenario, o) == [], o
             orders[p] = o
         state = rs.resolve(state, scenario, orders, GmOrders(turn, quiet=True), dice).state
+
+
+def test_murder_trap_survival_simulated_matches_the_odds():
+    """Score 7: 10,000 traps fired by the real resolver survive within 3 standard deviations of 40 %."""
+    import copy
+
+    from pbp.rulesets.murder import Murder
+    from pbp.rulesets.murder.rules import _Turn
+
+    rs = Murder()
+    exact = rs.odds()["piege"].compute({"dice": rs.rules["trap_dice"]})
+    assert exact.rows[6][1] == "40.0 %"  # score 7: 1d10 >= 7
+    scenario = rs.sample_scenario(6, random.Random(4))
+    dice = FreeDice(4)
+    start = rs.setup(scenario, dice).state
+    handle = next(h for h, p in start["players"].items() if p["role"] == "innocent")
+    room = start["players"][handle]["room"]
+    n, survived = 10_000, 0
+    for _ in range(n):
+        state = copy.deepcopy(start)
+        player = state["players"][handle]
+        player["scores"][rs.rules["trap_score"]["innocent"]] = 7
+        state["traps"] = {room: {"by": "x"}}
+        survived += _Turn(rs, state, scenario, {}, dice).fire(handle, room)
+    sd = (0.4 * 0.6 / n) ** 0.5
+    assert abs(survived / n - 0.4) < 3 * sd, survived / n
+
+
+@pytest.mark.parametrize("rid, players", [("murder", 8)])
+def test_other_rulesets_same_seed_same_results_whatever_jobs(tmp_path, rid, players):
+    args = (rid, "--games", "40", "--seed", "3", "--players", str(players), "--svg", tmp_path / "s.svg")
+    assert run_json(*args, "--jobs", "1") == run_json(*args, "--jobs", "2")
