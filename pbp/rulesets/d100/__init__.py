@@ -11,7 +11,7 @@ from pbp import events as ev, i18n
 from pbp.orders import Action, PlayerOrders, action_index, check_arg, normalize_id
 from pbp.ruleset import Refusal, Resolution, Ruleset
 
-from . import rules as R
+from . import balance, rules as R
 from .resolve import Turn, check_cost, find_faction, summary_event
 from .sheets import factions as read_factions, read_all
 
@@ -109,7 +109,9 @@ class D100(Ruleset):
 
     def is_over(self, state):
         chars = state.get("characters") or {}
-        return bool(self.rules["all_down_ends_game"] and chars and all(c["down"] for c in chars.values()))
+        if self.rules["all_down_ends_game"] and chars and all(c["down"] for c in chars.values()):
+            return True
+        return balance.is_over(self.rules, state)  # a simulated game: after `simulation.turns`
 
     def check_orders(self, state, scenario, orders):
         refusals = self._check_orders(state, scenario, orders)
@@ -317,15 +319,21 @@ class D100(Ruleset):
         return self.gm_orders(scenario, gm_orders.orders, state)[1]
 
     def resolve(self, state, scenario, orders, gm_orders, dice):
-        gm, _ = self.gm_orders(scenario, gm_orders.orders)
+        if gm_orders.quiet and not gm_orders.orders:  # a simulated turn: the simulated MJ's orders
+            gm = balance.simulated_gm(self.rules, state, scenario, dice)
+        else:
+            gm, _ = self.gm_orders(scenario, gm_orders.orders)
         sheets = self.sheets(scenario)
         joined = []
         for handle in scenario.roster:
             if handle not in state["characters"]:
                 joined.append(ev.public("joined", player=handle))
                 joined += self._enter(state, handle, sheets[handle], dice)
-        turn = Turn(self.rules, state, scenario, sheets, self.factions(scenario), dice)
+        down_before = {h: c["down"] for h, c in state["characters"].items()}
+        turn = Turn(self.rules, state, scenario, sheets, self.factions(scenario), dice, quiet=gm_orders.quiet)
         events = turn.run(orders, gm)
+        if gm_orders.quiet:
+            balance.record(self.rules, turn.state, turn, gm_orders.turn, down_before)
         return Resolution(turn.state, joined + events)
 
     # -- forms, status, bots -------------------------------------------------------------
@@ -354,6 +362,24 @@ class D100(Ruleset):
             spec = self.rules["arg_types"].get(spec, {}) if isinstance(spec, str) else spec
             out[name] = values.get(name, (spec or {}).get("default"))
         return out
+
+    # -- balance tools (pbp simulate, pbp odds; balance.py) -----------------------------------
+    def sample_scenario(self, players, rng):
+        return balance.sample_scenario(self.rules, players, rng)
+
+    def bot_orders(self, state, scenario, player, rng):
+        me = self._char(state, scenario, player)
+        sheets = self.sheets(scenario)
+        view = self.__dict__.get("_bot_view")
+        if view is None or view[0] is not sheets:  # once per scenario
+            view = self._bot_view = (sheets, balance.bot_view(self.rules, sheets))
+        return balance.bot_orders(self.rules, sheets, view[1], self.factions(scenario), state, player, me, rng)
+
+    def game_summary(self, state, scenario):
+        return balance.game_summary(self.rules, state, self.sheets(scenario), self.factions(scenario))
+
+    def odds(self):
+        return balance.calculators(self.rules)
 
     def legal_orders(self, state, scenario, player):
         sheet = self.sheets(scenario)[player]

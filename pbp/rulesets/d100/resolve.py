@@ -23,9 +23,15 @@ from . import rules as R
 
 
 class Turn:
-    def __init__(self, rules: dict, state: dict, scenario, sheets: dict, factions: dict, dice):
+    def __init__(self, rules: dict, state: dict, scenario, sheets: dict, factions: dict, dice, quiet: bool = False):
         self.rules, self.state, self.scenario = rules, state, scenario
         self.sheets, self.factions, self.dice = sheets, factions, dice
+        #: a simulated turn (pbp simulate): nobody reads the end-of-turn summaries
+        self.quiet = quiet
+        #: every check of the turn: (handle, origin, outcome), for the simulation's tally
+        self.results: list[tuple[str, str, str]] = []
+        #: the last reason each character lost PV this turn (a simulation's cause of death)
+        self.pv_cause: dict[str, str] = {}
         self.events: list[ev.Event] = []
         self.situations: dict[str, list[dict]] = {}
         self.trust_start: dict[str, dict[str, int]] = {}
@@ -70,8 +76,9 @@ class Turn:
         if gm.get("fin_de_niveau"):
             self.end_of_level(gm["fin_de_niveau"])
         self.downs()
-        for handle in self.handles:
-            self.events.append(summary_event(handle, self.state, self.sheets[handle], self.factions, self.rules))
+        if not self.quiet:
+            for handle in self.handles:
+                self.events.append(summary_event(handle, self.state, self.sheets[handle], self.factions, self.rules))
         return self.events
 
     # -- player actions ------------------------------------------------------------------
@@ -110,7 +117,8 @@ class Turn:
                 terms.append({"kind": "skill", "skill": skill["name"], "level": skill["level"],
                               "value": R.skill_points(skill["level"], rules)})
             if skill["die"]:
-                roll = self.dice.roll(f"{handle}.situation", skill["die"], f"situational die: {skill['name']}")
+                roll = self.dice.roll(f"{handle}.situation", R.dice_expr(skill["die"]),
+                                      f"situational die: {skill['name']}")
                 points = R.situation_modifier(roll.total, skill["die"], skill["range"])
                 terms.append({"kind": "skill_die", "skill": skill["name"], "roll": roll, "range": skill["range"],
                               "points": points, "value": R.skill_points(points, rules)})
@@ -138,8 +146,9 @@ class Turn:
                 if points:
                     me[gauge] = max(0, me[gauge] - points)
                     spent[gauge] = points
-        roll = self.dice.roll(f"{handle}.jet", rules["check"]["dice"], purpose or carac)
+        roll = self.dice.roll(f"{handle}.jet", R.dice_expr(rules["check"]["dice"]), purpose or carac)
         result = R.outcome(roll.total, chance, rules)
+        self.results.append((handle, origin, result))
         if faction is not None:
             delta = R.trust_delta(result, rules)
             pending = self.trust_delta.setdefault(handle, {})
@@ -294,6 +303,8 @@ class Turn:
                 continue
             before = me[gauge]
             me[gauge] = max(0, min(maxima[gauge], before + delta))
+            if gauge == "pv" and delta < 0:
+                self.pv_cause[handle] = reason
             changes.append({"gauge": gauge, "delta": delta, "before": before, "after": me[gauge],
                             "max": maxima[gauge]})
         if changes or no_heal is not None:

@@ -12,7 +12,12 @@ campaign's overrides), plain values and a dice roller. No I/O, no printing.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pbp.dice import parse as parse_dice
+
+#: parsed dice expressions, kept (a check parses the same `1d100` every time)
+dice_expr = lru_cache(maxsize=256)(parse_dice)
 
 LIGHT, DARK = "clair", "obscur"
 OUTCOMES = ("critical_success", "success", "failure", "critical_failure")
@@ -42,7 +47,7 @@ def succeeded(result: str) -> bool:
 def situation_modifier(total: int, expr: str, spread: int) -> int:
     """A situational die's result spread evenly over -spread..+spread points:
     the lowest results give the malus, the highest the bonus."""
-    parsed = parse_dice(expr)
+    parsed = dice_expr(expr)
     low, high = parsed.minimum, parsed.maximum
     if spread <= 0 or high <= low:
         return 0
