@@ -9,6 +9,7 @@ ruling); tests do the same to pin outcomes.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import random
 import re
@@ -76,6 +77,11 @@ def parse(expr: str | int) -> DiceExpr:
     """Parse dice notation; raises PbpError('bad_dice') with what is valid."""
     if isinstance(expr, DiceExpr):
         return expr
+    return _parse(expr)
+
+
+@functools.lru_cache(maxsize=1024)  # rules roll the same few expressions all game long
+def _parse(expr: str | int) -> DiceExpr:
     if isinstance(expr, int) and not isinstance(expr, bool):
         return DiceExpr((Term(1 if expr >= 0 else -1, 0, abs(expr)),))
     text = str(expr).strip()
