@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import importlib
+from abc import ABC, abstractmethod
 import pkgutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,7 +61,7 @@ class Resolution:
     events: list[Event]
 
 
-class Ruleset:
+class Ruleset(ABC):
     """Base class: override the hooks below. `self.rules` is the data file with
     the campaign's overrides merged in."""
 
@@ -101,9 +102,9 @@ class Ruleset:
         """Consistency errors in world.yaml / characters.yaml (with file names)."""
         return []
 
+    @abstractmethod
     def setup(self, scenario: Scenario, dice) -> Resolution:
         """Turn 0: the initial state (sheet draw, placement) and its events."""
-        raise NotImplementedError
 
     def players_to_play(self, state: dict, scenario: Scenario) -> list[str]:
         """Handles expected to send orders this turn."""
@@ -117,8 +118,9 @@ class Ruleset:
         """Rules checks of the MJ's orders in gm.yaml (`at` is relative to `orders`)."""
         return []
 
+    @abstractmethod
     def resolve(self, state: dict, scenario: Scenario, orders: dict, gm_orders, dice) -> Resolution:
-        raise NotImplementedError
+        """One turn: the new state and the events, from validated orders and dice."""
 
     def is_over(self, state: dict) -> bool:
         return False
