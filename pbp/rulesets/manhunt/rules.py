@@ -439,7 +439,8 @@ class TurnResolver:
         (right, then left), never straight back; None in a dead end."""
         order = self.lab.directions
         i = order.index(wanted)
-        candidates = [wanted, order[(i + 1) % 4], order[(i - 1) % 4], order[(i + 2) % 4]]
+        n = len(order)
+        candidates = [wanted, order[(i + 1) % n], order[(i - 1) % n], order[(i + 2) % n]]
         for d in candidates:
             found = self.lab.neighbour(here, d)
             if found is not None and found[0] != came_from:
