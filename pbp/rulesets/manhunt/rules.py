@@ -347,7 +347,7 @@ class TurnResolver:
             if not options:
                 break
             direction, exit_ = self.dice.choice(f"{handle}.panique.{n}", options, "fuite de panique")
-            self.open_doors.add(door_key(peji["cell"], exit_["to"])) if exit_.get("door", "ouverture") != "ouverture" else None
+            self._cross(handle, peji["cell"], exit_, pay=False)  # a panicking Péji bursts doors open
             peji["cell"] = exit_["to"]
             path.append(direction)
         self.tell(handle, "panique", path=path)
