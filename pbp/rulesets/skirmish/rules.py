@@ -24,6 +24,8 @@ from pbp.errors import PbpError
 from pbp.orders import Action, PlayerOrders, normalize_id, parse_actions
 from pbp.ruleset import Refusal, Resolution, Ruleset
 
+from . import balance
+
 CHARACTER, CREATURE, DOOR, OBJECT = "character", "creature", "door", "object"
 NPC_KINDS = (CREATURE, DOOR, OBJECT)
 CHARACTERISTICS = ("FOR", "DEX", "DEF", "TAI", "INT")
@@ -431,6 +433,8 @@ class Skirmish(Ruleset):
         """A unit by id or by name (accents, case and spaces ignored)."""
         if name is None:
             return None
+        if isinstance(name, str) and name in state["units"]:  # an id as is (ids are already normalized)
+            return name
         key = normalize_id(name)
         units = state["units"]
         if key in units:
@@ -495,25 +499,27 @@ class Skirmish(Ruleset):
     def _path(state, start, goal):
         """Shortest path (king moves) through free squares, start excluded; None if none."""
         grid = state["grid"]
+        width, height = grid["width"], grid["height"]
         blocked = {tuple(c) for c in grid["walls"]}
-        blocked |= {tuple(u["position"]) for u in state["units"].values() if alive(u)}
+        blocked |= {tuple(u["position"]) for u in state["units"].values() if u.get("pv", 0) > 0}
         blocked.discard(start)
         previous = {start: None}
         queue = deque([start])
+        pop, push = queue.popleft, queue.append
         while queue:
-            cell = queue.popleft()
+            cell = pop()
             if cell == goal:
                 path = []
                 while cell != start:
                     path.append(cell)
                     cell = previous[cell]
                 return path[::-1]
+            x, y = cell
             for dx, dy in NEIGHBOURS:
-                nxt = (cell[0] + dx, cell[1] + dy)
-                if (0 <= nxt[0] < grid["width"] and 0 <= nxt[1] < grid["height"] and nxt not in previous
-                        and nxt not in blocked):
+                nxt = (x + dx, y + dy)
+                if 0 <= nxt[0] < width and 0 <= nxt[1] < height and nxt not in previous and nxt not in blocked:
                     previous[nxt] = cell
-                    queue.append(nxt)
+                    push(nxt)
         return None
 
     def _target(self, state, actor_id, name, player, *, hostile=True, characters_only=False,
@@ -551,15 +557,15 @@ class Skirmish(Ruleset):
             else:
                 raise Problem("no_weapon", character=me["nom"], kind=spec["weapon_type"])
         d2 = dist2(me["position"], units[target]["position"])
-        reach = self._in_reach(state, actor_id, spec, player)
         if not placement:
             pass
         elif spec["placement"] == "adjacent" and not d2 < self.rules["grid"]["adjacent_below"] ** 2:
             raise Problem("not_adjacent", target=units[target]["nom"], distance=shown(math.sqrt(d2)),
-                          limit=self.rules["grid"]["adjacent_below"], valid=reach)
+                          limit=self.rules["grid"]["adjacent_below"],
+                          valid=self._in_reach(state, actor_id, spec, player))
         elif spec["placement"] == "range" and not d2 <= spec["max_distance"] ** 2:
             raise Problem("out_of_range", target=units[target]["nom"], distance=shown(math.sqrt(d2)),
-                          max=spec["max_distance"], valid=reach)
+                          max=spec["max_distance"], valid=self._in_reach(state, actor_id, spec, player))
         return {"kind": "attack", "target": target, "weapon": weapon, "cost": spec["cost"]}
 
     def _in_reach(self, state, actor_id, spec, player) -> list[str]:
@@ -653,6 +659,10 @@ class Skirmish(Ruleset):
 
     # == resolution ====================================================================
     def resolve(self, state, scenario, orders, gm_orders, dice):
+        """A turn. A simulated one (`gm_orders.quiet`) builds no MJ log, private
+        sheets nor board, lets the simulated MJ order the creatures when gm.yaml
+        gives no orders, and keeps its tally under `state["simulation"]`."""
+        quiet = gm_orders.quiet
         units = state["units"]
         state["turn"] = state.get("turn", 0) + 1
         for u in units.values():
@@ -662,14 +672,18 @@ class Skirmish(Ruleset):
         for handle, order in orders.items():
             for action in order.actions:
                 queues.setdefault(self._actor(state, handle, action), []).append((handle, action))
-        gm_actions, _ = self._gm_actions(state, scenario, gm_orders)
+        if quiet and not gm_orders.orders:
+            gm_actions = balance.creature_actions(self, state)
+        else:
+            gm_actions, _ = self._gm_actions(state, scenario, gm_orders)
         for uid, acts in gm_actions.items():
             queues.setdefault(uid, []).extend((None, a) for a in acts)
         position = {uid: i for i, uid in enumerate(units)}
         order = sorted(queues, key=lambda uid: (-units[uid]["DEX"], -units[uid]["chance"], position[uid]))
-        events = [ev.public("initiative", order=[{"id": uid, "nom": units[uid]["nom"]} for uid in order]),
-                  ev.gm("initiative", order=[{"id": uid, "nom": units[uid]["nom"], "DEX": units[uid]["DEX"],
-                                              "chance": units[uid]["chance"]} for uid in order])]
+        events = [ev.public("initiative", order=[{"id": uid, "nom": units[uid]["nom"]} for uid in order])]
+        if not quiet:
+            events.append(ev.gm("initiative", order=[{"id": uid, "nom": units[uid]["nom"], "DEX": units[uid]["DEX"],
+                                                      "chance": units[uid]["chance"]} for uid in order]))
         for uid in order:
             told = False
             for i, (player, action) in enumerate(queues[uid]):
@@ -679,11 +693,13 @@ class Skirmish(Ruleset):
                                                 count=len(queues[uid]) - i))
                         told = True
                     continue
-                events += self._resolve_action(state, uid, player, action, dice)
-        events += self._end_turn(state, scenario)
+                events += self._resolve_action(state, uid, player, action, dice, quiet)
+        events += self._end_turn(state, scenario, quiet)
+        if quiet:
+            balance.record(state, events)
         return Resolution(state, events)
 
-    def _resolve_action(self, state, uid, player, action, dice) -> list:
+    def _resolve_action(self, state, uid, player, action, dice, quiet=False) -> list:
         units = state["units"]
         me = units[uid]
         try:
@@ -706,7 +722,7 @@ class Skirmish(Ruleset):
             self._attack(state, uid, action, plan, dice, out)
         else:
             self._spell(state, uid, plan, dice, out)
-        return out.events(plan)
+        return out.events(plan, quiet)
 
     # -- chances -------------------------------------------------------------------------
     def char_bonus(self, value: int) -> int:
@@ -780,9 +796,22 @@ class Skirmish(Ruleset):
         if names:
             parts.append({"key": "effects", "value": value, "names": names})
 
+    # The chances below are built from a unit and its situation (faction part,
+    # hindering characters, distance), so that `pbp odds` computes them with the
+    # very same code from bare numbers (balance.py): `*_chance` reads the
+    # situation off the board, `*_chance_of` adds up the parts.
+
     def attack_chance(self, state, uid, spec, weapon, target) -> dict:
         units = state["units"]
         me = units[uid]
+        return self.attack_chance_of(me, spec, weapon, faction=lambda: self._faction_part(state, uid),
+                                     hindrance=lambda: self.hindrance(state, uid),
+                                     distance=lambda: distance(me["position"], units[target]["position"]))
+
+    def attack_chance_of(self, me, spec, weapon, faction, hindrance, distance) -> dict:
+        """`faction()`: the faction part; `hindrance()`: the hindering characters
+        ([{value, ...}]); `distance()`: to the target. Each is asked only when the
+        action's spec uses it."""
         parts = [{"key": "skill", "skill": spec["skill"], "value": me["competences"].get(spec["skill"], 0)}]
         if spec.get("mastery") and weapon:
             parts.append({"key": "mastery", "weapon": me["armes"][weapon]["nom"],
@@ -791,50 +820,56 @@ class Skirmish(Ruleset):
             c = spec["characteristic"]
             parts.append({"key": "characteristic", "stat": c, "score": me[c], "value": self.char_bonus(me[c])})
         if spec.get("faction"):
-            parts.append(self._faction_part(state, uid))
+            parts.append(faction())
         if spec.get("hindrance"):
-            found = self.hindrance(state, uid)
+            found = hindrance()
             parts.append({"key": "hindrance", "value": -sum(h["value"] for h in found), "from": found})
         if spec.get("range_malus"):
-            d = distance(me["position"], units[target]["position"])
+            d = distance()
             parts.append({"key": "range", "distance": shown(d), "value": -self.range_malus(d)})
         self._effects_part(me, "attaque", parts)
         return self.capped(parts, spec["cap"])
 
     def dodge_chance(self, state, uid) -> dict:
+        return self.dodge_chance_of(state["units"][uid], faction=lambda: self._faction_part(state, uid))
+
+    def dodge_chance_of(self, me, faction) -> dict:
         rules = self.rules["dodge"]
-        me = state["units"][uid]
         parts = [{"key": "skill", "skill": rules["skill"], "value": me["competences"].get(rules["skill"], 0)}]
         c = rules["characteristic"]
         parts.append({"key": "characteristic", "stat": c, "score": me[c], "value": self.char_bonus(me[c])})
         if rules["luck"]:
             parts.append({"key": "luck", "score": me["chance"], "value": self.luck_bonus(me["chance"])})
         if rules["faction"]:
-            parts.append(self._faction_part(state, uid))
+            parts.append(faction())
         self._effects_part(me, "esquive", parts)
         return self.capped(parts, rules["cap"])
 
     def magic_chance(self, state, uid, spell) -> dict:
+        return self.magic_chance_of(state["units"][uid], spell, faction=lambda: self._faction_part(state, uid))
+
+    def magic_chance_of(self, me, spell, faction) -> dict:
         rules = self.rules["magic"]
-        me = state["units"][uid]
         parts = [{"key": "skill", "skill": rules["skill"], "value": me["competences"].get(rules["skill"], 0)}]
         for c in rules["characteristics"]:
             parts.append({"key": "characteristic", "stat": c, "score": me[c], "value": self.char_bonus(me[c])})
         if rules["faction"]:
-            parts.append(self._faction_part(state, uid))
+            parts.append(faction())
         if spell.get("bonus"):
             parts.append({"key": "spell_bonus", "value": spell["bonus"]})
         self._effects_part(me, "magie", parts)
         return self.capped(parts, rules["cap"])
 
     def counter_chance(self, state, uid) -> dict:
+        return self.counter_chance_of(state["units"][uid], faction=lambda: self._faction_part(state, uid))
+
+    def counter_chance_of(self, me, faction) -> dict:
         rules = self.rules["counter_magic"]
-        me = state["units"][uid]
         parts = [{"key": "skill", "skill": rules["skill"], "value": me["competences"].get(rules["skill"], 0)}]
         for c in rules["characteristics"]:
             parts.append({"key": "characteristic", "stat": c, "score": me[c], "value": self.char_bonus(me[c])})
         if rules["faction"]:
-            parts.append(self._faction_part(state, uid))
+            parts.append(faction())
         parts.append({"key": "difficulty", "value": -rules["difficulty"]})
         return self.capped(parts, rules["cap"])
 
@@ -1046,7 +1081,7 @@ class Skirmish(Ruleset):
         out.info["reflect_effect" if reflected else "effect"] = effect
 
     # -- end of turn -----------------------------------------------------------------------
-    def _end_turn(self, state, scenario) -> list:
+    def _end_turn(self, state, scenario, quiet=False) -> list:
         events = []
         units = state["units"]
         for uid, u in units.items():
@@ -1079,7 +1114,7 @@ class Skirmish(Ruleset):
             winners = sorted(f for f in standing if f)
             events.append(ev.public("over", winners=[{"id": f, "nom": state["factions"].get(f, {}).get("nom", f)}
                                                      for f in winners]))
-        return events + self._end_events(state, scenario)
+        return events if quiet else events + self._end_events(state, scenario)
 
     def _end_events(self, state, scenario) -> list:
         events = [ev.public("board", **self.board(state))]
@@ -1199,53 +1234,18 @@ class Skirmish(Ruleset):
             out.append([Action(aid, arg, i) for i, (aid, arg) in enumerate(plan)])
         return out
 
+    # == balance tools (balance.py) ========================================================
     def bot_orders(self, state, scenario, player, rng):
-        """A plain tactician for `pbp simulate`: while its PA last, each character
-        attacks a foe in reach, else steps towards the nearest foe; falls back on a
-        random legal set."""
-        units = state["units"]
-        picks: list[tuple] = []
-        for uid, u in units.items():
-            if u["type"] != CHARACTER or u["joueur"] != player or not alive(u):
-                continue
-            foes = [f for f, x in units.items() if alive(x) and x["type"] in (CHARACTER, CREATURE)
-                    and x.get("faction") != u.get("faction") and x.get("joueur") != player]
-            for _ in range(u["pa_max"] if foes else 0):
-                here = self._position_after(state, player, picks, uid)
-                nearest = min(foes, key=lambda f: (dist2(here, units[f]["position"]), f))
-                goal = units[nearest]["position"]
-                options = [(aid, {"perso": uid, "cible": f, "arme": None})
-                           for aid, spec in self.actions.items() if spec.get("kind") == "attack" for f in foes]
-                options += [("deplacer", {"perso": uid, "vers": [here[0] + dx, here[1] + dy]})
-                            for dx, dy in NEIGHBOURS
-                            if dist2((here[0] + dx, here[1] + dy), goal) < dist2(here, goal)]
-                choice = next((o for o in options if self._passes(state, player, picks + [o])), None)
-                if choice is None:
-                    break
-                picks.append(choice)
-        if picks:
-            return [Action(aid, arg, i) for i, (aid, arg) in enumerate(picks)]
-        return rng.choice(self.legal_orders(state, scenario, player))
+        return balance.bot_orders(self, state, player, rng)
 
-    def _position_after(self, state, player, picks, uid) -> list:
-        sim = _Sim(state)
-        for i, (aid, arg) in enumerate(picks):
-            sim.spend(arg["perso"], self._plan(sim.state, arg["perso"], Action(aid, arg, i), player))
-        return sim.state["units"][uid]["position"]
+    def sample_scenario(self, players, rng):
+        return balance.sample_scenario(self.rules, players, rng)
 
     def game_summary(self, state, scenario):
-        units = state["units"]
-        characters = [u for u in units.values() if u["type"] == CHARACTER]
-        standing = sorted({u["faction"] for u in characters if alive(u) and u.get("faction")})
-        if state.get("over"):
-            outcome = standing[0] if len(standing) == 1 else "personne"
-        else:
-            outcome = "inachevee"
-        down = sum(1 for u in characters if not alive(u))
-        return {"turns": state.get("turn", 0), "outcomes": [outcome], "deaths": {"combat": down} if down else {},
-                "figures": {"xp": [u["xp"] for u in characters],
-                            "pv_restants": [u["pv"] for u in characters if alive(u)]},
-                "main": None}
+        return balance.game_summary(state, scenario)
+
+    def odds(self):
+        return balance.calculators(self)
 
     def _passes(self, state, player, picks) -> bool:
         actions = [Action(aid, arg, i) for i, (aid, arg) in enumerate(picks)]
@@ -1326,9 +1326,11 @@ class _Outcome:
             self.count(by, "mises_hors_combat")
             self.downed.append({"id": who, "nom": u["nom"], "type": u["type"]})
 
-    def events(self, plan) -> list:
+    def events(self, plan, quiet=False) -> list:
         kind = plan["kind"]
         public = dict(self.info, cost=plan["cost"])
+        if quiet:  # a simulation reads the public line only (balance.record)
+            return [ev.public(kind, **public)]
         pv = {uid: {"nom": self.units[uid]["nom"], "pv": self.units[uid]["pv"], "pv_max": self.units[uid]["pv_max"],
                     **({"pa": self.units[uid]["pa"]} if "pa" in self.units[uid] else {})}
               for uid in self.touched_ids}
