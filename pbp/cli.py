@@ -507,7 +507,8 @@ def simulate(ctx, ruleset_id, games, players, seed, jobs, max_turns, overrides, 
     """Play many games with bots and print the balance figures.
 
     With RULESET, on a synthetic world; without, on the campaign's world and
-    sheets (-C PATH)."""
+    sheets (-C PATH). Both runs of an --override play the same world (built once
+    from the current rules), so only the rules change is compared."""
     import json
     import random
 
