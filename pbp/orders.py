@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from pbp import i18n, yamlio
 from pbp.errors import PbpError

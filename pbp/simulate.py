@@ -62,13 +62,13 @@ class Simulation:
     jobs: int = 1
     overrides: dict | None = None
     max_turns: int = 100
-    chunk: int = 50
+    chunk: int = 50  # games per task at most; fewer for small runs, so every process gets some
 
     def jobs_list(self):
         seeds = [game_seed(self.seed, i) for i in range(self.games)]
-        for start in range(0, self.games, self.chunk):
-            yield (self.ruleset_id, self.overrides or {}, self.scenario, seeds[start:start + self.chunk],
-                   self.max_turns)
+        size = max(1, min(self.chunk, -(-self.games // (4 * self.jobs))))
+        for start in range(0, self.games, size):
+            yield (self.ruleset_id, self.overrides or {}, self.scenario, seeds[start:start + size], self.max_turns)
 
     def run(self, progress=None) -> list[dict]:
         """Every game's summary, in game order. `progress(n)` is told of each

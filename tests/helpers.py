@@ -32,6 +32,15 @@ def copy_example(name: str, dest: Path) -> Path:
     return target
 
 
+def simulate_json(*args, cwd: Path | None = None) -> dict:
+    """`pbp simulate ... --json`, parsed (the progress bar goes to stderr)."""
+    import json
+
+    r = pbp("simulate", *args, "--json", cwd=cwd)
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
 def pbp(*args, cwd: Path | None = None):
     """Run the pbp CLI in-process; returns click's Result (exit_code, output, stderr)."""
     runner = CliRunner()

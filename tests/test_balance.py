@@ -12,7 +12,7 @@ from pbp import odds, ruleset
 from pbp.dice import FreeDice
 from pbp.orders import GmOrders
 from pbp.simulate import aggregate, parse_override, wilson
-from tests.helpers import pbp
+from tests.helpers import simulate_json, pbp
 
 
 def test_check_and_versus_are_exact():
@@ -89,18 +89,13 @@ def test_simulated_fights_match_the_exact_odds():
     assert abs(won / n - p) < 3 * sd, (won / n, p)
 
 
-def run_json(*args):
-    r = pbp("simulate", *args, "--json")
-    assert r.exit_code == 0, r.output
-    return json.loads(r.stdout)
-
 
 def test_same_seed_same_results_whatever_jobs(tmp_path):
     svg = tmp_path / "c.svg"
-    one = run_json("manhunt", "--games", "120", "--seed", "5", "--jobs", "1", "--svg", svg)
-    two = run_json("manhunt", "--games", "120", "--seed", "5", "--jobs", "2", "--svg", svg)
+    one = simulate_json("manhunt", "--games", "120", "--seed", "5", "--jobs", "1", "--svg", svg)
+    two = simulate_json("manhunt", "--games", "120", "--seed", "5", "--jobs", "2", "--svg", svg)
     assert one == two
-    other = run_json("manhunt", "--games", "120", "--seed", "6", "--jobs", "1", "--svg", svg)
+    other = simulate_json("manhunt", "--games", "120", "--seed", "6", "--jobs", "1", "--svg", svg)
     assert other["base"] != one["base"]
     base = one["base"]
     assert base["games"] == 120 and sum(o["count"] for o in base["outcomes"].values()) == 120 * 6
@@ -110,7 +105,7 @@ def test_same_seed_same_results_whatever_jobs(tmp_path):
 
 
 def test_override_is_compared_side_by_side(tmp_path):
-    out = run_json("manhunt", "--games", "60", "--jobs", "1", "--override", "combat.unarmed=3d6",
+    out = simulate_json("manhunt", "--games", "60", "--jobs", "1", "--override", "combat.unarmed=3d6",
                    "--svg", tmp_path / "x.svg")
     assert "variant" in out and out["variant"] != out["base"]
     r = pbp("simulate", "manhunt", "--games", "5", "--override", "combat.unarmd=3d6", "--svg", tmp_path / "y.svg")
@@ -187,4 +182,4 @@ def test_murder_trap_survival_simulated_matches_the_odds():
 @pytest.mark.parametrize("rid, players", [("murder", 8)])
 def test_other_rulesets_same_seed_same_results_whatever_jobs(tmp_path, rid, players):
     args = (rid, "--games", "40", "--seed", "3", "--players", str(players), "--svg", tmp_path / "s.svg")
-    assert run_json(*args, "--jobs", "1") == run_json(*args, "--jobs", "2")
+    assert simulate_json(*args, "--jobs", "1") == simulate_json(*args, "--jobs", "2")

@@ -5,19 +5,17 @@ orders, the game summary, and pbp simulate / pbp odds on the command line."""
 from __future__ import annotations
 
 import itertools
-import json
 import random
 from collections import Counter
 from fractions import Fraction
 
 import pytest
 
-from pbp import ruleset as rulesets
 from pbp.dice import FreeDice
 from pbp.orders import GmOrders, PlayerOrders
 from pbp.rulesets.d100 import balance
 from pbp.rulesets.d100.resolve import Turn
-from tests.helpers import copy_example, pbp
+from tests.helpers import simulate_json, copy_example, pbp
 
 from .test_d100_support import resolve, ruleset, scenario, setup_state
 
@@ -260,16 +258,11 @@ def test_a_character_down_is_counted_with_its_cause():
 
 # -- pbp simulate ----------------------------------------------------------------------------------
 
-def run_json(*args, cwd=None):
-    r = pbp("simulate", *args, "--json", cwd=cwd)
-    assert r.exit_code == 0, r.output
-    return json.loads(r.stdout)
-
 
 def test_simulate_same_seed_same_results_whatever_jobs(tmp_path):
     svg = tmp_path / "d100.svg"
-    one = run_json("d100", "--games", "120", "--seed", "3", "--jobs", "1", "--svg", svg)
-    two = run_json("d100", "--games", "120", "--seed", "3", "--jobs", "2", "--svg", svg)
+    one = simulate_json("d100", "--games", "120", "--seed", "3", "--jobs", "1", "--svg", svg)
+    two = simulate_json("d100", "--games", "120", "--seed", "3", "--jobs", "2", "--svg", svg)
     assert one == two
     base = one["base"]
     assert set(base["outcomes"]) == set(balance.LABELS.values())
@@ -282,17 +275,17 @@ def test_simulate_same_seed_same_results_whatever_jobs(tmp_path):
 
 
 def test_simulate_overrides_the_game_length(tmp_path):
-    out = run_json("d100", "--games", "20", "--jobs", "1", "--override", "simulation.turns=5",
+    out = simulate_json("d100", "--games", "20", "--jobs", "1", "--override", "simulation.turns=5",
                    "--svg", tmp_path / "a.svg")
     assert out["base"]["turns"]["max"] == 20 and out["variant"]["turns"]["max"] == 5
-    out = run_json("d100", "--games", "10", "--jobs", "1", "--max-turns", "7", "--override", "simulation.turns=null",
+    out = simulate_json("d100", "--games", "10", "--jobs", "1", "--max-turns", "7", "--override", "simulation.turns=null",
                    "--svg", tmp_path / "b.svg")
     assert out["variant"]["turns"]["max"] == 7
 
 
 def test_simulate_the_example_campaign(tmp_path):
     root = copy_example("d100", tmp_path)
-    out = run_json("--games", "30", "--jobs", "1", "--svg", tmp_path / "c.svg", cwd=root)
+    out = simulate_json("--games", "30", "--jobs", "1", "--svg", tmp_path / "c.svg", cwd=root)
     assert out["players"] == 3 and out["source"] == "d100"
     assert set(out["base"]["figures"]) >= {"confiance_empire", "confiance_syndicat", "ruptures"}
     text = pbp("simulate", "--games", "10", "--jobs", "1", "--svg", tmp_path / "d.svg", cwd=root).output

@@ -19,7 +19,7 @@ from pbp.orders import Action, GmOrders, PlayerOrders
 from pbp.rulesets.skirmish import balance
 from pbp.rulesets.skirmish.rules import Skirmish
 from pbp.simulate import play_game
-from tests.helpers import copy_example, pbp
+from tests.helpers import simulate_json, copy_example, pbp
 from tests.rulesets.test_skirmish_support import Game, sheet
 
 
@@ -363,16 +363,11 @@ def test_counter_magic_agrees_with_10000_real_spells(rs):
 
 # -- the CLI ------------------------------------------------------------------------------------
 
-def run_json(*args, cwd=None):
-    r = pbp("simulate", *args, "--json", cwd=cwd)
-    assert r.exit_code == 0, r.output
-    return json.loads(r.stdout)
-
 
 def test_simulate_same_seed_same_results_whatever_jobs(tmp_path):
     svg = tmp_path / "s.svg"
-    one = run_json("skirmish", "--games", "40", "--seed", "3", "--jobs", "1", "--svg", svg)
-    two = run_json("skirmish", "--games", "40", "--seed", "3", "--jobs", "2", "--svg", svg)
+    one = simulate_json("skirmish", "--games", "40", "--seed", "3", "--jobs", "1", "--svg", svg)
+    two = simulate_json("skirmish", "--games", "40", "--seed", "3", "--jobs", "2", "--svg", svg)
     assert one == two
     base = one["base"]
     assert base["games"] == 40 and sum(o["count"] for o in base["outcomes"].values()) == 40
@@ -393,7 +388,7 @@ def test_simulate_a_rules_change_and_read_the_text(tmp_path):
 
 def test_simulate_the_example_campaign(tmp_path):
     root = copy_example("skirmish", tmp_path)
-    out = run_json("--games", "20", "--jobs", "1", "--svg", tmp_path / "c.svg", cwd=root)
+    out = simulate_json("--games", "20", "--jobs", "1", "--svg", tmp_path / "c.svg", cwd=root)
     assert out["players"] == 3 and out["source"] == "skirmish"
     assert set(out["base"]["outcomes"]) <= {"aube", "ombre", "égalité", "personne", "inachevée"}
     assert sorted(p.name for p in (root / "turns").iterdir()) == ["000", "001", "002", "003", "004"]

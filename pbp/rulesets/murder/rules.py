@@ -1065,7 +1065,6 @@ class _Turn:
             else:
                 roll = self.dice.roll(f"{g}.possession", self.rules["ghosts"]["possession"], f"possession par {g}")
                 data["roll"] = roll
-                start = q["room"]
                 rooms, reason = self.plan(target, dest, roll.total)
                 data["reason"] = reason
                 self.hold()
