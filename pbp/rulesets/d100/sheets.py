@@ -58,6 +58,16 @@ def _problem(message: str, where: str, file: str = "characters.yaml", **params) 
     return PbpError(f"d100.{message}", file=file, where=where, **params)
 
 
+def _field_of(table: dict, key, at: str, message: str, problems: list):
+    """The field a sheet key names (accents and case ignored), or None after
+    recording `message` with the valid keys and the closest one."""
+    field = table.get(normalize_id(key))
+    if field is None:
+        problems.append(_problem(message, at, key=key, valid=sorted(set(table.values())),
+                                 suggestion=i18n.closest(normalize_id(key), table)))
+    return field
+
+
 def _int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -174,11 +184,10 @@ def _read_skills(handle, raw, rules, problems) -> dict:
                      "passive": False, "force": False, "die": None, "range": 0, "carac": None}
             spec = value if isinstance(value, dict) else {"niveau": value}
             for key, field_value in spec.items():
-                field = SKILL_KEYS.get(normalize_id(key))
+                field = _field_of(SKILL_KEYS, key, at, "skill_unknown_key", problems)
                 if field is None:
-                    problems.append(_problem("skill_unknown_key", at, key=key, valid=sorted(set(SKILL_KEYS.values())),
-                                             suggestion=i18n.closest(normalize_id(key), SKILL_KEYS)))
-                elif field == "niveau":
+                    continue
+                if field == "niveau":
                     if not _int(field_value) or not low <= field_value <= high:
                         problems.append(_problem("bad_skill_level", at, value=field_value, low=low, high=high))
                     else:
@@ -234,11 +243,10 @@ def _read_items(handle, fields, rules, problems) -> dict:
             item = {"id": "", "name": "", "slot": slot, "effect": {}, "uses": None, "check": None}
             spec = entry if isinstance(entry, dict) else {"nom": entry}
             for key, value in spec.items():
-                field = ITEM_KEYS.get(normalize_id(key))
+                field = _field_of(ITEM_KEYS, key, at, "item_unknown_key", problems)
                 if field is None:
-                    problems.append(_problem("item_unknown_key", at, key=key, valid=sorted(set(ITEM_KEYS.values())),
-                                             suggestion=i18n.closest(normalize_id(key), ITEM_KEYS)))
-                elif field == "nom":
+                    continue
+                if field == "nom":
                     item["name"] = str(value) if value is not None else ""
                 elif field == "effet":
                     item["effect"] = _read_effect(at, value, rules, problems)
@@ -279,11 +287,10 @@ def _read_item_check(at, value, rules, problems) -> dict | None:
         value = {"carac": value}
     out = {"carac": None, "competence": None, "modificateur": 0}
     for key, field_value in value.items():
-        field = CHECK_KEYS.get(normalize_id(key))
+        field = _field_of(CHECK_KEYS, key, at, "item_unknown_key", problems)
         if field is None:
-            problems.append(_problem("item_unknown_key", at, key=key, valid=sorted(set(CHECK_KEYS.values())),
-                                     suggestion=i18n.closest(normalize_id(key), CHECK_KEYS)))
-        elif field == "carac":
+            continue
+        if field == "carac":
             out["carac"] = carac_of(field_value, rules)
         elif field == "competence":
             out["competence"] = normalize_id(field_value)

@@ -506,6 +506,13 @@ class Murder(Ruleset):
                                                           "suggestion": closest(str(text), board.names())})
             return room, None
 
+        def required_room():
+            """The `salle` field of a ghost's action: (room, None) or (None, refusal)."""
+            text = _field(arg, "salle", "room")
+            if text is None:
+                return None, Refusal("room_missing", at, {"action": action.id, "valid": board.names()})
+            return room_of(text)
+
         if action.id == "deplacer":
             room, bad = room_of(arg)
             if bad:
@@ -561,10 +568,7 @@ class Murder(Ruleset):
                 return [Refusal("target_not_on_board", at, {"player": name(arg), "valid": suspects})]
             return []
         if action.id == "hanter":
-            text = _field(arg, "salle", "room")
-            if text is None:
-                return [Refusal("room_missing", at, {"action": action.id, "valid": board.names()})]
-            room, bad = room_of(text)
+            room, bad = required_room()
             if bad:
                 return [bad]
             warn = _field(arg, "avertir", "warn")
@@ -579,10 +583,7 @@ class Murder(Ruleset):
             if target is None or target not in innocents:
                 return [Refusal("possess_not_innocent", at, {"player": name(target) if target else "-",
                                                              "valid": [name(h) for h in innocents]})]
-            text = _field(arg, "salle", "room")
-            if text is None:
-                return [Refusal("room_missing", at, {"action": action.id, "valid": board.names()})]
-            room, bad = room_of(text)
+            room, bad = required_room()
             if bad:
                 return [bad]
             if room == players[target]["room"]:
