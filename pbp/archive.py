@@ -41,6 +41,7 @@ def _identity(root: Path) -> list[str]:
 def commit(path: Path, message: str) -> str | None:
     """Commit everything under the campaign folder `path`; the new commit's id,
     or None when there was nothing to commit."""
+    path = Path(path).resolve()  # git -C <root> would read a relative path from the root
     root = repository(path)
     if root is None:
         return None
@@ -55,6 +56,7 @@ def commit(path: Path, message: str) -> str | None:
 
 def init(path: Path, message: str) -> str | None:
     """Make a new campaign folder its own repository, with a first commit."""
+    path = Path(path).resolve()
     _git(path, "init", "-q")
     (path / ".gitignore").write_text(f"{LOCK_FILE}\n*.tmp\n", encoding="utf-8")
     return commit(path, message)

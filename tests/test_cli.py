@@ -304,3 +304,22 @@ def test_map_fields_accept_their_english_names_and_a_list_short_form():
                                         {"perso": "aria", "cible": "brute", "arme": None}]
     assert [e.key for e in problems.errors] == ["unknown_field", "field_missing"]
     assert "Vouliez-vous dire « cible » ?" in problems.errors[0].text()
+
+
+@pytest.mark.parametrize("inside_repo", [False, True], ids=["outside-git", "inside-git"])
+def test_init_with_a_relative_path_commits(tmp_path, monkeypatch, inside_repo):
+    """`pbp init mon-event` as the README types it: a relative path, from the
+    folder that will hold the campaign (itself in a git repository or not)."""
+    import subprocess
+
+    if inside_repo:
+        subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    monkeypatch.chdir(tmp_path)
+    r = pbp("init", "mon-event", "--ruleset", "manhunt")
+    assert r.exit_code == 0, r.output
+    log = subprocess.run(["git", "-C", str(tmp_path / "mon-event"), "log", "--format=%s", "--", "."],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    assert log == ["pbp init (manhunt)"]
+    status = subprocess.run(["git", "-C", str(tmp_path / "mon-event"), "status", "--porcelain", "--", "."],
+                            capture_output=True, text=True, check=True).stdout
+    assert status == ""
