@@ -18,9 +18,9 @@ FALLBACK_IDENTITY = ["-c", "user.name=pbp", "-c", "user.email=pbp@localhost"]
 def _git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
     done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
     if check and done.returncode != 0:
-        from pbp.errors import PbpError
+        from pbp.errors import GitError
 
-        raise PbpError("git_failed", command="git " + " ".join(args[:2]), error=done.stderr.strip()[:500])
+        raise GitError("git_failed", command="git " + " ".join(args[:2]), error=done.stderr.strip()[:500])
     return done
 
 

@@ -23,7 +23,7 @@ from functools import cached_property
 from pathlib import Path
 
 from pbp import i18n, ruleset as rulesets, yamlio
-from pbp.errors import PbpError
+from pbp.errors import PbpError, UnknownRuleError, UnknownRulesetError
 
 CAMPAIGN_FILE = "campaign.yaml"
 LOCK_FILE = ".pbp.lock"
@@ -32,6 +32,10 @@ DIALECTS = ("phpbb", "forumactif", "xenforo")
 CONFIG_KEYS = ("ruleset", "title", "lang", "format", "dialect", "secret", "players",
                "rules", "default_orders")
 HANDLE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+#: every file this process has written, so that a failure can say what is already on disk
+WRITTEN: list[Path] = []
 
 
 def atomic_write(path: Path, data: bytes | str) -> None:
@@ -44,6 +48,7 @@ def atomic_write(path: Path, data: bytes | str) -> None:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
         os.replace(tmp, path)
+        WRITTEN.append(path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -234,10 +239,9 @@ def open_campaign(path: str | Path) -> Campaign:
     campaign = Campaign(root, config)
     try:
         campaign.ruleset
-    except PbpError as exc:
-        if exc.key == "unknown_rule":
-            exc.line = yamlio.line_of(text, ("rules", *exc.params["rule"].split(".")))
-        elif exc.key == "unknown_ruleset":
-            exc.located(CAMPAIGN_FILE, yamlio.line_of(text, ("ruleset",)))
+    except UnknownRuleError as exc:
+        exc.line = yamlio.line_of(text, ("rules", *exc.params["rule"].split(".")))
         raise
+    except UnknownRulesetError as exc:
+        raise exc.located(CAMPAIGN_FILE, yamlio.line_of(text, ("ruleset",)))
     return campaign

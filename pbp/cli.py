@@ -81,6 +81,8 @@ class PbpGroup(click.Group):
     def invoke(self, ctx):
         from pbp.errors import PbpError
 
+        if "pbp.campaign" in sys.modules:  # in-process callers (tests) run many commands
+            sys.modules["pbp.campaign"].WRITTEN.clear()
         try:
             return super().invoke(ctx)
         except PbpError as exc:
@@ -88,13 +90,27 @@ class PbpGroup(click.Group):
             ctx.exit(1)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
+        except BrokenPipeError:
+            raise  # the reader of our output went away: click ends quietly (exit 1)
         except Exception as exc:  # a bug in pbp, not bad input: say so, briefly
             if os.environ.get("PBP_DEBUG"):
                 raise
-            from pbp import i18n
-
-            click.echo(i18n.t(_lang(ctx), "internal_error", error=f"{type(exc).__name__}: {exc}"), err=True)
+            click.echo(_internal_error_text(ctx, exc), err=True)
             ctx.exit(1)
+
+
+def _internal_error_text(ctx, exc: Exception) -> str:
+    """A bug's message, with what this command had already written (the MJ must
+    know whether the campaign folder changed)."""
+    from pbp import i18n
+    from pbp.campaign import WRITTEN
+
+    lang = _lang(ctx)
+    error = f"{type(exc).__name__}: {exc}"[:300]
+    if not WRITTEN:
+        return i18n.t(lang, "internal_error", error=error)
+    shown = [str(p) for p in WRITTEN[:10]] + (["…"] if len(WRITTEN) > 10 else [])
+    return i18n.t(lang, "internal_error_written", error=error, count=len(WRITTEN), files=shown)
 
 
 @click.group(cls=PbpGroup, context_settings=CONTEXT)

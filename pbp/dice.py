@@ -15,7 +15,7 @@ import random
 import re
 from dataclasses import dataclass, field
 
-from pbp.errors import PbpError
+from pbp.errors import ForcedRollError, PbpError
 
 _TERM = re.compile(r"\s*([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+|%)|(\d+))\s*")
 
@@ -210,15 +210,15 @@ class Dice:
     def _forced(self, label: str, expr: DiceExpr) -> tuple[tuple[int, ...], int]:
         value = self.forced[label]
         if isinstance(value, bool) or not isinstance(value, (int, list)):
-            raise PbpError("forced_bad", label=label, expr=str(expr))
+            raise ForcedRollError("forced_bad", label=label, expr=str(expr))
         if isinstance(value, int):
             if not expr.minimum <= value <= expr.maximum:
-                raise PbpError("forced_range", label=label, expr=str(expr), value=value,
+                raise ForcedRollError("forced_range", label=label, expr=str(expr), value=value,
                                low=expr.minimum, high=expr.maximum)
             return (), value
         sides = [t.sides for t in expr.dice for _ in range(t.count)]
         if len(value) != len(sides) or any(not isinstance(v, int) or not 1 <= v <= s for v, s in zip(value, sides)):
-            raise PbpError("forced_faces", label=label, expr=str(expr), count=len(sides))
+            raise ForcedRollError("forced_faces", label=label, expr=str(expr), count=len(sides))
         return tuple(value), _total(expr, value)
 
     def unused_forced(self) -> list[str]:

@@ -41,6 +41,30 @@ class PbpError(Exception):
         return self.text("en")
 
 
+class InputError(PbpError):
+    """A file or argument the MJ or a player wrote is wrong: fix it and run again."""
+
+
+class ForcedRollError(InputError):
+    """A forced roll of gm.yaml that its die cannot give (placed in gm.yaml)."""
+
+
+class UnknownRuleError(InputError):
+    """A campaign's `rules:` override names a rule the ruleset's data does not have."""
+
+
+class UnknownRulesetError(InputError):
+    """campaign.yaml or --ruleset names no ruleset pbp knows."""
+
+
+class TemplateError(PbpError):
+    """A template cannot be rendered: its file, its line and what is wrong."""
+
+
+class GitError(PbpError):
+    """Archiving the campaign in git failed (the turn's files may already be written)."""
+
+
 class ErrorList(PbpError):
     """Several errors found in one pass (e.g. every bad order file of a turn)."""
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from pbp import i18n, yamlio
-from pbp.errors import PbpError
+from pbp.errors import PbpError, UnknownRuleError, UnknownRulesetError
 from pbp.events import Event
 
 ENTRY_POINT_GROUP = "pbp.rulesets"
@@ -181,7 +181,7 @@ def merge_overrides(base: dict, overrides: dict, path: tuple = ()) -> dict:
             continue
         if key not in base:
             where = ".".join(map(str, path + (key,)))
-            raise PbpError("unknown_rule", file="campaign.yaml", rule=where,
+            raise UnknownRuleError("unknown_rule", file="campaign.yaml", rule=where,
                            suggestion=i18n.closest(key, base), hint_key=f"+{key}")
         if isinstance(value, dict) and isinstance(base[key], dict):
             out[key] = merge_overrides(base[key], value, path + (key,))
@@ -239,6 +239,6 @@ def load_class(ruleset_id: str) -> type[Ruleset]:
         cls = ep.load() if ep is not None else None
     if cls is None:
         valid = ids()
-        raise PbpError("unknown_ruleset", ruleset=ruleset_id, valid=valid, suggestion=i18n.closest(ruleset_id, valid))
+        raise UnknownRulesetError("unknown_ruleset", ruleset=ruleset_id, valid=valid, suggestion=i18n.closest(ruleset_id, valid))
     _loaded[ruleset_id] = cls
     return cls

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pbp import events as ev, orders as od, yamlio
 from pbp.campaign import FORMATS, Campaign, atomic_write
 from pbp.dice import Dice
-from pbp.errors import ErrorList, PbpError
+from pbp.errors import ErrorList, ForcedRollError, PbpError
 from pbp.render import Renderer, template_paths
 
 OUTPUT_FILES = ("state.yaml", "rolls.yaml", "events.yaml")
@@ -158,8 +158,8 @@ def compute(campaign: Campaign, n: int) -> TurnOutput:
     try:
         result = campaign.ruleset.resolve(pickle.loads(pickle.dumps(state)), campaign.scenario, inputs.orders,
                                           inputs.gm, dice)
-    except PbpError as exc:
-        raise exc.located(campaign.rel(campaign.gm_file(n)) if exc.key.startswith("forced") else None)
+    except ForcedRollError as exc:
+        raise exc.located(campaign.rel(campaign.gm_file(n)))
     events = list(result.events) + extra_events(campaign, inputs)
     warnings = [PbpError("forced_unused", file=campaign.rel(campaign.gm_file(n)), label=label)
                 for label in dice.unused_forced()]
@@ -176,8 +176,8 @@ def compute_setup(campaign: Campaign) -> TurnOutput:
     dice = Dice(campaign.secret, 0, forced)
     try:
         result = campaign.ruleset.setup(campaign.scenario, dice)
-    except PbpError as exc:
-        raise exc.located(campaign.rel(gm_path) if exc.key.startswith("forced") else None)
+    except ForcedRollError as exc:
+        raise exc.located(campaign.rel(gm_path))
     return _finish(campaign, 0, result.state, list(result.events), dice, [])
 
 

@@ -5,7 +5,10 @@ import subprocess
 
 import pytest
 
+from click.testing import CliRunner
+
 from pbp import yamlio
+from pbp.cli import main
 from tests.helpers import pbp, write
 
 
@@ -323,3 +326,42 @@ def test_init_with_a_relative_path_commits(tmp_path, monkeypatch, inside_repo):
     status = subprocess.run(["git", "-C", str(tmp_path / "mon-event"), "status", "--porcelain", "--", "."],
                             capture_output=True, text=True, check=True).stdout
     assert status == ""
+
+
+def test_an_internal_error_after_writing_says_what_was_written(tmp_path, monkeypatch):
+    from pbp import archive
+
+    root = tmp_path / "chasse"
+    assert pbp("init", root, "--ruleset", "manhunt", "--example").exit_code == 0
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("disque plein")
+
+    monkeypatch.setattr(archive, "commit", broken)
+    r = CliRunner().invoke(main, ["-C", str(root), "run"])
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert "Erreur interne de pbp (un bug, pas votre faute) : RuntimeError: disque plein." in r.stderr
+    assert "Rien n'a été écrit" not in r.stderr
+    assert "Déjà écrit avant l'erreur (" in r.stderr and "turns/004/state.yaml" in r.stderr
+
+
+def test_an_internal_error_before_writing_says_nothing_was_written(tmp_path, monkeypatch):
+    from pbp import turn
+
+    root = tmp_path / "chasse"
+    assert pbp("init", root, "--ruleset", "manhunt", "--example").exit_code == 0
+    monkeypatch.setattr(turn, "compute", lambda *a, **k: 1 / 0)
+    r = CliRunner().invoke(main, ["-C", str(root), "run"])
+    assert r.exit_code == 1
+    assert r.stderr.startswith("Erreur interne de pbp (un bug, pas votre faute) : ZeroDivisionError")
+    assert "Rien n'a été écrit." in r.stderr
+
+
+def test_a_closed_output_pipe_ends_quietly(tmp_path):
+    import sys
+
+    root = tmp_path / "chasse"
+    assert pbp("init", root, "--ruleset", "manhunt", "--example").exit_code == 0
+    done = subprocess.run(f"{sys.executable} -m pbp -C {root} verify | head -c 1", shell=True,
+                          capture_output=True, text=True)
+    assert done.stdout == "t" and done.stderr == ""
