@@ -54,6 +54,23 @@ def atomic_write(path: Path, data: bytes | str) -> None:
         raise
 
 
+def set_yaml_key(path: Path, key: str, value) -> None:
+    """Set one top-level key of a YAML mapping file, atomically. A new key is
+    appended to the text, so the MJ's comments and layout stay as written."""
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    existing = (yamlio.loads(text, path.name) if text.strip() else None) or {}
+    if not isinstance(existing, dict):
+        raise PbpError("file_not_mapping", file=path.name)
+    wanted = {**existing, key: value}
+    new_text = None
+    if key not in existing:
+        new_text = text if text.endswith("\n") or not text else text + "\n"
+        new_text += ("\n" if existing else "") + yamlio.dumps({key: value})
+        if yamlio.loads(new_text, path.name) != wanted:  # e.g. a flow-style `{}` file
+            new_text = None
+    atomic_write(path, new_text if new_text is not None else yamlio.dumps(wanted))
+
+
 def turn_name(n: int) -> str:
     return f"{n:03d}"
 

@@ -29,53 +29,85 @@ def say(key: str, **params) -> None:
 
 
 class RulesetCommands(click.Group):
-    """`pbp <ruleset> ...`: a ruleset's own commands, imported only when used."""
+    """`pbp <ruleset> ...`: the commands a ruleset declares (pbp.ruleset.Command),
+    built into click commands only when used. The ruleset's `run` is pure: this
+    opens the campaign, prints what it returns and writes its updates."""
 
-    def __init__(self, ruleset_id: str):
-        super().__init__(ruleset_id, help=f"Commands of the {ruleset_id} ruleset.")
-        self._real: click.Group | None = None
-
-    def real(self) -> click.Group:
-        if self._real is None:
-            from pbp import ruleset
-
-            commands = ruleset.load_class(self.name).commands
-            if len(commands) == 1 and isinstance(commands[0], click.Group) and commands[0].name == self.name:
-                self._real = commands[0]
-            else:
-                self._real = click.Group(self.name, commands={c.name: c for c in commands})
-        return self._real
-
-    def list_commands(self, ctx):
-        return self.real().list_commands(ctx)
-
-    def get_command(self, ctx, name):
-        return self.real().get_command(ctx, name)
+    def __init__(self, cls):
+        super().__init__(cls.id, help=f"Commands of the {cls.id} ruleset.")
+        self.cls = cls
+        cls.default_data()  # registers the ruleset's messages, which hold the help texts
+        for command in cls.commands:
+            self.add_command(_ruleset_command(cls, command))
 
 
-def _builtin_ruleset_commands() -> list[str]:
-    """Built-in rulesets with a `commands.py`, found without importing anything
-    (`pbp --help` must start as fast as click itself)."""
-    folder = Path(__file__).parent / "rulesets"
-    return sorted(p.parent.name for p in folder.glob("*/commands.py") if not p.parent.name.startswith("_"))
+def _ruleset_command(cls, command) -> click.Command:
+    from pbp import i18n
+
+    lang = _lang(None)
+
+    def callback(**options):
+        _run_ruleset_command(click.get_current_context(), cls, command, options)
+
+    params = []
+    for option in command.options:
+        flag = "--" + option.name.replace("_", "-")
+        help_text = i18n.t(lang, f"{cls.id}.{option.help}")
+        if option.kind == "flag":
+            params.append(click.Option([flag, option.name], is_flag=True, help=help_text))
+        else:
+            params.append(click.Option([flag, option.name], type=int if option.kind == "int" else str,
+                                       required=option.required, multiple=option.multiple,
+                                       default=option.default, metavar=option.metavar, help=help_text))
+    if command.reads:
+        params.append(click.Option(["--dry-run", "dry_run"], is_flag=True, help=i18n.t(lang, "option_dry_run")))
+    return click.Command(command.name, callback=callback, params=params, help=i18n.t(lang, f"{cls.id}.{command.help}"))
+
+
+def _run_ruleset_command(ctx, cls, command, options) -> None:
+    from pbp import i18n, ruleset, yamlio
+    from pbp.campaign import set_yaml_key
+    from pbp.errors import PbpError
+
+    campaign = _campaign(ctx)
+    if campaign.ruleset.id != cls.id:
+        raise PbpError("command_wrong_ruleset", command=f"{cls.id} {command.name}", ruleset=campaign.ruleset.id)
+    dry_run = options.pop("dry_run", False)
+    files = {}
+    for name in command.reads:
+        path = campaign.root / name
+        data = yamlio.load_file(path) if path.exists() else None
+        if data is not None and not isinstance(data, dict):
+            raise PbpError("file_not_mapping", file=name)
+        files[name] = data or {}
+    request = ruleset.CommandRequest(campaign.ruleset, campaign.roster, campaign.secret, campaign.lang, files,
+                                     options)
+    result = command.run(request)
+    for line in result.lines:
+        click.echo(line)
+    for line in result.warnings:
+        click.echo(line, err=True)
+    if dry_run:
+        say("dry_run_nothing_written")
+        return
+    for update in result.updates:
+        set_yaml_key(campaign.root / update.file, update.key, update.value)
+        click.echo(update.done or i18n.t(campaign.lang, "written", path=update.file))
 
 
 class PbpGroup(click.Group):
     """Turns every PbpError into a message and exit code 1, never a traceback.
     Rulesets' own commands appear as `pbp <ruleset-id> ...`."""
 
-    def list_commands(self, ctx):
-        return super().list_commands(ctx) + _builtin_ruleset_commands()
-
     def get_command(self, ctx, name):
         command = super().get_command(ctx, name)
         if command is None:
-            if name in _builtin_ruleset_commands():
-                return RulesetCommands(name)
+            # `pbp d100 generate`: imported only when asked for, so `pbp --help` stays fast
             from pbp import ruleset
 
-            if ruleset.load_class_or_none(name) is not None:
-                return RulesetCommands(name)
+            cls = ruleset.with_commands(name)
+            if cls is not None:
+                return RulesetCommands(cls)
         return command
 
     def invoke(self, ctx):
@@ -119,7 +151,9 @@ def _internal_error_text(ctx, exc: Exception) -> str:
 @click.version_option(package_name="pbp")
 @click.pass_context
 def main(ctx, campaign_dir):
-    """pbp: play-by-post turn processor for forum RPG events."""
+    """pbp: play-by-post turn processor for forum RPG events.
+
+    A ruleset's own commands: pbp RULESET COMMAND (e.g. pbp d100 generate --help)."""
     ctx.obj = {"dir": Path(campaign_dir)}
 
 
@@ -458,11 +492,10 @@ def odds(expr, ge, gt, le, lt, eq, versus, rule, settings, list_rules, fmt):
 
     if list_rules:
         for rid in ruleset.ids():
-            try:
-                calculators = ruleset.get(rid).odds()
-            except Exception:  # a ruleset that cannot load lists nothing here
+            rs = ruleset.get(rid)
+            if ruleset.ODDS not in rs.capabilities:
                 continue
-            for name, calc in calculators.items():
+            for name, calc in rs.odds().items():
                 click.echo(f"{rid}.{name}: {calc.title}")
                 for key, param in calc.params.items():
                     click.echo(f"    --set {key}={param.default}    {param.help}")
@@ -530,16 +563,21 @@ def simulate(ctx, ruleset_id, games, players, seed, jobs, max_turns, overrides, 
 
     from pbp import i18n, ruleset, simulate as sim
     from pbp.chart import histogram_svg
+    from pbp.errors import PbpError
     from pbp.render import Renderer, package_dir
 
     base_rules: dict = {}
     if ruleset_id:
         rs = ruleset.get(ruleset_id)
+        if ruleset.SIMULATE not in rs.capabilities:
+            raise PbpError("no_simulation", ruleset=ruleset_id)
         scenario = rs.sample_scenario(players, random.Random(seed))
         source = ruleset_id
     else:
         campaign = _campaign(ctx)
         rs, scenario, ruleset_id = campaign.ruleset, campaign.scenario, campaign.ruleset.id
+        if ruleset.SIMULATE not in rs.capabilities:
+            raise PbpError("no_simulation", ruleset=ruleset_id)
         base_rules = campaign.config.get("rules") or {}
         players = len(scenario.roster)
         source = str(campaign.root.name)

@@ -23,7 +23,7 @@ from abc import ABC, abstractmethod
 import pkgutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
+from typing import Callable, ClassVar
 
 from pbp import i18n, yamlio
 from pbp.errors import PbpError, UnknownRuleError, UnknownRulesetError
@@ -61,6 +61,75 @@ class Resolution:
     events: list[Event]
 
 
+# -- capabilities: what a ruleset provides beyond playing turns ------------------------
+#: `sample_scenario`, `bot_orders` (or `legal_orders`) and `game_summary`: `pbp simulate`
+SIMULATE = "simulate"
+#: `odds()`: `pbp odds --rule <id>.<name>`
+ODDS = "odds"
+#: `commands`: `pbp <id> <command>`
+COMMANDS = "commands"
+CAPABILITIES = (SIMULATE, ODDS, COMMANDS)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a ruleset command, `--<name> VALUE` (or a flag).
+    `help` is a message key of the ruleset's messages.yaml."""
+
+    name: str
+    help: str
+    kind: str = "text"  # text | int | flag
+    required: bool = False
+    multiple: bool = False
+    default: object = None
+    metavar: str | None = None
+
+
+@dataclass(frozen=True)
+class Command:
+    """A ruleset's own command, `pbp <id> <name>`. The core parses the options,
+    opens the campaign, hands `run` a CommandRequest and carries out the
+    CommandResult (prints its lines, writes its updates atomically, unless
+    `--dry-run`): the ruleset's part stays pure."""
+
+    name: str
+    help: str  # message key
+    options: tuple[Option, ...]
+    run: Callable[["CommandRequest"], "CommandResult"]
+    #: campaign files `run` reads, loaded as they are (not validated: the
+    #: command may be what fills them)
+    reads: tuple[str, ...] = ()
+
+
+@dataclass
+class CommandRequest:
+    ruleset: "Ruleset"
+    roster: dict[str, dict]
+    secret: str
+    lang: str
+    files: dict[str, object]  # each of Command.reads: its YAML data ({} when absent)
+    options: dict[str, object]
+
+
+@dataclass(frozen=True)
+class SetKey:
+    """Set one top-level key of a campaign YAML mapping file (e.g. a sheet in
+    characters.yaml); a new key is appended, keeping the MJ's comments."""
+
+    file: str
+    key: str
+    value: object
+    #: what to say once written (None: the core's "written <file>")
+    done: str | None = None
+
+
+@dataclass
+class CommandResult:
+    lines: list[str]
+    warnings: list[str] = field(default_factory=list)
+    updates: list[SetKey] = field(default_factory=list)
+
+
 class Ruleset(ABC):
     """Base class: override the hooks below. `self.rules` is the data file with
     the campaign's overrides merged in."""
@@ -68,8 +137,11 @@ class Ruleset(ABC):
     id: ClassVar[str] = ""
     #: folder name of the bundled example under campaigns/ (None: no example)
     example: ClassVar[str | None] = None
-    #: click commands this ruleset adds, reachable as `pbp <id> <command>`
-    commands: ClassVar[list] = []
+    #: what it provides beyond playing turns (SIMULATE, ODDS, COMMANDS): the
+    #: core asks this, never "try and see if it raises"
+    capabilities: ClassVar[frozenset[str]] = frozenset()
+    #: its own commands, reachable as `pbp <id> <command>` (capability COMMANDS)
+    commands: ClassVar[tuple[Command, ...]] = ()
 
     def __init__(self, overrides: dict | None = None):
         self.rules = merge_overrides(self.default_data(), overrides or {})
@@ -146,7 +218,7 @@ class Ruleset(ABC):
 
     def sample_scenario(self, players: int, rng) -> Scenario:
         """A synthetic world and sheets for `players` players (pbp simulate
-        without a campaign)."""
+        without a campaign). Declare SIMULATE when you provide it."""
         raise PbpError("no_simulation", ruleset=self.id)
 
     def game_summary(self, state: dict, scenario: Scenario) -> dict:
@@ -221,13 +293,12 @@ def get(ruleset_id: str, overrides: dict | None = None) -> Ruleset:
     return load_class(ruleset_id)(overrides)
 
 
-def load_class_or_none(ruleset_id: str) -> type[Ruleset] | None:
-    """A third-party ruleset with commands of its own, or None."""
-    try:
-        cls = load_class(ruleset_id)
-    except PbpError:
+def with_commands(ruleset_id: str) -> type[Ruleset] | None:
+    """The ruleset `ruleset_id` if it declares commands of its own, else None."""
+    if ruleset_id not in ids():
         return None
-    return cls if cls.commands else None
+    cls = load_class(ruleset_id)
+    return cls if COMMANDS in cls.capabilities else None
 
 
 def load_class(ruleset_id: str) -> type[Ruleset]:

@@ -8,16 +8,13 @@ import copy
 import random
 import re
 
-import click
 import pytest
-from click.testing import CliRunner
 
 from pbp import events as ev, ruleset, yamlio
 from pbp.campaign import open_campaign
 from pbp.dice import Dice
 from pbp.orders import GmOrders, PlayerOrders
 from pbp.render import Renderer, package_dir, template_paths
-from pbp.rulesets.d100.commands import d100_group
 from tests.helpers import copy_example, pbp, write
 
 EXAMPLE = package_dir("campaigns") / "d100"
@@ -191,19 +188,9 @@ def test_cli_forced_rolls_from_gm_yaml(example):
 
 # -- pbp d100 generate ---------------------------------------------------------------------------------
 
-def generate(campaign, *args, root_dir=None):
-    """Run the command alone (--campaign) or as `pbp -C DIR d100 generate` would."""
-    runner = CliRunner()
-    if root_dir is None:
-        return runner.invoke(d100_group, ["generate", "--campaign", str(campaign), *args], catch_exceptions=False)
-
-    @click.group()
-    @click.pass_context
-    def root(ctx):
-        ctx.obj = {"dir": root_dir}
-
-    root.add_command(d100_group)
-    return runner.invoke(root, ["d100", "generate", *args], catch_exceptions=False)
+def generate(campaign, *args):
+    """`pbp -C CAMPAIGN d100 generate ARGS`, as the MJ types it."""
+    return pbp("d100", "generate", *args, cwd=campaign)
 
 
 @pytest.fixture
@@ -247,8 +234,7 @@ def test_generate_writes_a_sheet_with_forum_style_rolls(fresh):
 
 
 def test_generate_follows_pbp_dash_c(example):
-    r = generate(None, "--player", "nova", "--name", "Nova", "--physique", "5", "--logique", "5", "--mental", "5",
-                 root_dir=example)
+    r = generate(example, "--player", "nova", "--name", "Nova", "--physique", "5", "--logique", "5", "--mental", "5")
     assert r.exit_code == 0, r.output
     assert "nova" in yamlio.load_file(example / "characters.yaml")
     assert "« nova » n'est pas encore dans campaign.yaml (players) : ajoutez « nova: Nova »." in r.output
@@ -446,3 +432,19 @@ def test_player_text_in_purposes_and_item_targets_makes_no_markup(example, fmt):
         tags = set(re.findall(r"<(\w+)", html))
         assert not tags & {"a", "script", "img", "h1", "h2", "em", "i"}, (name, tags)
         assert "<script" not in html
+
+
+def test_generate_is_refused_on_a_campaign_of_another_ruleset(tmp_path):
+    other = copy_example("manhunt", tmp_path)
+    r = pbp("d100", "generate", "--player", "x", "--physique", "3", "--logique", "3", "--mental", "3", cwd=other)
+    assert r.exit_code == 1
+    assert r.stderr == ("« pbp d100 generate » est une commande du jeu de règles de son nom ; "
+                        "cette campagne utilise « manhunt ».\n")
+
+
+def test_generate_help_comes_from_the_declared_command():
+    r = pbp("d100", "generate", "--help")
+    assert r.exit_code == 0
+    assert "Tire les caractéristiques d'un personnage" in r.output
+    assert "--physique N[,D4,D6]" in r.output and "Nombre de d10 pour Physique (1 à 10)." in r.output
+    assert "--dry-run" in r.output

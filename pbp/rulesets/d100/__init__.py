@@ -5,13 +5,13 @@ changing the odds. See README.md for the rules as implemented."""
 
 from __future__ import annotations
 
-from typing import ClassVar
 
 from pbp import events as ev, i18n
 from pbp.orders import Action, PlayerOrders, action_index, check_arg, normalize_id
-from pbp.ruleset import Refusal, Resolution, Ruleset
+from pbp.ruleset import COMMANDS, ODDS, SIMULATE, Refusal, Resolution, Ruleset
 
 from . import balance, rules as R
+from .commands import COMMANDS as COMMANDS_DECLARED
 from .resolve import Turn, check_cost, find_faction, summary_event
 from .sheets import factions as read_factions, read_all
 
@@ -27,16 +27,11 @@ class _Collect:
         self.refusals.append(Refusal(key, at, params))
 
 
-def _commands():
-    from .commands import d100_group
-
-    return [d100_group]
-
-
 class D100(Ruleset):
     id = "d100"
     example = "d100"
-    commands: ClassVar[list] = _commands()
+    capabilities = frozenset({SIMULATE, ODDS, COMMANDS})
+    commands = COMMANDS_DECLARED
 
     # -- scenario --------------------------------------------------------------------
     def _read(self, scenario) -> tuple[dict, list, dict]:

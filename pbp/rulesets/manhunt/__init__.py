@@ -5,7 +5,7 @@ from __future__ import annotations
 from pbp import events as ev
 from pbp.errors import PbpError
 from pbp.orders import Action
-from pbp.ruleset import Refusal, Resolution, Ruleset
+from pbp.ruleset import ODDS, SIMULATE, Refusal, Resolution, Ruleset
 
 from . import balance, rules as r
 from .world import Labyrinth
@@ -14,6 +14,7 @@ from .world import Labyrinth
 class Manhunt(Ruleset):
     id = "manhunt"
     example = "manhunt"
+    capabilities = frozenset({SIMULATE, ODDS})
 
     def lab(self, scenario) -> Labyrinth:
         cached = getattr(self, "_lab", None)

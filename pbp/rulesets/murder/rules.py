@@ -29,7 +29,7 @@ from pbp.dice import parse as parse_dice
 from pbp.errors import PbpError
 from pbp.i18n import closest
 from pbp.orders import Action, normalize_id
-from pbp.ruleset import Refusal, Resolution, Ruleset
+from pbp.ruleset import ODDS, SIMULATE, Refusal, Resolution, Ruleset
 
 INVESTIGATOR, INNOCENT, MURDERER = "investigator", "innocent", "murderer"
 ROLES = (INVESTIGATOR, INNOCENT, MURDERER)
@@ -149,6 +149,7 @@ class Board:
 class Murder(Ruleset):
     id = "murder"
     example = "murder"
+    capabilities = frozenset({SIMULATE, ODDS})
 
     # -- scenario --------------------------------------------------------------------------
     def board(self, scenario) -> Board:

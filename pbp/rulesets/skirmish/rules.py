@@ -22,7 +22,7 @@ from pbp import events as ev, i18n, yamlio
 from pbp.dice import DiceExpr, Term, parse as parse_dice
 from pbp.errors import PbpError
 from pbp.orders import Action, PlayerOrders, normalize_id, parse_actions
-from pbp.ruleset import Refusal, Resolution, Ruleset
+from pbp.ruleset import ODDS, SIMULATE, Refusal, Resolution, Ruleset
 
 from . import balance
 
@@ -128,6 +128,7 @@ class Problem(Exception):
 class Skirmish(Ruleset):
     id = "skirmish"
     example = "skirmish"
+    capabilities = frozenset({SIMULATE, ODDS})
 
     # == scenario =====================================================================
     def validate_scenario(self, scenario):
