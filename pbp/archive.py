@@ -1,4 +1,4 @@
-"""The campaign's git history: one commit per turn.
+"""The campaign's git history: one commit per turn, and undoing turns.
 
 pbp only ever stages and commits the campaign's own folder, so a campaign kept
 inside a bigger repository does not sweep up unrelated changes.
@@ -62,9 +62,17 @@ def init(path: Path, message: str) -> str | None:
     return commit(path, message)
 
 
-def history(path: Path) -> list[str]:
-    """One line per commit touching the campaign folder, newest first."""
-    root = repository(path)
-    if root is None:
-        return []
-    return _git(root, "log", "--format=%h %s", "--", str(path)).stdout.splitlines()
+def remove_turn(campaign, n: int) -> int:
+    """Take turn `n`'s outputs off the disk (its orders and gm.yaml stay, so it
+    can be run again); returns how many files were removed. Its state.yaml goes
+    first: from then on the turn counts as unresolved, even if interrupted."""
+    from pbp import turn
+
+    paths = turn.undo_paths(campaign, n)
+    (campaign.turn_dir(n) / "state.yaml").unlink()
+    for path in paths:
+        path.unlink(missing_ok=True)
+    private = campaign.turn_dir(n) / "private"
+    if private.is_dir() and not any(private.iterdir()):
+        private.rmdir()
+    return len(paths)

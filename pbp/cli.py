@@ -184,6 +184,7 @@ def init(ctx, path, ruleset_id, example, lang, no_git):
     import shutil
 
     from pbp import archive, ruleset
+    from pbp.campaign import atomic_write
     from pbp.errors import PbpError
     from pbp.render import package_dir
 
@@ -211,7 +212,7 @@ def init(ctx, path, ruleset_id, example, lang, no_git):
             text += f"secret: {secrets.token_hex(16)}\n"
         if lang:
             text = "\n".join(f"lang: {lang}" if line.startswith("lang:") else line for line in text.split("\n"))
-        config.write_text(text, encoding="utf-8")
+        atomic_write(config, text)
     say("init_done", path=path, ruleset=ruleset_id)
     if not no_git:
         if archive.repository(path) is None:
@@ -434,28 +435,27 @@ def verify(ctx):
 
 
 @main.command()
+@click.option("--to", "to_turn", type=click.IntRange(0), default=None,
+              help="Undo every turn after this one (default: the last turn only).")
 @click.option("--no-commit", is_flag=True)
 @click.pass_context
-def undo(ctx, no_commit):
+def undo(ctx, to_turn, no_commit):
     """Remove the last resolved turn's outputs (its orders stay)."""
-    from pbp import turn
+    from pbp import archive
     from pbp.errors import PbpError
 
     campaign = _campaign(ctx)
     with campaign.lock():
-        n = campaign.last_turn()
-        if n is None:
+        last = campaign.last_turn()
+        if last is None:
             raise PbpError("nothing_to_undo")
-        paths = turn.undo_paths(campaign, n)
-        state = campaign.turn_dir(n) / "state.yaml"
-        state.unlink()  # first: from now on the turn counts as unresolved
-        for path in paths:
-            path.unlink(missing_ok=True)
-        private = campaign.turn_dir(n) / "private"
-        if private.is_dir() and not any(private.iterdir()):
-            private.rmdir()
-        say("undo_done", turn=n, count=len(paths))
-        _commit(campaign, "commit_undo", no_commit, turn=n)
+        if to_turn is not None and to_turn > last:
+            raise PbpError("undo_to_ahead", turn=to_turn, last=last)
+        target = last - 1 if to_turn is None else to_turn
+        for n in range(last, target, -1):
+            count = archive.remove_turn(campaign, n)
+            say("undo_done", turn=n, count=count)
+            _commit(campaign, "commit_undo", no_commit, turn=n)
 
 
 @main.command()
@@ -550,7 +550,7 @@ def _rule_odds(rule: str, settings):
               help="A rules change to compare with the rules as they are, e.g. actions.fouille.noise=3.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable results on stdout.")
 @click.option("--svg", "svg_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Where to write the chart (default: pbp-simulate-<ruleset>.svg).")
+              help="Also write the chart of the main figure to this SVG file.")
 @click.pass_context
 def simulate(ctx, ruleset_id, games, players, seed, jobs, max_turns, overrides, as_json, svg_path):
     """Play many games with bots and print the balance figures.
@@ -562,6 +562,7 @@ def simulate(ctx, ruleset_id, games, players, seed, jobs, max_turns, overrides, 
     import random
 
     from pbp import i18n, ruleset, simulate as sim
+    from pbp.campaign import atomic_write
     from pbp.chart import histogram_svg
     from pbp.errors import PbpError
     from pbp.render import Renderer, package_dir
@@ -597,12 +598,10 @@ def simulate(ctx, ruleset_id, games, players, seed, jobs, max_turns, overrides, 
     report = {"ruleset": ruleset_id, "source": source, "games": games, "players": players, "seed": seed,
               "overrides": list(overrides), **results}
     main_figure = results["base"]["main"]
-    svg_path = svg_path or Path(f"pbp-simulate-{ruleset_id}.svg")
-    if main_figure:
+    if main_figure and svg_path is not None:
         series = [(i18n.t(lang, f"simulation_{name}"), results[name]["figures"][main_figure].get("histogram", {}))
                   for name, _ in runs]
-        svg_path.write_text(histogram_svg(f"{ruleset_id} — {main_figure} ({games})", main_figure, series),
-                            encoding="utf-8")
+        atomic_write(svg_path, histogram_svg(f"{ruleset_id} — {main_figure} ({games})", main_figure, series))
         report["svg"] = str(svg_path)
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False, indent=2))

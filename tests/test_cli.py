@@ -365,3 +365,29 @@ def test_a_closed_output_pipe_ends_quietly(tmp_path):
     done = subprocess.run(f"{sys.executable} -m pbp -C {root} verify | head -c 1", shell=True,
                           capture_output=True, text=True)
     assert done.stdout == "t" and done.stderr == ""
+
+
+def test_undo_to_a_turn_removes_every_later_turn(tmp_path):
+    root = tmp_path / "chasse"
+    assert pbp("init", root, "--ruleset", "manhunt", "--example").exit_code == 0
+    before = {p: p.read_bytes() for p in (root / "turns").rglob("*") if p.is_file()}
+    r = pbp("undo", "--to", "1", cwd=root)
+    assert r.exit_code == 0, r.output
+    assert r.output.count("annulé (9 fichiers retirés ; les ordres restent).") == 2
+    assert r.output.startswith("Tour 3 annulé") and "Tour 2 annulé" in r.output and "Tour 1 annulé" not in r.output
+    assert [n for n in (0, 1, 2, 3) if (root / f"turns/00{n}/state.yaml").exists()] == [0, 1]
+    assert (root / "turns/003/orders").is_dir() and (root / "turns/002/gm.yaml").exists()
+    log = subprocess.run(["git", "-C", str(root), "log", "--format=%s"], capture_output=True, text=True).stdout
+    assert log.splitlines()[:2] == ["Tour 2 annulé", "Tour 3 annulé"]
+    # replaying gives back the same bytes
+    assert pbp("run", cwd=root).exit_code == 0 and pbp("run", cwd=root).exit_code == 0
+    assert {p: p.read_bytes() for p in (root / "turns").rglob("*") if p.is_file()} == before
+    ahead = pbp("undo", "--to", "7", cwd=root)
+    assert ahead.exit_code == 1 and "--to 7 : le dernier tour résolu est le tour 3 ; rien à défaire." in ahead.stderr
+
+
+def test_simulate_writes_a_chart_only_when_asked(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    r = pbp("simulate", "manhunt", "--games", "5", "--jobs", "1")
+    assert r.exit_code == 0, r.output
+    assert list(tmp_path.iterdir()) == []
