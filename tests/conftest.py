@@ -1,9 +1,11 @@
 import pytest
 
 from pbp import ruleset
+from tests.duel import Duel
 from tests.toy import Toy
 
 ruleset.register(Toy)
+ruleset.register(Duel)
 
 
 @pytest.fixture

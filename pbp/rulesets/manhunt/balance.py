@@ -73,10 +73,13 @@ def bot_orders(rules: dict, lab, state: dict, player: str, rng) -> list[Action]:
     exits = [d for d, _ in lab.exits[peji["cell"]]]
     level = r.fatigue_level(rules, peji["fatigue"])
     can_run = level < rules["fatigue"]["no_running_level"] and exits
-    if r.engaged_by(state, player):
+    engaged = r.engaged_by(state, player)
+    if engaged:
         if can_run and rng.random() < bot["flee_when_engaged"]:
             return [Action("fuite", [rng.choice(exits)], 0)]
-        return [Action("combat", {"chasseur": None, "arme": None}, 0)]
+        # the rules want the hunter named when several are in reach: the one tracking the Péji
+        several = len(r.hunters_on(state, [peji["cell"]])) > 1
+        return [Action("combat", {"chasseur": engaged[0] if several else None, "arme": None}, 0)]
     if level >= bot["rest_from_fatigue_level"]:
         return [Action("repos", None, 0)]
     roll = rng.random()
