@@ -39,10 +39,19 @@ class Scenario:
     world: dict
     characters: dict
     roster: dict[str, dict]  # forum handle -> {"character": name, ...}
+    _derived: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def name(self, handle: str) -> str:
         """The character name a player's handle plays."""
         return (self.roster.get(handle) or {}).get("character", handle)
+
+    def derived(self, key: str, build):
+        """What a ruleset computes once from this scenario (a labyrinth graph,
+        parsed sheets...): `build()` on first use, the same object after. A
+        scenario is never changed once made, so nothing can go stale."""
+        if key not in self._derived:
+            self._derived[key] = build()
+        return self._derived[key]
 
 
 @dataclass
