@@ -33,6 +33,7 @@ from pathlib import Path
 
 from markupsafe import Markup as _JinjaSafe
 
+from pbp.errors import PbpError, TemplateError
 
 ZWSP = "\u200b"
 WJ = "\u2060"  # WORD JOINER: invisible, and no line break where it stands
@@ -508,12 +509,17 @@ def _environment_class():
 
 
 class Renderer:
-    def __init__(self, paths: list[Path], fmt: str, dialect: str = "phpbb", lang: str = "fr"):
+    def __init__(self, paths: list[Path], fmt: str, dialect: str = "phpbb", lang: str = "fr",
+                 root: Path | None = None):
+        """`root`: the campaign folder, so that an error in one of its own
+        templates names the file as the MJ sees it (templates/public.j2)."""
         from jinja2 import FileSystemLoader, StrictUndefined
 
         Environment = _environment_class()
         self.fmt = formatter(fmt, dialect)
         self.lang = lang
+        self.paths = [Path(p) for p in paths]
+        self.root = Path(root).resolve() if root is not None else None
         self.env = Environment(
             loader=FileSystemLoader([str(p) for p in paths]),
             finalize=self.fmt.finalize,
@@ -528,8 +534,80 @@ class Renderer:
         self.env.filters["extract"] = lambda key, mapping: mapping.get(key, key) if hasattr(mapping, "get") else key
 
     def render(self, name: str, **context) -> str:
-        template = self.env.select_template([f"{name}.{self.fmt.name}.j2", f"{name}.j2"])
-        return tidy(template.render(**context))
+        """The template `name` rendered; any error of a template (syntax,
+        undefined value, missing include, an exception in a campaign's own
+        template) is a TemplateError naming its file and line."""
+        try:
+            template = self.env.select_template([f"{name}.{self.fmt.name}.j2", f"{name}.j2"])
+            text = template.render(**context)
+        except PbpError:
+            raise
+        except Exception as exc:
+            error = self._template_error(exc, [f"{name}.{self.fmt.name}.j2", f"{name}.j2"], context)
+            if error is None:  # pbp's own code failed under pbp's own templates: a bug, said as one
+                raise
+            raise error from exc
+        return tidy(text)
+
+    # -- template errors ------------------------------------------------------------
+
+    def _template_file(self, filename: str) -> Path | None:
+        """The template file a traceback frame runs, or None for Python code."""
+        if not filename.endswith(".j2"):
+            return None
+        path = Path(filename).resolve()
+        for folder in self.paths:
+            if path.is_relative_to(folder.resolve()):
+                return path
+        return None
+
+    def _own(self, path: Path) -> bool:
+        return self.root is not None and path.is_relative_to(self.root)
+
+    def _shown(self, path) -> str:
+        path = Path(path).resolve()
+        return str(path.relative_to(self.root)) if self._own(path) else str(path)
+
+    def _template_error(self, exc: Exception, names: list[str], context: dict) -> TemplateError | None:
+        import traceback
+
+        import jinja2
+
+        from pbp import i18n
+
+        frames = [(path, line) for path, line in
+                  ((self._template_file(f.f_code.co_filename), line) for f, line in traceback.walk_tb(exc.__traceback__))
+                  if path is not None]
+        where = frames[-1] if frames else (None, None)
+        params: dict = {}
+        if isinstance(exc, jinja2.TemplateSyntaxError):
+            key, params = "template_syntax", {"error": exc.message}
+            where = (exc.filename, exc.lineno) if exc.filename else where
+        elif isinstance(exc, jinja2.TemplateNotFound):
+            missing = list(getattr(exc, "templates", None) or [exc.name])
+            key = "template_not_found" if frames else "template_missing"
+            params = {"name": missing, "paths": [self._shown(p) for p in self.paths],
+                      "suggestion": i18n.closest(missing[-1], self.env.list_templates(extensions=["j2"]))}
+        elif isinstance(exc, jinja2.UndefinedError):
+            message = exc.message or str(exc)
+            if m := re.fullmatch(r"'([^']*)' is undefined", message):
+                known = sorted(set(context) | {"m", "fmt", "lang"})  # what pbp gives every template
+                key, params = "template_undefined", {"name": m.group(1), "valid": known,
+                                                     "suggestion": i18n.closest(m.group(1), known)}
+            elif m := re.fullmatch(r"'(.*)' has no attribute '([^']*)'", message):
+                key, params = "template_no_attribute", {"value": m.group(1), "name": m.group(2)}
+            else:
+                key, params = "template_invalid", {"error": message}
+        elif isinstance(exc, jinja2.TemplateError):
+            key, params = "template_invalid", {"error": str(exc)}
+        else:
+            own = [f for f in frames if self._own(f[0])]
+            if not own:
+                return None
+            where = own[-1]
+            key, params = "template_failed", {"error": f"{type(exc).__name__}: {exc}"[:300]}
+        path, line = where
+        return TemplateError(key, file=self._shown(path) if path else None, line=line, **params)
 
 
 def tidy(text: str) -> str:

@@ -8,6 +8,7 @@ import markdown
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from pbp.errors import TemplateError
 from pbp.render import (BBCodeFormatter, MarkdownFormatter, Renderer, bbcode_escape, defuse_autolinks, markdown_escape,
                         markdown_escape_inline, markdown_to_bbcode, normalise, template_paths)
 
@@ -199,4 +200,41 @@ def test_bbcode_quote_author_cannot_end_the_tag():
 def test_text_format_is_normalised_too(tmp_path):
     (tmp_path / "t.j2").write_text("{{ text }}\n")
     assert Renderer([tmp_path], "text").render("t", text="a\x1b[2Jb\rc") == "ab\nc\n"
+
+
+# -- template errors --------------------------------------------------------------------
+
+def _broken(tmp_path, source: str, **context):
+    own = tmp_path / "templates"
+    own.mkdir(exist_ok=True)
+    (own / "public.j2").write_text(source)
+    with pytest.raises(TemplateError) as caught:
+        Renderer([own], "bbcode", root=tmp_path).render("public", turn=1, **context)
+    return caught.value
+
+
+def test_template_syntax_error_names_file_and_line(tmp_path):
+    e = _broken(tmp_path, "Tour {{ turn }}\n{% for e in events %}\n{{ e.kind }\n{% endfor %}\n", events=[])
+    assert e.text("fr") == "templates/public.j2:3: modèle invalide : erreur de syntaxe : unexpected '}'."
+    assert e.text("en") == "templates/public.j2:3: invalid template: syntax error: unexpected '}'."
+
+
+def test_template_undefined_name_suggests_the_context(tmp_path):
+    e = _broken(tmp_path, "Tour {{ turn }}\n\n{{ tour }}\n", title="T")
+    assert e.text("fr") == ("templates/public.j2:3: modèle invalide : « tour » n'est pas défini. "
+                            "Vouliez-vous dire « turn » ? Valeurs possibles : fmt, lang, m, title, turn.")
+    assert e.text("en") == ("templates/public.j2:3: invalid template: `tour` is undefined. "
+                            "Did you mean `turn`? Valid values: fmt, lang, m, title, turn.")
+
+
+def test_template_runtime_error_in_the_campaigns_template(tmp_path):
+    e = _broken(tmp_path, "{% set x = 1 %}\n{{ turn // 0 }}\n")
+    assert e.text("fr") == ("templates/public.j2:2: modèle invalide : erreur pendant le rendu : "
+                            "ZeroDivisionError: integer division or modulo by zero.")
+
+
+def test_pbp_own_code_failing_under_pbp_own_templates_is_a_bug_not_a_template_error(tmp_path):
+    (tmp_path / "t.j2").write_text("{{ turn // 0 }}\n")
+    with pytest.raises(ZeroDivisionError):
+        Renderer([tmp_path], "bbcode", root=tmp_path / "campaign").render("t", turn=1)
 
