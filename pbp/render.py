@@ -508,6 +508,35 @@ def _environment_class():
     return DataFirstEnvironment
 
 
+_BYTECODE_CACHE = None
+
+
+def _bytecode_cache():
+    """Compiled templates kept for the process, keyed by file and checked against
+    the source's checksum (an edited template is compiled again): `pbp verify`
+    and the tests render many turns with the same templates, and compiling them
+    is most of the cost of rendering. Every Renderer builds its environment with
+    the same options, so the compiled code is the same for all."""
+    global _BYTECODE_CACHE
+    if _BYTECODE_CACHE is None:
+        from jinja2 import BytecodeCache
+
+        class MemoryBytecodeCache(BytecodeCache):
+            def __init__(self):
+                self.store: dict[str, bytes] = {}
+
+            def load_bytecode(self, bucket):
+                code = self.store.get(bucket.key)
+                if code is not None:
+                    bucket.bytecode_from_string(code)
+
+            def dump_bytecode(self, bucket):
+                self.store[bucket.key] = bucket.bytecode_to_string()
+
+        _BYTECODE_CACHE = MemoryBytecodeCache()
+    return _BYTECODE_CACHE
+
+
 class Renderer:
     def __init__(self, paths: list[Path], fmt: str, dialect: str = "phpbb", lang: str = "fr",
                  root: Path | None = None):
@@ -528,6 +557,7 @@ class Renderer:
             lstrip_blocks=True,
             keep_trailing_newline=True,
             autoescape=False,
+            bytecode_cache=_bytecode_cache(),
         )
         self.env.globals.update(m=self.fmt, fmt=self.fmt.name, lang=lang)
         # `items | map("extract", mapping)`: look each item up in a mapping (kept when absent).

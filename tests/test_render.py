@@ -238,3 +238,9 @@ def test_pbp_own_code_failing_under_pbp_own_templates_is_a_bug_not_a_template_er
     with pytest.raises(ZeroDivisionError):
         Renderer([tmp_path], "bbcode", root=tmp_path / "campaign").render("t", turn=1)
 
+
+def test_an_edited_template_is_compiled_again(tmp_path):
+    (tmp_path / "t.j2").write_text("un\n")
+    assert Renderer([tmp_path], "bbcode").render("t") == "un\n"
+    (tmp_path / "t.j2").write_text("deux\n")
+    assert Renderer([tmp_path], "bbcode").render("t") == "deux\n"
