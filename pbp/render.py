@@ -94,6 +94,10 @@ _HTML_TAG_OPEN = re.compile(r"<(?=[A-Za-z/!?])")
 _HTML_ENTITY = re.compile(r"&(?=[#A-Za-z])")
 # A `[` with no `]` after it on the text's last line.
 _LONE_BRACKET = re.compile(r"\[[^\]\n]*\Z")
+# A `[` that cannot open a tag (a tag name starts with a letter, `/` or `*`), not
+# already broken: the brackets a template writes around generated text
+# (coordinates `en [4, 2]`), which some parsers would still read as a tag.
+_LITERAL_BRACKET = re.compile("\\[(?=[^A-Za-z/*" + ZWSP + "])")
 # Markdown punctuation that matters anywhere (emphasis, code, links, tables, strikethrough)...
 _MD_ANYWHERE = re.compile(r"([\\`*_\[\]|~])")
 # ...and what only matters at the start of a line: headings, quotes, setext
@@ -231,6 +235,10 @@ class Formatter:
         """MJ narration written in Markdown (trusted), in this output format."""
         return Markup(str(markdown_text or "").strip())
 
+    def finish(self, text: str) -> str:
+        """The whole rendered post, last pass."""
+        return text
+
 
 class MarkdownFormatter(Formatter):
     name = "markdown"
@@ -359,6 +367,10 @@ class BBCodeFormatter(Formatter):
 
     def md(self, markdown_text) -> Markup:
         return Markup(markdown_to_bbcode(str(markdown_text or ""), self))
+
+    def finish(self, text: str) -> str:
+        # Player text is broken already; this catches the brackets templates write.
+        return _LITERAL_BRACKET.sub("[" + ZWSP, text)
 
 
 def formatter(fmt: str, dialect: str = "phpbb") -> Formatter:
@@ -577,7 +589,7 @@ class Renderer:
             if error is None:  # pbp's own code failed under pbp's own templates: a bug, said as one
                 raise
             raise error from exc
-        return tidy(text)
+        return tidy(self.fmt.finish(text))
 
     # -- template errors ------------------------------------------------------------
 

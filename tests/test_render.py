@@ -244,3 +244,11 @@ def test_an_edited_template_is_compiled_again(tmp_path):
     assert Renderer([tmp_path], "bbcode").render("t") == "un\n"
     (tmp_path / "t.j2").write_text("deux\n")
     assert Renderer([tmp_path], "bbcode").render("t") == "deux\n"
+
+
+def test_brackets_a_bbcode_template_writes_around_values_are_broken_too(tmp_path):
+    (tmp_path / "t.j2").write_text("{{ m.b(nom) }} en [{{ pos | join(', ') }}] [center]x[/center] [*] [\n")
+    out = Renderer([tmp_path], "bbcode").render("t", nom="Aria", pos=[4, 2])
+    assert out == "[b]Aria[/b] en [\u200b4, 2] [center]x[/center] [*] [\u200b\n"
+    # Markdown reads `[4, 2]` as text already: unchanged
+    assert Renderer([tmp_path], "markdown").render("t", nom="Aria", pos=[4, 2]).startswith("**Aria** en [4, 2] ")
