@@ -46,10 +46,11 @@ NBSP = "\u00a0"
 _LINE_ENDINGS = re.compile("\r\n?|[\u2028\u2029]")
 # Terminal escape sequences, removed whole (removing only ESC would leave `[31m`):
 # CSI (colours, cursor moves), then OSC/DCS/SOS/PM/APC strings with their
-# terminator, then any other ESC sequence (intermediate bytes + final byte).
+# terminator (a string stops at the next introducer: linear time on any input),
+# then any other ESC sequence (intermediate bytes + final byte).
 _TERMINAL_ESCAPES = re.compile(
     "(?:\x1b\\[|\x9b)[0-?]*[ -/]*[@-~]"
-    "|(?:\x1b[\\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\\\|\x9c)"
+    "|(?:\x1b[\\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x90\x98\x9c-\x9f]*(?:\x07|\x1b\\\\|\x9c)"
     "|\x1b[ -/]*[0-~]"
 )
 # C0 controls but tab and newline, DEL, C1 controls, bidi embeddings/overrides
@@ -92,8 +93,6 @@ def defuse_autolinks(text: str) -> str:
 # HTML only opens a tag, an end tag, a comment or a declaration after `<` + one of these.
 _HTML_TAG_OPEN = re.compile(r"<(?=[A-Za-z/!?])")
 _HTML_ENTITY = re.compile(r"&(?=[#A-Za-z])")
-# A `[` with no `]` after it on the text's last line.
-_LONE_BRACKET = re.compile(r"\[[^\]\n]*\Z")
 # A `[` that cannot open a tag (a tag name starts with a letter, `/` or `*`), not
 # already broken: the brackets a template writes around generated text
 # (coordinates `en [4, 2]`), which some parsers would still read as a tag.
@@ -118,7 +117,8 @@ def bbcode_escape(text) -> str:
     """Player text inert in BBCode: no tag (every `[` broken), no HTML on boards
     that allow it, no autolink."""
     text = _bbcode_inert(text)
-    if _LONE_BRACKET.search(text):
+    last_line = text[text.rfind("\n") + 1:]
+    if last_line.rfind("[") > last_line.rfind("]"):  # a `[` left open on the last line
         # Tokenizers that take `[` up to the next `]` (bbcodepy: `\[/?.+?\]`) would
         # swallow the tag that follows (the `[/quote]` closing this text); only a
         # line break stops them.
@@ -152,17 +152,27 @@ def markdown_escape(text) -> str:
     return _MD_INDENT.sub(lambda m: m.group(0).replace("\t", NBSP * 4).replace(" ", NBSP), text)
 
 
+def one_line(text: str) -> str:
+    """Lines joined by one space, the white space around each line break
+    dropped (no regular expression: linear whatever the spaces)."""
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return text
+    kept = [lines[0].rstrip(" \t")] + [line.strip() for line in lines[1:]]
+    return " ".join(line for line in kept if line)
+
+
 def markdown_escape_inline(text) -> str:
     """A value inside a line of Markdown (a list item, a heading, a sentence): its
     line breaks become spaces, so it cannot end the block it stands in (a single
     line break reads as a space in Markdown anyway)."""
-    return markdown_escape(re.sub(r"[ \t]*\n\s*", " ", normalise(text)))
+    return markdown_escape(one_line(normalise(text)))
 
 
 def markdown_code(text) -> str:
     """The content of an inline code span: nothing in it is markup but a
     backtick (which would end it) and a line break (a blank line would end it)."""
-    return re.sub(r"\s*\n\s*", " ", normalise(text)).replace("`", "'")
+    return one_line(normalise(text)).replace("`", "'")
 
 
 class Markup(str):
@@ -343,7 +353,7 @@ class BBCodeFormatter(Formatter):
             return Markup("")
         # A line break ends an item for some parsers (the `bbcode` package): text
         # items stay on their line.
-        items = [i if isinstance(i, Markup) else re.sub(r"\s*\n\s*", " ", normalise(i)) for i in items]
+        items = [i if isinstance(i, Markup) else one_line(normalise(i)) for i in items]
         return Markup("[list]" + "".join(f"\n[*]{self.esc(i)}" for i in items) + "\n[/list]")
 
     def spoiler(self, text, title=None) -> Markup:

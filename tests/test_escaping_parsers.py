@@ -262,6 +262,20 @@ def test_hostile_text_in_a_list_item_stays_text(fmt, text, expected):
         assert collapse(first_item.text()) == collapse(reads_as(text, expected)), name
 
 
+@pytest.mark.parametrize("fmt", ["markdown", "bbcode"])
+def test_a_spoiler_of_the_whole_corpus_is_one_spoiler(fmt):
+    f = FORMATTERS[fmt]  # forumactif has [spoiler]; Markdown has none and quotes instead
+    post = f.spoiler(ROLEPLAY, 'Le "secret" ]') + "\n\nAprès.\n"
+    box = "blockquote" if fmt == "markdown" else "details"
+    for name, parse in PARSERS[fmt].items():
+        root = tree(parse(post))
+        boxes = [n for n in root.children if isinstance(n, Node) and n.tag != "br"]
+        assert [b.tag for b in boxes] == ([box, "p"] if fmt == "markdown" else [box]), name
+        body = Node("body", _quote_body(boxes[0]))
+        assert {e.tag for e in body.elements()} <= {"p", "br"}, name
+        assert collapse(body.text()) == collapse(ROLEPLAY_READS), name
+
+
 # Every character that starts markup somewhere, line breaks of every kind included.
 _MARKUP = list("[]()!#=-+*_~`<>&|:/@.\\ \t\n\r\x1b\x00\u202e\u2028") + ["www.", "http://", "1.", "ab", "x.com", "    "]
 

@@ -139,6 +139,7 @@ def test_event_data_keys_win_over_dict_methods(tmp_path):
     ("\x1b]8;;http://evil.example\x1b\\lien\x1b]8;;\x1b\\", "lien"),  # OSC 8 hyperlink, ST-terminated
     ("\x1b]0;jamais fermé", "0;jamais fermé"),  # unterminated: only the introducer goes
     ("\x9b2Jeffacé\x1bc", "effacé"),  # C1 CSI, RIS
+    ("\x9d\x9d\x9dtexte", "texte"),  # C1 OSC never terminated: the controls go, the text stays
     ("a\x00b\x07c\x08d\x7fe\x85f\x9fg", "abcdefg"),
     ("tab\tgardée", "tab\tgardée"),
     ("\u202eesrever\u202c \u2066x\u2069 \u202a\u202b\u202d", "esrever x "),
