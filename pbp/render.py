@@ -20,9 +20,14 @@ with independent parsers (tests/test_escaping_parsers.py):
 - Markdown: `&` and `<` become entities (Python-Markdown passes raw HTML
   through), Markdown punctuation (`~` included: strikethrough, tilde fences) is
   backslash-escaped, line-start markers (headings, quotes, lists, setext
-  underlines, rules) are broken and leading spaces become no-break spaces (no
-  indented code block): no link, image, heading, list, table, code or HTML
-  from player text.
+  underlines, rules, table delimiter rows) are broken and leading spaces become
+  no-break spaces (no indented code block); a value inside a line stays on it:
+  no link, image, heading, list, table, code or HTML from player text.
+A BBCode post also gets a last pass breaking the `[` a template writes before
+anything but a tag name (coordinates `[4, 2]`).
+
+An error in a template (syntax, undefined value, missing include, an exception
+under a campaign's own template) is a TemplateError naming the file and line.
 """
 
 from __future__ import annotations
@@ -68,12 +73,16 @@ def normalise(text) -> str:
 
 
 # Where autolinkers look, found by testing linkify-it (markdown-it's linkify,
-# fuzzy links on), cmark-gfm's autolink extension, and the bbcode/bbcodepy link
-# finders: a WORD JOINER after the scheme's colon and between slashes
-# (`http:⁠/⁠/`: bbcodepy still links `http:/⁠/`), around the dot of any `www.`/`ftp.`
-# (cmark-gfm and the bbcode parsers link `www.⁠x`, linkify-it links `www⁠.x` as
-# an IDN; cmark-gfm links `_www.x` too), after a dot before a letter (linkify-it links bare `evil.com`; `.⁠com`
-# is no TLD) and after `@` (e-mails, and @mentions on Discourse or GitHub).
+# fuzzy links on), cmark-gfm's autolink extension and the bbcode/bbcodepy link
+# finders, a WORD JOINER goes:
+# - after a scheme's colon and between slashes (`http:⁠/⁠/`; bbcodepy still
+#   links `http:/⁠/`, linkify-it links a bare `//host`);
+# - on both sides of the dot of any `www.`/`ftp.` (cmark-gfm and the bbcode
+#   parsers link `www.⁠x`, linkify-it links `www⁠.x` as an IDN, cmark-gfm links
+#   `_www.x` too);
+# - after a dot before a letter (linkify-it links a bare `evil.com`; `.⁠com` is
+#   no top-level domain);
+# - after `@` (e-mail addresses, and @mentions on Discourse or GitHub).
 _AUTOLINK_SPOTS = re.compile(r"(?:www|ftp)\.|(?<=[^\W\d_]):(?=\S)|/(?=/)|@(?=\S)|\.(?=[^\W\d_])", re.I)
 
 
