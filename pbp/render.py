@@ -604,7 +604,7 @@ class Renderer:
         except PbpError:
             raise
         except Exception as exc:
-            error = self._template_error(exc, [f"{name}.{self.fmt.name}.j2", f"{name}.j2"], context)
+            error = self._template_error(exc, context)
             if error is None:  # pbp's own code failed under pbp's own templates: a bug, said as one
                 raise
             raise error from exc
@@ -629,7 +629,7 @@ class Renderer:
         path = Path(path).resolve()
         return str(path.relative_to(self.root)) if self._own(path) else str(path)
 
-    def _template_error(self, exc: Exception, names: list[str], context: dict) -> TemplateError | None:
+    def _template_error(self, exc: Exception, context: dict) -> TemplateError | None:
         import traceback
 
         import jinja2
