@@ -70,7 +70,8 @@ def test_post_names_the_broken_template(ready, case):
 
 
 def test_a_missing_include_says_where_templates_are_looked_up(ready):
-    write(ready, "templates/public.j2", "{{ m.h(turn) }}\n{% include 'absente.j2' %}\n")
+    write(ready, "templates/public.j2", "{{ m.h(turn) }}\n{% include 'morceaux.j2' %}\n")
+    write(ready, "templates/morceau.j2", "un morceau\n")
     before = snapshot(ready)
     r = pbp("run", cwd=ready)
     from tests.toy import Toy
@@ -78,8 +79,8 @@ def test_a_missing_include_says_where_templates_are_looked_up(ready):
     looked = ", ".join("templates" if p == ready / "templates" else str(p.resolve())
                        for p in template_paths("toy", "fr", ready, Toy().folder()))
     assert r.exit_code == 1
-    assert r.stderr == (f"templates/public.j2:2: modèle invalide : le modèle inclus « absente.j2 » est introuvable "
-                        f"(cherché dans : {looked}). Vouliez-vous dire « private.j2 » ?\n")
+    assert r.stderr == (f"templates/public.j2:2: modèle invalide : le modèle inclus « morceaux.j2 » est introuvable "
+                        f"(cherché dans : {looked}). Vouliez-vous dire « morceau.j2 » ?\n")
     assert snapshot(ready) == before
 
 
