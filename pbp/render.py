@@ -6,12 +6,28 @@ implements; a campaign can still provide a format-specific template
 (`public.bbcode.j2` is looked up before `public.j2`).
 
 Every `{{ value }}` is escaped for the output format unless it is `Markup`
-(what the helpers return): player text cannot become markup.
+(what the helpers return): player text cannot become markup. Every escape path
+starts with `normalise` (one line ending, no control characters, terminal
+escapes or bidi overrides), then makes the text inert for the format, checked
+with independent parsers (tests/test_escaping_parsers.py):
+- both formats: bare URLs, `www.` addresses and e-mail addresses get an
+  invisible WORD JOINER where autolinkers look (`http:⁠/⁠/`, `www⁠.⁠`, `.⁠com`,
+  `@⁠`), so no forum turns them into live links;
 - BBCode: every `[` is followed by a zero-width space, so no tag a player
-  writes is live, not even a `[/quote]` closing the quote around it.
+  writes is live, not even a `[/quote]` closing the quote around it; so is a
+  `<` that would open an HTML tag, and a `&` that would start an entity, for
+  boards that allow HTML in posts;
 - Markdown: `&` and `<` become entities (Python-Markdown passes raw HTML
-  through) and Markdown punctuation is backslash-escaped: no link, image,
-  heading, list or HTML from player text.
+  through), Markdown punctuation (`~` included: strikethrough, tilde fences) is
+  backslash-escaped, line-start markers (headings, quotes, lists, setext
+  underlines, rules, table delimiter rows) are broken and leading spaces become
+  no-break spaces (no indented code block); a value inside a line stays on it:
+  no link, image, heading, list, table, code or HTML from player text.
+A BBCode post also gets a last pass breaking the `[` a template writes before
+anything but a tag name (coordinates `[4, 2]`).
+
+An error in a template (syntax, undefined value, missing include, an exception
+under a campaign's own template) is a TemplateError naming the file and line.
 """
 
 from __future__ import annotations
@@ -22,36 +38,156 @@ from pathlib import Path
 
 from markupsafe import Markup as _JinjaSafe
 
+from pbp.errors import PbpError, TemplateError
+
 ZWSP = "\u200b"
-# Markdown punctuation that matters anywhere (emphasis, code, links, tables)...
-_MD_ANYWHERE = re.compile(r"([\\`*_\[\]|])")
-# ...and what only matters at the start of a line (headings, quotes, lists, rules).
-_MD_LINE_START = re.compile(r"^([ \t]*)([#>=]|[+\-](?=\s|$)|-(?=-)|\d+[.)](?=\s|$))", re.M)
+WJ = "\u2060"  # WORD JOINER: invisible, and no line break where it stands
+NBSP = "\u00a0"
+
+# -- normalising player text -------------------------------------------------------
+
+# CommonMark ends a line at \r and \r\n too (a lone \r would end a `> ` quote line);
+# the Unicode line and paragraph separators mean a line break as well.
+_LINE_ENDINGS = re.compile("\r\n?|[\u2028\u2029]")
+# Terminal escape sequences, removed whole (removing only ESC would leave `[31m`):
+# CSI (colours, cursor moves), then OSC/DCS/SOS/PM/APC strings with their
+# terminator (a string stops at the next introducer: linear time on any input),
+# then any other ESC sequence (intermediate bytes + final byte).
+_TERMINAL_ESCAPES = re.compile(
+    "(?:\x1b\\[|\x9b)[0-?]*[ -/]*[@-~]"
+    "|(?:\x1b[\\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x90\x98\x9c-\x9f]*(?:\x07|\x1b\\\\|\x9c)"
+    "|\x1b[ -/]*[0-~]"
+)
+# C0 controls but tab and newline, DEL, C1 controls, bidi embeddings/overrides
+# (U+202A-U+202E) and isolates (U+2066-U+2069), lone surrogates (they cannot be
+# written as UTF-8).
+_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def normalise(text) -> str:
+    """Player text as it reads: LF line endings; control characters, terminal
+    escape sequences and bidi overrides removed. Every escape path starts here."""
+    text = _LINE_ENDINGS.sub("\n", str(text))
+    text = _TERMINAL_ESCAPES.sub("", text)
+    return _INVISIBLE.sub("", text)
+
+
+# Where autolinkers look, found by testing linkify-it (markdown-it's linkify,
+# fuzzy links on), cmark-gfm's autolink extension and the bbcode/bbcodepy link
+# finders, a WORD JOINER goes:
+# - after a scheme's colon and between slashes (`http:⁠/⁠/`; bbcodepy still
+#   links `http:/⁠/`, linkify-it links a bare `//host`);
+# - on both sides of the dot of any `www.`/`ftp.` (cmark-gfm and the bbcode
+#   parsers link `www.⁠x`, linkify-it links `www⁠.x` as an IDN, cmark-gfm links
+#   `_www.x` too);
+# - after a dot before a letter (linkify-it links a bare `evil.com`; `.⁠com` is
+#   no top-level domain);
+# - after `@` (e-mail addresses, and @mentions on Discourse or GitHub).
+_AUTOLINK_SPOTS = re.compile(r"(?:www|ftp)\.|(?<=[^\W\d_]):(?=\S)|/(?=/)|@(?=\S)|\.(?=[^\W\d_])", re.I)
+
+
+def _autolink_spot(m) -> str:
+    token = m.group(0)
+    if len(token) == 4:  # www. / ftp.
+        return token[:3] + WJ + "." + WJ
+    return token + WJ
+
+
+def defuse_autolinks(text: str) -> str:
+    return _AUTOLINK_SPOTS.sub(_autolink_spot, text)
+
+
+# -- escaping -------------------------------------------------------------------------
+
+# HTML only opens a tag, an end tag, a comment or a declaration after `<` + one of these.
+_HTML_TAG_OPEN = re.compile(r"<(?=[A-Za-z/!?])")
+_HTML_ENTITY = re.compile(r"&(?=[#A-Za-z])")
+# A `[` that cannot open a tag (a tag name starts with a letter, `/` or `*`), not
+# already broken: the brackets a template writes around generated text
+# (coordinates `en [4, 2]`), which some parsers would still read as a tag.
+_LITERAL_BRACKET = re.compile("\\[(?=[^A-Za-z/*" + ZWSP + "])")
+# Markdown punctuation that matters anywhere (emphasis, code, links, tables, strikethrough)...
+_MD_ANYWHERE = re.compile(r"([\\`*_\[\]|~])")
+# ...and what only matters at the start of a line: headings, quotes, setext
+# underlines, lists, rules, and table delimiter rows (cmark-gfm takes `a` over
+# `:-:` for a one-column table, no pipe needed).
+_MD_LINE_START = re.compile(r"^([ \t]*)([#>=]|[+\-](?=\s|$)|-(?=[-:])|:(?=-)|\d+[.)](?=\s|$))", re.M)
+# Four leading spaces (or a tab) open an indented code block.
+_MD_INDENT = re.compile(r"^[ \t]+", re.M)
+
+
+def _bbcode_inert(text: str) -> str:
+    text = defuse_autolinks(normalise(text))
+    text = _HTML_TAG_OPEN.sub("<" + ZWSP, _HTML_ENTITY.sub("&" + ZWSP, text))
+    return text.replace("[", "[" + ZWSP)
+
+
+def bbcode_escape(text) -> str:
+    """Player text inert in BBCode: no tag (every `[` broken), no HTML on boards
+    that allow it, no autolink."""
+    text = _bbcode_inert(text)
+    last_line = text[text.rfind("\n") + 1:]
+    if last_line.rfind("[") > last_line.rfind("]"):  # a `[` left open on the last line
+        # Tokenizers that take `[` up to the next `]` (bbcodepy: `\[/?.+?\]`) would
+        # swallow the tag that follows (the `[/quote]` closing this text); only a
+        # line break stops them.
+        text += "\n"
+    return text
+
+
+def bbcode_attribute(value) -> str:
+    """A quoted tag attribute (`[quote="..."]`): no quote or bracket can end it early."""
+    value = re.sub(r"\s+", " ", normalise(value)).strip()
+    # No `]` is left, so the tag's own `]` ends it for every tokenizer.
+    return _bbcode_inert(value.replace('"', "'").replace("]", ")"))
+
+
+def _md_line_start(m) -> str:
+    lead, token = m.group(1), m.group(2)
+    if token == "=":  # `=` has no backslash escape in Python-Markdown; an entity breaks a setext underline
+        return lead + "&#61;"
+    if token[0].isdigit():  # `1.` starts a list, `1\.` does not
+        return lead + token[:-1] + "\\" + token[-1]
+    return lead + "\\" + token
+
+
+def markdown_escape(text) -> str:
+    """Player text inert in Markdown (CommonMark, GFM, Python-Markdown), line by
+    line: its line breaks stay (a quote prefixes each line)."""
+    text = defuse_autolinks(normalise(text))
+    text = text.replace("&", "&amp;").replace("<", "&lt;")
+    text = _MD_ANYWHERE.sub(r"\\\1", text)
+    text = _MD_LINE_START.sub(_md_line_start, text)
+    return _MD_INDENT.sub(lambda m: m.group(0).replace("\t", NBSP * 4).replace(" ", NBSP), text)
+
+
+def one_line(text: str) -> str:
+    """Lines joined by one space, the white space around each line break
+    dropped (no regular expression: linear whatever the spaces)."""
+    lines = text.split("\n")
+    if len(lines) == 1:
+        return text
+    kept = [lines[0].rstrip(" \t")] + [line.strip() for line in lines[1:]]
+    return " ".join(line for line in kept if line)
+
+
+def markdown_escape_inline(text) -> str:
+    """A value inside a line of Markdown (a list item, a heading, a sentence): its
+    line breaks become spaces, so it cannot end the block it stands in (a single
+    line break reads as a space in Markdown anyway)."""
+    return markdown_escape(one_line(normalise(text)))
+
+
+def markdown_code(text) -> str:
+    """The content of an inline code span: nothing in it is markup but a
+    backtick (which would end it) and a line break (a blank line would end it)."""
+    return one_line(normalise(text)).replace("`", "'")
 
 
 class Markup(str):
     """Text already in the output format: never escaped again."""
 
     __slots__ = ()
-
-
-def bbcode_escape(text) -> str:
-    return str(text).replace("[", "[" + ZWSP)
-
-
-def markdown_escape(text) -> str:
-    text = str(text).replace("&", "&amp;").replace("<", "&lt;")
-    text = _MD_ANYWHERE.sub(r"\\\1", text)
-
-    def line_start(m):
-        lead, token = m.group(1), m.group(2)
-        if token == "=":  # `=` has no backslash escape; an entity breaks a setext underline
-            return lead + "&#61;"
-        if token[0].isdigit():  # `1.` starts a list, `1\.` does not
-            return lead + token[:-1] + "\\" + token[-1]
-        return lead + "\\" + token
-
-    return _MD_LINE_START.sub(line_start, text)
 
 
 class Formatter:
@@ -69,7 +205,7 @@ class Formatter:
         return Markup(self._escape(str(text)))
 
     def _escape(self, text: str) -> str:
-        return text
+        return normalise(text)
 
     def finalize(self, value):
         if value is None:
@@ -118,25 +254,31 @@ class Formatter:
         """MJ narration written in Markdown (trusted), in this output format."""
         return Markup(str(markdown_text or "").strip())
 
+    def finish(self, text: str) -> str:
+        """The whole rendered post, last pass."""
+        return text
+
 
 class MarkdownFormatter(Formatter):
     name = "markdown"
     ext = "md"
 
     def _escape(self, text: str) -> str:
-        return markdown_escape(text)
+        return markdown_escape_inline(text)
 
     def b(self, x): return Markup(f"**{self.esc(x)}**")
     def i(self, x): return Markup(f"*{self.esc(x)}*")
     def u(self, x): return Markup(f"*{self.esc(x)}*")
     def s(self, x): return Markup(f"~~{self.esc(x)}~~")
-    def code(self, x): return Markup("`" + str(x).replace("`", "'") + "`")
+    def code(self, x): return Markup("`" + markdown_code(x) + "`")
     def h(self, x, level=2): return Markup("#" * (level + 1) + " " + self.esc(x))
     def url(self, href, label=None): return Markup(f"[{self.esc(label or href)}]({str(href).replace(')', '%29')})")
     def hr(self): return Markup("---")
 
     def quote(self, text, author=None) -> Markup:
-        body = self.esc(text)
+        # Every line of the body starts with `>` (a lone \r cannot end one: normalised),
+        # so whatever the text holds, this is one quote.
+        body = text if isinstance(text, Markup) else markdown_escape(text or "")
         lines = []
         if author:
             lines.append(f"> **{self.esc(author)}** :")
@@ -211,19 +353,21 @@ class BBCodeFormatter(Formatter):
 
     def quote(self, text, author=None) -> Markup:
         if author:
-            name = str(author).replace('"', "'").replace("]", ")")
-            return Markup(f'[quote="{bbcode_escape(name)}"]{self.esc(text)}[/quote]')
+            return Markup(f'[quote="{bbcode_attribute(author)}"]{self.esc(text)}[/quote]')
         return self._tag("quote", text)
 
     def list(self, items) -> Markup:
         items = list(items)
         if not items:
             return Markup("")
+        # A line break ends an item for some parsers (the `bbcode` package): text
+        # items stay on their line.
+        items = [i if isinstance(i, Markup) else one_line(normalise(i)) for i in items]
         return Markup("[list]" + "".join(f"\n[*]{self.esc(i)}" for i in items) + "\n[/list]")
 
     def spoiler(self, text, title=None) -> Markup:
         if self.features["spoiler"]:
-            arg = f'="{bbcode_escape(title)}"' if title else ""
+            arg = f'="{bbcode_attribute(title)}"' if title else ""
             return Markup(f"[spoiler{arg}]{self.esc(text)}[/spoiler]")
         return self.quote(text, title)
 
@@ -242,6 +386,10 @@ class BBCodeFormatter(Formatter):
 
     def md(self, markdown_text) -> Markup:
         return Markup(markdown_to_bbcode(str(markdown_text or ""), self))
+
+    def finish(self, text: str) -> str:
+        # Player text is broken already; this catches the brackets templates write.
+        return _LITERAL_BRACKET.sub("[" + ZWSP, text)
 
 
 def formatter(fmt: str, dialect: str = "phpbb") -> Formatter:
@@ -391,13 +539,47 @@ def _environment_class():
     return DataFirstEnvironment
 
 
+_BYTECODE_CACHE = None
+
+
+def _bytecode_cache():
+    """Compiled templates kept for the process, keyed by file and checked against
+    the source's checksum (an edited template is compiled again): `pbp verify`
+    and the tests render many turns with the same templates, and compiling them
+    is most of the cost of rendering. Every Renderer builds its environment with
+    the same options, so the compiled code is the same for all."""
+    global _BYTECODE_CACHE
+    if _BYTECODE_CACHE is None:
+        from jinja2 import BytecodeCache
+
+        class MemoryBytecodeCache(BytecodeCache):
+            def __init__(self):
+                self.store: dict[str, bytes] = {}
+
+            def load_bytecode(self, bucket):
+                code = self.store.get(bucket.key)
+                if code is not None:
+                    bucket.bytecode_from_string(code)
+
+            def dump_bytecode(self, bucket):
+                self.store[bucket.key] = bucket.bytecode_to_string()
+
+        _BYTECODE_CACHE = MemoryBytecodeCache()
+    return _BYTECODE_CACHE
+
+
 class Renderer:
-    def __init__(self, paths: list[Path], fmt: str, dialect: str = "phpbb", lang: str = "fr"):
+    def __init__(self, paths: list[Path], fmt: str, dialect: str = "phpbb", lang: str = "fr",
+                 root: Path | None = None):
+        """`root`: the campaign folder, so that an error in one of its own
+        templates names the file as the MJ sees it (templates/public.j2)."""
         from jinja2 import FileSystemLoader, StrictUndefined
 
         Environment = _environment_class()
         self.fmt = formatter(fmt, dialect)
         self.lang = lang
+        self.paths = [Path(p) for p in paths]
+        self.root = Path(root).resolve() if root is not None else None
         self.env = Environment(
             loader=FileSystemLoader([str(p) for p in paths]),
             finalize=self.fmt.finalize,
@@ -406,14 +588,87 @@ class Renderer:
             lstrip_blocks=True,
             keep_trailing_newline=True,
             autoescape=False,
+            bytecode_cache=_bytecode_cache(),
         )
         self.env.globals.update(m=self.fmt, fmt=self.fmt.name, lang=lang)
         # `items | map("extract", mapping)`: look each item up in a mapping (kept when absent).
         self.env.filters["extract"] = lambda key, mapping: mapping.get(key, key) if hasattr(mapping, "get") else key
 
     def render(self, name: str, **context) -> str:
-        template = self.env.select_template([f"{name}.{self.fmt.name}.j2", f"{name}.j2"])
-        return tidy(template.render(**context))
+        """The template `name` rendered; any error of a template (syntax,
+        undefined value, missing include, an exception in a campaign's own
+        template) is a TemplateError naming its file and line."""
+        try:
+            template = self.env.select_template([f"{name}.{self.fmt.name}.j2", f"{name}.j2"])
+            text = template.render(**context)
+        except PbpError:
+            raise
+        except Exception as exc:
+            error = self._template_error(exc, context)
+            if error is None:  # pbp's own code failed under pbp's own templates: a bug, said as one
+                raise
+            raise error from exc
+        return tidy(self.fmt.finish(text))
+
+    # -- template errors ------------------------------------------------------------
+
+    def _template_file(self, filename: str) -> Path | None:
+        """The template file a traceback frame runs, or None for Python code."""
+        if not filename.endswith(".j2"):
+            return None
+        path = Path(filename).resolve()
+        for folder in self.paths:
+            if path.is_relative_to(folder.resolve()):
+                return path
+        return None
+
+    def _own(self, path: Path) -> bool:
+        return self.root is not None and path.is_relative_to(self.root)
+
+    def _shown(self, path) -> str:
+        path = Path(path).resolve()
+        return str(path.relative_to(self.root)) if self._own(path) else str(path)
+
+    def _template_error(self, exc: Exception, context: dict) -> TemplateError | None:
+        import traceback
+
+        import jinja2
+
+        from pbp import i18n
+
+        frames = [(path, line) for path, line in
+                  ((self._template_file(f.f_code.co_filename), line) for f, line in traceback.walk_tb(exc.__traceback__))
+                  if path is not None]
+        where = frames[-1] if frames else (None, None)
+        params: dict = {}
+        if isinstance(exc, jinja2.TemplateSyntaxError):
+            key, params = "template_syntax", {"error": exc.message}
+            where = (exc.filename, exc.lineno) if exc.filename else where
+        elif isinstance(exc, jinja2.TemplateNotFound):
+            missing = list(getattr(exc, "templates", None) or [exc.name])
+            key = "template_not_found" if frames else "template_missing"
+            params = {"name": missing, "paths": [self._shown(p) for p in self.paths],
+                      "suggestion": i18n.closest(missing[-1], self.env.list_templates(extensions=["j2"]))}
+        elif isinstance(exc, jinja2.UndefinedError):
+            message = exc.message or str(exc)
+            if m := re.fullmatch(r"'([^']*)' is undefined", message):
+                known = sorted(set(context) | {"m", "fmt", "lang"})  # what pbp gives every template
+                key, params = "template_undefined", {"name": m.group(1), "valid": known,
+                                                     "suggestion": i18n.closest(m.group(1), known)}
+            elif m := re.fullmatch(r"'(.*)' has no attribute '([^']*)'", message):
+                key, params = "template_no_attribute", {"value": m.group(1), "name": m.group(2)}
+            else:
+                key, params = "template_invalid", {"error": message}
+        elif isinstance(exc, jinja2.TemplateError):
+            key, params = "template_invalid", {"error": str(exc)}
+        else:
+            own = [f for f in frames if self._own(f[0])]
+            if not own:
+                return None
+            where = own[-1]
+            key, params = "template_failed", {"error": f"{type(exc).__name__}: {exc}"[:300]}
+        path, line = where
+        return TemplateError(key, file=self._shown(path) if path else None, line=line, **params)
 
 
 def tidy(text: str) -> str:

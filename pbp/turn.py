@@ -192,7 +192,7 @@ def _finish(campaign, n, state, events, dice, warnings) -> TurnOutput:
 
 def renderer(campaign: Campaign, fmt: str | None = None) -> Renderer:
     paths = template_paths(campaign.ruleset.id, campaign.lang, campaign.root, campaign.ruleset.folder())
-    return Renderer(paths, fmt or campaign.format, campaign.dialect, campaign.lang)
+    return Renderer(paths, fmt or campaign.format, campaign.dialect, campaign.lang, root=campaign.root)
 
 
 def audiences(campaign: Campaign, events: list[ev.Event]) -> list[str]:

@@ -1,0 +1,114 @@
+"""A broken template of the campaign's own (templates/ in the campaign folder)
+is the MJ's input: `pbp run`, `pbp post` and `pbp setup` say which file, which
+line and what is wrong, in the campaign's language, exit 1, and leave the
+campaign as it was."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbp.render import template_paths
+from tests.helpers import copy_example, pbp, write
+
+# (template source, line, what the French message says after "modèle invalide : ", the English one)
+BROKEN = {
+    "syntax": ("{{ m.h(turn) }}\n{% for e in events %}\n{{ e.kind }\n{% endfor %}\n", 3,
+               "modèle invalide : erreur de syntaxe : unexpected '}'.",
+               "invalid template: syntax error: unexpected '}'."),
+    "undefined": ("{{ m.h(turn) }}\n\n{{ tour }}\n", 3,
+                  "modèle invalide : « tour » n'est pas défini. Vouliez-vous dire « turn » ? Valeurs possibles : "
+                  "by_player, character, events, fmt, lang, m, names, player, title, turn.",
+                  "invalid template: `tour` is undefined. Did you mean `turn`? Valid values: "
+                  "by_player, character, events, fmt, lang, m, names, player, title, turn."),
+    "attribute": ("{{ m.h(turn) }}\n{{ names.personne }}\n", 2,
+                  "modèle invalide : dict object n'a pas d'attribut « personne ».",
+                  "invalid template: dict object has no attribute `personne`."),
+    "runtime": ("{{ m.h(turn) }}\n{% set n = events | length %}\n\n{{ turn // (n - n) }}\n", 4,
+                "modèle invalide : erreur pendant le rendu : ZeroDivisionError: integer division or modulo by zero.",
+                "invalid template: error while rendering: ZeroDivisionError: integer division or modulo by zero."),
+}
+
+
+def snapshot(root):
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def _lang(root, lang):
+    text = (root / "campaign.yaml").read_text()
+    (root / "campaign.yaml").write_text(text + f"lang: {lang}\n")
+
+
+@pytest.fixture
+def ready(toy_campaign):
+    assert pbp("setup", "--no-commit", cwd=toy_campaign).exit_code == 0
+    return toy_campaign
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("case", sorted(BROKEN))
+def test_run_names_the_broken_template(ready, case, lang):
+    source, line, fr, en = BROKEN[case]
+    _lang(ready, lang)
+    write(ready, "templates/public.j2", source)
+    before = snapshot(ready)
+    r = pbp("run", cwd=ready)
+    assert r.exit_code == 1
+    assert r.stderr == f"templates/public.j2:{line}: {fr if lang == 'fr' else en}\n"
+    assert snapshot(ready) == before  # no turn folder, no lock left, nothing committed
+
+
+@pytest.mark.parametrize("case", sorted(BROKEN))
+def test_post_names_the_broken_template(ready, case):
+    assert pbp("run", "--no-commit", cwd=ready).exit_code == 0
+    source, line, fr, _ = BROKEN[case]
+    write(ready, "templates/public.j2", source)
+    before = snapshot(ready)
+    r = pbp("post", cwd=ready)
+    assert r.exit_code == 1 and r.stdout == ""
+    assert r.stderr == f"templates/public.j2:{line}: {fr}\n"
+    assert snapshot(ready) == before
+
+
+def test_a_missing_include_says_where_templates_are_looked_up(ready):
+    write(ready, "templates/public.j2", "{{ m.h(turn) }}\n{% include 'morceaux.j2' %}\n")
+    write(ready, "templates/morceau.j2", "un morceau\n")
+    before = snapshot(ready)
+    r = pbp("run", cwd=ready)
+    from tests.toy import Toy
+
+    looked = ", ".join("templates" if p == ready / "templates" else str(p.resolve())
+                       for p in template_paths("toy", "fr", ready, Toy().folder()))
+    assert r.exit_code == 1
+    assert r.stderr == (f"templates/public.j2:2: modèle invalide : le modèle inclus « morceaux.j2 » est introuvable "
+                        f"(cherché dans : {looked}). Vouliez-vous dire « morceau.j2 » ?\n")
+    assert snapshot(ready) == before
+
+
+def test_an_error_in_an_included_campaign_template_names_that_file(ready):
+    write(ready, "templates/public.j2", "{{ m.h(turn) }}\n{% include 'morceau.j2' %}\n")
+    write(ready, "templates/fr/morceau.j2", "Les joueurs :\n{{ joueurs | join(', ') }}\n")
+    r = pbp("run", "--no-commit", cwd=ready)
+    assert r.exit_code == 1
+    assert r.stderr.startswith("templates/fr/morceau.j2:2: modèle invalide : « joueurs » n'est pas défini.")
+
+
+def test_setup_with_a_broken_setup_template_writes_nothing(toy_campaign):
+    write(toy_campaign, "templates/setup_public.j2", "Bonjour {{ title }\n")
+    before = snapshot(toy_campaign)
+    r = pbp("setup", cwd=toy_campaign)
+    assert r.exit_code == 1
+    assert r.stderr == "templates/setup_public.j2:1: modèle invalide : erreur de syntaxe : unexpected '}'.\n"
+    assert snapshot(toy_campaign) == before and not (toy_campaign / "turns").exists()
+
+
+def test_an_example_campaign_with_a_broken_private_template(tmp_path):
+    """A real ruleset's posts: the broken template is a player's report."""
+    root = copy_example("manhunt", tmp_path)
+    write(root, "templates/manhunt/fr/private.j2", "{% if turn %}\nRapport {{ turn }\n{% endif %}\n")
+    before = snapshot(root)
+    for args in (["run", "--no-commit"], ["post", "--turn", "3", "--player", "lucy"]):
+        r = pbp(*args, cwd=root)
+        assert r.exit_code == 1, args
+        assert r.stderr == "templates/manhunt/fr/private.j2:2: modèle invalide : erreur de syntaxe : unexpected '}'.\n"
+    assert pbp("post", "--turn", "3", cwd=root).exit_code == 0  # the public post is not that template
+    assert snapshot(root) == before
