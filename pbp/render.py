@@ -202,6 +202,8 @@ class Formatter:
             return Markup("")
         if isinstance(text, Markup):
             return text
+        if isinstance(text, _JinjaSafe):  # a macro's output marked `|safe`: already in the format
+            return Markup(str(text))
         return Markup(self._escape(str(text)))
 
     def _escape(self, text: str) -> str:
@@ -590,7 +592,9 @@ class Renderer:
             autoescape=False,
             bytecode_cache=_bytecode_cache(),
         )
-        self.env.globals.update(m=self.fmt, fmt=self.fmt.name, lang=lang)
+        from pbp.grammar import for_lang
+
+        self.env.globals.update(m=self.fmt, fmt=self.fmt.name, lang=lang, g=for_lang(lang))
         # `items | map("extract", mapping)`: look each item up in a mapping (kept when absent).
         self.env.filters["extract"] = lambda key, mapping: mapping.get(key, key) if hasattr(mapping, "get") else key
 
