@@ -32,6 +32,14 @@ DIALECTS = ("phpbb", "forumactif", "xenforo")
 CONFIG_KEYS = ("ruleset", "title", "lang", "format", "dialect", "secret", "players",
                "rules", "default_orders")
 HANDLE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+#: what a turn folder (turns/NNN/) holds besides a player's report
+TURN_FOLDER = ("state.yaml", "rolls.yaml", "events.yaml", "gm.yaml", "orders", "private",
+               *(f"{post}.{ext}" for post in ("public", "gm") for ext in FORMATS.values()))
+#: handles a roster may not use (compared case-insensitively): the names of the public
+#: thread and the MJ in any language a forum may use, and the names a turn folder holds,
+#: so that no handle can be taken for an audience or a file
+RESERVED_HANDLES = frozenset({"gm", "public", "mj", "all", "tous"}
+                             | {n for name in TURN_FOLDER for n in (name, name.split(".")[0])})
 
 
 #: every file this process has written, so that a failure can say what is already on disk
@@ -251,6 +259,9 @@ def open_campaign(path: str | Path) -> Campaign:
     for handle in config["players"]:
         if not HANDLE.match(str(handle)):
             raise bad("bad_handle", ("players", handle), handle=handle)
+        if str(handle).casefold() in RESERVED_HANDLES:
+            raise bad("reserved_handle", ("players", handle), handle=handle,
+                      reserved=sorted({n.split(".")[0] for n in RESERVED_HANDLES}))
     if config.get("rules") is not None and not isinstance(config["rules"], dict):
         raise bad("file_not_mapping", ("rules",))
     campaign = Campaign(root, config)

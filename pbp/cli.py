@@ -370,11 +370,18 @@ def post(ctx, n, handle, for_gm, fmt):
         n = campaign.last_turn()
         if n is None:
             raise PbpError("not_set_up")
-    if handle and handle not in campaign.roster:
+    if handle is not None and handle not in campaign.roster:
         raise PbpError("unknown_player", player=handle, valid=list(campaign.roster),
                        suggestion=i18n.closest(handle, campaign.roster))
     stored = turn.stored_events(campaign, n)
-    audience = events.GM if for_gm else (handle or events.PUBLIC)
+    # --player names a player, always: `--player gm` is the player whose handle is gm (a roster
+    # refuses that handle anyway), never the MJ's report
+    if for_gm:
+        audience = events.GM
+    elif handle is not None:
+        audience = events.Players(handle)
+    else:
+        audience = events.PUBLIC
     click.echo(turn.render_post(campaign, n, stored, audience, turn.renderer(campaign, fmt)), nl=False)
 
 

@@ -195,33 +195,45 @@ def renderer(campaign: Campaign, fmt: str | None = None) -> Renderer:
     return Renderer(paths, fmt or campaign.format, campaign.dialect, campaign.lang, root=campaign.root)
 
 
-def audiences(campaign: Campaign, events: list[ev.Event]) -> list[str]:
-    """`public`, `gm`, then every player some event is addressed to (roster order)."""
-    players = {p for e in events if isinstance(e.audience, tuple) for p in e.audience}
-    return [ev.PUBLIC, ev.GM] + [h for h in campaign.roster if h in players]
+def audiences(campaign: Campaign, events: list[ev.Event]) -> list[ev.Audience]:
+    """The readers of a turn's posts: `PUBLIC`, `GM`, then `Players(h)` for
+    every player some event is addressed to (roster order)."""
+    players = {p for e in events if isinstance(e.audience, ev.Players) for p in e.audience.handles}
+    return [ev.PUBLIC, ev.GM] + [ev.Players(h) for h in campaign.roster if h in players]
 
 
-def render_post(campaign: Campaign, n: int, events: list[ev.Event], audience: str, rend: Renderer,
+def _reader(audience: ev.Audience) -> tuple[str, str | None]:
+    """The template of a post and, for a private report, its player's handle."""
+    if audience is ev.PUBLIC:
+        return "public", None
+    if audience is ev.GM:
+        return "gm", None
+    if isinstance(audience, ev.Players) and len(audience.handles) == 1:
+        return "private", audience.handles[0]
+    raise TypeError(f"a post is read by PUBLIC, GM or one player, not {audience!r}")
+
+
+def render_post(campaign: Campaign, n: int, events: list[ev.Event], audience: ev.Audience, rend: Renderer,
                 grouped: dict | None = None) -> str:
-    """One post. `grouped` (from events.by_audience) saves re-filtering when
-    rendering every post of a turn."""
+    """One post, for `audience` (PUBLIC, GM or Players(handle)). `grouped`
+    (from events.by_audience) saves re-filtering when rendering every post of a
+    turn."""
+    template, player = _reader(audience)
     grouped = grouped if grouped is not None else ev.by_audience(events)
     names = campaign.names
-    template = "private" if audience not in (ev.PUBLIC, ev.GM) else audience
     context = dict(turn=n, title=campaign.title, events=grouped.get(audience, []), names=names,
-                   player=audience if template == "private" else None,
-                   character=names.get(audience) if template == "private" else None,
+                   audience=audience, player=player, character=names.get(player) if player else None,
                    # the MJ's report may go through each player's events
-                   by_player={h: grouped[h] for h in campaign.roster if h in grouped} if audience == ev.GM else {})
+                   by_player={h: grouped[ev.Players(h)] for h in campaign.roster if ev.Players(h) in grouped}
+                   if audience is ev.GM else {})
     if n == 0:
         template = "setup_" + template
     return rend.render(template, **context)
 
 
-def post_path(audience: str, ext: str) -> str:
-    if audience in (ev.PUBLIC, ev.GM):
-        return f"{audience}.{ext}"
-    return f"private/{audience}.{ext}"
+def post_path(audience: ev.Audience, ext: str) -> str:
+    template, player = _reader(audience)
+    return f"private/{player}.{ext}" if player else f"{template}.{ext}"
 
 
 def render_all(campaign: Campaign, out: TurnOutput, fmt: str | None = None) -> None:
@@ -249,7 +261,11 @@ def stored_events(campaign: Campaign, n: int) -> list[ev.Event]:
     path = campaign.turn_dir(n) / "events.yaml"
     if not (campaign.turn_dir(n) / "state.yaml").exists() or not path.exists():
         raise PbpError("turn_not_resolved", turn=n)
-    return [ev.Event.from_dict(e) for e in yamlio.load_file(path) or []]
+    raw = yamlio.load_file(path) or []
+    try:
+        return [ev.Event.from_dict(e) for e in raw]
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise PbpError("bad_events_file", file=campaign.rel(path), problem=str(exc)) from None
 
 
 def outputs_on_disk(campaign: Campaign, n: int) -> dict[str, bytes]:

@@ -342,7 +342,7 @@ def test_example_archive_public_posts_hold_no_secret():
         states = [campaign.state(max(n - 1, 0)), campaign.state(n)]
         for fmt in ("bbcode", "markdown"):
             rend = turns.renderer(campaign, fmt)
-            shown = [e for e in ev.for_audience(events, ev.PUBLIC) if e.kind != "roleplay"]
+            shown = [e for e in ev.by_audience(events)[ev.PUBLIC] if e.kind != "roleplay"]
             text = rend.render("setup_public" if n == 0 else "public", turn=n, title=campaign.title, names=names,
                                player=None, character=None, events=shown)
             assert leaks(text, secrets(campaign.scenario, *states)) == [], (n, fmt)
@@ -387,7 +387,7 @@ def test_bot_games_keep_secrets_and_invariants(lang):
             state = result.state
             check_public_events(result.events)
             kinds |= {e.kind for e in result.events}
-            shown = [e for e in ev.for_audience(result.events, ev.PUBLIC) if e.kind != "roleplay"]
+            shown = [e for e in ev.by_audience(result.events)[ev.PUBLIC] if e.kind != "roleplay"]
             text = renderer.render("public", turn=n, title="t", events=shown, names=names, player=None,
                                    character=None)
             assert leaks(text, secrets(scenario, before, state)) == []
@@ -400,7 +400,7 @@ def test_bot_games_keep_secrets_and_invariants(lang):
             # private reports render too
             for handle in scenario.roster:
                 renderer.render("private", turn=n, title="t", names=names, player=handle, character=names[handle],
-                                events=ev.for_audience(result.events, handle))
+                                events=ev.by_audience(result.events).get(ev.Players(handle), []))
             renderer.render("gm", turn=n, title="t", names=names, player=None, character=None, events=result.events)
             if rs.is_over(state):
                 break

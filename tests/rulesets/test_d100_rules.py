@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
+from pbp import events as ev
 from pbp.dice import Dice
 from pbp.rulesets.d100 import rules as R
 
@@ -140,7 +141,7 @@ def test_the_mjs_situational_die_applies_to_that_players_checks_this_turn():
     assert [c.data["chance"] for c in checks] == [40, 50]
     assert [c.data["outcome"] for c in checks] == ["failure", "success"]
     [public] = of(events, "situation")
-    assert public.audience == "public" and public.data["points"] == -2
+    assert public.audience == ev.PUBLIC and public.data["points"] == -2
 
 
 def test_repeated_checks_get_numbered_labels():
@@ -233,7 +234,7 @@ def test_the_mj_sets_the_starting_trust_before_the_checks():
     assert new["characters"]["kira"]["trust"]["syndicat"] == 4
     assert {h: c["trust"].get("empire") for h, c in new["characters"].items()} == {"kira": -2, "brann": -2,
                                                                                      "tia": -2}
-    assert all(e.audience != "public" for e in of(events, "trust_set"))
+    assert all(e.audience != ev.PUBLIC for e in of(events, "trust_set"))
 
 
 # -- alignment ----------------------------------------------------------------------------------------
@@ -263,7 +264,7 @@ def test_alignment_event_accepted_when_player_d20_is_at_most_the_mjs():
     assert event.data["accepted"] and event.data["side"] == "obscur"
     assert (event.data["before"], event.data["after"]) == (6, 5)
     assert new["characters"]["kira"]["light"] == 5
-    assert event.audience == ("kira",)
+    assert event.audience == ev.Players("kira")
 
 
 def test_alignment_event_inverted_when_player_d20_is_higher():
@@ -322,7 +323,7 @@ def test_manipulation_by_a_player_character_uses_their_sheet():
     new, events, _ = one_check([], {"tia.manipulation": 56}, gm=gm, player="tia")
     [event] = of(events, "manipulation", "tia")
     assert (event.data["chance"], event.data["outcome"], event.data["broken"]) == (55, "failure", False)
-    assert of(events, "manipulation_by", "brann")[0].audience == ("brann",)
+    assert of(events, "manipulation_by", "brann")[0].audience == ev.Players("brann")
 
 
 def test_end_of_level_moves_alignment_at_most_2_points():
@@ -376,7 +377,7 @@ def test_a_full_turn_without_action_gives_everyone_a_point():
     new, events, _ = everyone_idle(rs, sc, state, orders={"kira": [{"rien": "force"}]})
     assert new["characters"]["kira"]["force"] == 2 and new["characters"]["kira"]["action"] == 1
     assert new["characters"]["brann"]["action"] == 3
-    assert of(events, "quiet_turn")[0].audience == "public"
+    assert of(events, "quiet_turn")[0].audience == ev.PUBLIC
     [tia] = of(events, "recovery", "tia")
     assert tia.data["gauge"] is None  # already full
 
@@ -438,7 +439,7 @@ def test_pv_at_0_takes_the_character_out_and_healing_brings_them_back():
     state = setup_state(rs, sc)
     new, events, _ = everyone_idle(rs, sc, state, gm={"jauge": [{"joueur": "brann", "pv": -15, "raison": "tir"}]})
     assert new["characters"]["brann"]["pv"] == 0 and new["characters"]["brann"]["down"]
-    assert of(events, "down", "brann")[0].audience == "public"
+    assert of(events, "down", "brann")[0].audience == ev.PUBLIC
     assert rs.players_to_play(new, sc) == ["kira", "tia"]
     assert not rs.is_over(new)
     healed, events, _ = resolve(rs, sc, new, {"kira": [{"utiliser": {"objet": "medpac", "cible": "brann"}}],

@@ -5,7 +5,7 @@ import copy
 
 import pytest
 
-from pbp import orders as od, ruleset
+from pbp import events as ev, orders as od, ruleset
 from pbp.dice import Dice
 from pbp.ruleset import Scenario
 
@@ -205,7 +205,7 @@ def test_noise_five_brings_a_free_hunter_next_to_the_peji():
     # neighbours of B in direction order: nord C, est T, sud A -> 3rd is A
     assert g.h("h1")["cell"] == "A" and g.h("h1")["target"] == "lucy"  # just arrived: no move yet
     assert g.p()["stress"] == 3 + 2 and g.p()["noise_mark"] == 1
-    assert "chasseur_en_chasse" in g.kinds("public") and "chasseur_arrive" in g.kinds("gm")
+    assert "chasseur_en_chasse" in g.kinds(ev.PUBLIC) and "chasseur_arrive" in g.kinds(ev.GM)
     # next hunters' phase: h1 steps into B (moves, never attacks the same turn)
     g.play(lucy=["repos"])
     assert g.h("h1")["cell"] == "B" and "combat" not in g.kinds()
@@ -229,7 +229,7 @@ def test_no_free_hunter_no_arrival():
         h["out"] = True
     g.p()["noise"] = 4
     g.play(lucy=["recherche_pieges"])
-    assert g.p()["stress"] == 5 and "repere_sans_chasseur" in g.kinds("gm")
+    assert g.p()["stress"] == 5 and "repere_sans_chasseur" in g.kinds(ev.GM)
 
 
 # -- fatigue --------------------------------------------------------------------------
@@ -280,7 +280,7 @@ def test_panic_moves_two_random_cells_and_costs_a_turn():
     p = g.p()
     assert p["cell"] == "C" and p["lost_turns"] == 1
     assert (p["noise"], p["fatigue"]) == (1 + 3, 0 + 3)
-    assert "panique" in g.kinds("public")
+    assert "panique" in g.kinds(ev.PUBLIC)
     g.play(lucy=[])
     assert g.p()["stress"] == 5 and g.p()["lost_turns"] == 0
 
@@ -292,7 +292,7 @@ def test_wound_levels_and_their_effects():
     resolver_play = g.play(lucy=[{"deplacement_normal": "est"}])  # trap in T: wound level 2, stress +3
     p = g.p()
     assert p["wounds"] == 2 and p["fatigue"] == 1 and p["stress"] == 3
-    assert "piege_public" in resolver_play.kinds("public")
+    assert "piege_public" in resolver_play.kinds(ev.PUBLIC)
     assert p["traps_found"] == ["T"]
     g.play(lucy=[])  # known now: no second hit
     assert g.p()["wounds"] == 2
@@ -343,7 +343,7 @@ def test_peji_loses_the_fight_and_dies():
     g = Game(lucy="G", bob="C")
     g.play(forced=fight([1, 6, 1], [12, 2, 12]), lucy=[{"combat": "h3"}])
     assert g.p()["status"] == "dead" and g.event("combat").data["outcome"] == "hunter"
-    assert g.kinds("public").index("combat") < g.kinds("public").index("mort")
+    assert g.kinds(ev.PUBLIC).index("combat") < g.kinds(ev.PUBLIC).index("mort")
 
 
 def test_ties_score_for_nobody():

@@ -37,13 +37,13 @@ def leaks(text, secret_values):
 
 def public_text(renderer, turn, events, names, title="t"):
     shown = [e for e in events if e.kind != "roleplay"]  # players may say what they like
-    return renderer.render("public", turn=turn, title=title, events=ev.for_audience(shown, ev.PUBLIC), names=names,
+    return renderer.render("public", turn=turn, title=title, events=ev.by_audience(shown)[ev.PUBLIC], names=names,
                            player=None, character=None)
 
 
 def check_public_events(events):
     for e in events:
-        if e.audience == ev.PUBLIC:
+        if e.audience is ev.PUBLIC:
             assert not FORBIDDEN_KEYS & set(e.data), (e.kind, e.data)
 
 
@@ -62,7 +62,7 @@ def test_example_archive_public_posts_hold_no_secret():
             template = "setup_public" if n == 0 else "public"
             names = {h: campaign.scenario.name(h) for h in campaign.roster}
             text = rend.render(template, turn=n, title=campaign.title, names=names, player=None, character=None,
-                               events=[e for e in ev.for_audience(events, ev.PUBLIC) if e.kind != "roleplay"])
+                               events=[e for e in ev.by_audience(events)[ev.PUBLIC] if e.kind != "roleplay"])
             assert leaks(text, secrets(campaign.scenario, before, after)) == []
             checked += 1
     assert checked >= 8

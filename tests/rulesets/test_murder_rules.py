@@ -203,7 +203,7 @@ def test_setup_places_investigators_in_the_hall_and_one_witness_per_room():
     assert sorted(i["player"] for i in setup.data["investigators"]) == sorted(investigators)
     assert all(set(i) == {"player", "survival"} for i in setup.data["investigators"])
     sheets = [e for e in res.events if e.kind == "sheet"]
-    assert sorted(e.audience for e in sheets) == [(h,) for h in sorted(p)]
+    assert sorted(e.audience.handles for e in sheets) == [(h,) for h in sorted(p)]
 
 
 def test_setup_refuses_a_composition_the_lots_cannot_fill():
@@ -232,7 +232,8 @@ def test_witness_moves_2d6_along_the_shortest_path_as_far_as_the_roll_allows():
     moved = only(events, "moved")
     assert moved.audience == ev.PUBLIC and moved.data["path"] == ["Hall", "Salle A", "Salle B"]
     detail = only(events, "move_detail")
-    assert detail.audience == ("w1",) and detail.data["reason"] == "short" and detail.data["destination"] == "Salle C"
+    assert detail.audience == ev.Players("w1")
+    assert detail.data["reason"] == "short" and detail.data["destination"] == "Salle C"
     new, events, _ = play(state, {"w1": [("deplacer", "c")]}, {"w1.deplacement": 9})
     assert new["players"]["w1"]["room"] == "c" and only(events, "move_detail").data["reason"] == "arrived"
 
@@ -265,7 +266,8 @@ def test_witness_cannot_enter_a_room_holding_more_than_two_players_investigators
     new, events, _ = play(state, {"w1": [("deplacer", "c")], "i1": [("deplacer", "c")]},
                           {"w1.deplacement": 12, "i1.deplacement": 12})
     assert new["players"]["w1"]["room"] == "a"
-    assert [e.data["reason"] for e in events if e.kind == "move_detail" and e.audience == ("w1",)] == ["blocked"]
+    assert [e.data["reason"] for e in events
+            if e.kind == "move_detail" and e.audience == ev.Players("w1")] == ["blocked"]
     assert new["players"]["i1"]["room"] == "c"
 
 
@@ -278,7 +280,7 @@ def test_moves_are_checked_against_positions_at_that_moment():
     new, events, _ = play(state, {"w1": [("deplacer", "b")], "w2": [("deplacer", "b")]},
                           {"w1.deplacement": 6, "w2.deplacement": 6})
     assert new["players"]["w1"]["room"] == "b" and new["players"]["w2"]["room"] == "c"
-    detail = [e for e in events if e.kind == "move_detail" and e.audience == ("w2",)][0]
+    detail = [e for e in events if e.kind == "move_detail" and e.audience == ev.Players("w2")][0]
     assert detail.data["reason"] == "blocked"
     # order of play: w1 moves before w2 in the events
     assert [e.data["player"] for e in events if e.kind in ("moved", "stayed")][:2] == ["w1", "w2"]
@@ -323,11 +325,13 @@ def test_same_two_players_never_together_two_turns_in_a_row():
     new, events, _ = play(state, {"w1": [("deplacer", "b")], "w2": [("deplacer", "c")]},
                           {"w1.deplacement": 4, "w2.deplacement": 4})
     assert new["players"]["w1"]["room"] == "b" and new["players"]["w2"]["room"] == "a"
-    assert [e.data["reason"] for e in events if e.kind == "move_detail" and e.audience == ("w2",)] == ["companion"]
+    assert [e.data["reason"] for e in events
+            if e.kind == "move_detail" and e.audience == ev.Players("w2")] == ["companion"]
     new, events, _ = play(state, {"w1": [("deplacer", "c")], "w2": [("deplacer", "c")]},
                           {"w1.deplacement": 6, "w2.deplacement": 12})
     assert new["players"]["w1"]["room"] == "c" and new["players"]["w2"]["room"] == "b"
-    assert [e.data["reason"] for e in events if e.kind == "move_detail" and e.audience == ("w2",)] == ["companion"]
+    assert [e.data["reason"] for e in events
+            if e.kind == "move_detail" and e.audience == ev.Players("w2")] == ["companion"]
     assert new["players"]["w2"]["companions"] == [] and new["players"]["w1"]["companions"] == []
 
 
@@ -357,7 +361,7 @@ def test_a_murderer_alone_sets_a_trap_and_the_other_murderers_are_told_privately
     new, events, _ = play(state, {"m1": [("pieger", None), ("deplacer", "b")]}, {"m1.deplacement": 2})
     assert new["traps"] == {"c": {"by": "m1", "turn": 2}}
     trap = only(events, "trap_set")
-    assert trap.audience == ("m1", "m2") and trap.data["room"] == "Salle C"
+    assert trap.audience == ev.Players("m1", "m2") and trap.data["room"] == "Salle C"
     assert not any("trap" in e.kind for e in events if e.audience == ev.PUBLIC)
     situation = {e.audience[0]: e.data for e in events if e.kind == "situation"}
     assert situation["m2"]["traps"] == ["Salle C"] and situation["w1"]["traps"] == []
@@ -380,7 +384,7 @@ def test_a_trap_set_then_someone_walks_in_before_the_murderer_plays_fails():
     new, events, _ = play(state, {"w1": [("deplacer", "c")], "m1": [("pieger", None)]}, {"w1.deplacement": 2})
     assert new["traps"] == {}
     failed = only(events, "trap_failed")
-    assert failed.audience == ("m1",) and failed.data["reason"] == "not_alone"
+    assert failed.audience == ev.Players("m1") and failed.data["reason"] == "not_alone"
 
 
 @pytest.mark.parametrize("roll,survives", [(5, False), (6, True)])
@@ -396,7 +400,8 @@ def test_a_trap_fires_on_the_next_player_entering_the_empty_room(roll, survives)
     assert fired.audience == ev.PUBLIC and fired.data["survived"] is survives
     assert fired.data["roll"] is None and fired.data["score"] is None  # a witness's defence is secret
     private = only(events, "trap_roll")
-    assert private.audience == ("w1",) and private.data["score"] == 6 and private.data["score_name"] == "defence"
+    assert private.audience == ev.Players("w1")
+    assert private.data["score"] == 6 and private.data["score_name"] == "defence"
     if not survives:
         assert w1["died"] == {"turn": 2, "room": "b", "cause": "trap"} and w1["room"] is None
         assert "w1" in [d["player"] for d in only(events, "positions").data["dead"]]
@@ -441,8 +446,8 @@ def test_an_innocent_ghost_learns_whether_a_room_is_armed_and_warns_within_1d20_
     new, events, rolls = play(state, {"g1": haunt}, {"g1.portee": 9})
     assert rolls["g1.portee"].expr == "1d20+5"
     h = only(events, "haunt")
-    assert h.audience == ("g1",) and h.data["armed"] and h.data["warned"] and h.data["distance"] == 9
-    assert only(events, "warning").audience == ("w1",)
+    assert h.audience == ev.Players("g1") and h.data["armed"] and h.data["warned"] and h.data["distance"] == 9
+    assert only(events, "warning").audience == ev.Players("w1")
     assert new["players"]["w1"]["warnings"] == ["c"]
     assert not any(e.kind in ("haunt", "warning") for e in events if e.audience == ev.PUBLIC)
     new2, events, _ = play(state, {"g1": haunt}, {"g1.portee": 8})
@@ -450,8 +455,8 @@ def test_an_innocent_ghost_learns_whether_a_room_is_armed_and_warns_within_1d20_
     # the warned player who walks into the room disarms it, no roll; the murderers are told
     new3, events, rolls = play(new, {"w1": [("deplacer", "c")]}, {"w1.deplacement": 9})
     assert new3["traps"] == {} and new3["players"]["w1"]["status"] == "alive" and "w1.piege" not in rolls
-    assert only(events, "disarmed").audience == ("w1",)
-    assert only(events, "trap_disarmed").audience == ("m1", "m2")
+    assert only(events, "disarmed").audience == ev.Players("w1")
+    assert only(events, "trap_disarmed").audience == ev.Players("m1", "m2")
     # a room with no trap: told so, no roll, no warning
     _, events, rolls = play(state, {"g1": [("hanter", {"salle": "d", "avertir": "w1"})]})
     assert not only(events, "haunt").data["armed"] and "g1.portee" not in rolls
@@ -470,7 +475,8 @@ def test_a_murderer_ghost_possesses_an_innocent_who_dies_entering_an_armed_room(
     public = kinds(events, ev.PUBLIC)
     assert public.index("sleepwalk") < public.index("trap_fired")
     assert only(events, "sleepwalk").data == {"player": "w1", "path": ["Hall", "Salle A", "Salle B"]}
-    assert only(events, "possession").audience == ("m2",) and only(events, "possessed").audience == ("w1",)
+    assert only(events, "possession").audience == ev.Players("m2")
+    assert only(events, "possessed").audience == ev.Players("w1")
     # with no trap on the way, 1d10 squares at most
     state["traps"] = {}
     new, _, _ = play(state, {"m2": possess}, {"m2.possession": 6})
@@ -505,13 +511,13 @@ def test_alone_with_the_investigator_an_innocent_must_tell_the_truth():
     _, events, rolls = play(state, {"i1": [("interroger", "w1")]})
     assert not any(label.endswith(".verite") for label in rolls)
     told = only(events, "interrogated")
-    assert told.audience == ("w1",) and told.data["instruction"] == "truth" and told.data["roll"] is None
+    assert told.audience == ev.Players("w1") and told.data["instruction"] == "truth" and told.data["roll"] is None
     public = only(events, "interrogation")
     assert public.audience == ev.PUBLIC and public.data == {"investigator": "i1", "witness": "w1",
                                                              "room": "Salle A", "others": []}
     gm = only(events, "interrogation_gm")
     assert gm.audience == ev.GM and gm.data["alibi"] == "ALIBI-7" and gm.data["role"] == "innocent"
-    assert only(events, "interrogation_report").audience == ("i1",)
+    assert only(events, "interrogation_report").audience == ev.Players("i1")
 
 
 @pytest.mark.parametrize("roll,instruction", [(5, "no_truth"), (4, "truth")])

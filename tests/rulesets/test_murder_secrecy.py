@@ -70,7 +70,7 @@ def renderers():
 
 def render_public(rend, n, events, names, title="T"):
     template = "setup_public" if n == 0 else "public"
-    return rend.render(template, turn=n, title=title, events=ev.for_audience(events, ev.PUBLIC), names=names,
+    return rend.render(template, turn=n, title=title, events=ev.by_audience(events)[ev.PUBLIC], names=names,
                        player=None, character=None)
 
 
@@ -197,8 +197,8 @@ def simulate(total_turns=1000, max_turns=40):
             events = plain(result.events)
             check_public_events(events, state, state["over"])
             check_rendered(rends[turns % len(rends)], state["turn"], events, names, scenario, state)
-            seen_public |= {e.kind for e in events if e.audience == ev.PUBLIC}
-            seen_private |= {e.kind for e in events if isinstance(e.audience, tuple)}
+            seen_public |= {e.kind for e in events if e.audience is ev.PUBLIC}
+            seen_private |= {e.kind for e in events if isinstance(e.audience, ev.Players)}
             turns += 1
     return turns, games, seen_public, seen_private
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import pytest
 
-from pbp import ruleset
+from pbp import events as ev, ruleset
 from pbp.dice import Dice, FreeDice
 from pbp.orders import Action, GmOrders, PlayerOrders
 from pbp.rulesets.skirmish import balance
@@ -167,7 +167,7 @@ def test_a_quiet_turn_resolves_like_a_real_one(rs):
         tally = quiet.state.pop("simulation")
         loud.state.pop("simulation", None)  # the tally of the turns before, untouched by a real turn
         assert quiet.state == loud.state
-        public = [e for e in loud.events if e.audience == "public" and e.kind not in ("board",)]
+        public = [e for e in loud.events if e.audience == ev.PUBLIC and e.kind not in ("board",)]
         assert [e for e in quiet.events] == public
         hits += sum(1 for e in public if e.kind == "attack" and "damage" in e.data)
         assert len(tally["hits"]) == hits

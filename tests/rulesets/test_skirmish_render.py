@@ -21,10 +21,11 @@ from tests.rulesets.test_skirmish_support import Game, creature, sheet
 def render(g: Game, template: str, lang="fr", fmt="bbcode", player=None, events=None, **extra) -> str:
     rend = Renderer(template_paths("skirmish", lang), fmt, lang=lang)
     events = g.events if events is None else events
+    # the posts get what the production filter gives their reader
     if template in ("public", "setup_public"):
-        events = ev.for_audience(events, ev.PUBLIC)
+        events = ev.by_audience(events)[ev.PUBLIC]
     elif player:
-        events = ev.for_audience(events, player)
+        events = ev.by_audience(events).get(ev.Players(player), [])
     names = {h: h for h in g.scenario.roster}
     return rend.render(template, turn=g.state["turn"], title="Test", events=events, names=names, player=player,
                        character=player, **extra)
