@@ -27,7 +27,7 @@ from typing import Callable, ClassVar
 
 from pbp import i18n, yamlio
 from pbp.errors import PbpError, UnknownRuleError, UnknownRulesetError
-from pbp.events import Event
+from pbp.events import GM, PUBLIC, Audience, Event
 
 ENTRY_POINT_GROUP = "pbp.rulesets"
 
@@ -213,6 +213,14 @@ class Ruleset(ABC):
     def status(self, state: dict, scenario: Scenario) -> list[Event]:
         """The MJ's overview of a state, as gm events for the `status` template."""
         return []
+
+    # -- secrecy ---------------------------------------------------------------------
+    def roleplay_audience(self, state: dict, scenario: Scenario, handle: str) -> Audience:
+        """Who reads a player's roleplay this turn (`state`: the state the turn is
+        played from): PUBLIC, GM, or Players(handle) for their own report (the MJ
+        reads every event). Default: the public thread for a player who is playing,
+        the MJ alone for anyone else (the safe side)."""
+        return PUBLIC if handle in self.players_to_play(state, scenario) else GM
 
     # -- balance tools (pbp simulate, pbp odds) ------------------------------------
     def legal_orders(self, state: dict, scenario: Scenario, player: str) -> list[list]:

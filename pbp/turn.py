@@ -123,24 +123,28 @@ def _plain(value):
     return value
 
 
-def extra_events(campaign: Campaign, inputs: TurnInputs) -> list[ev.Event]:
+def extra_events(campaign: Campaign, inputs: TurnInputs, state: dict) -> list[ev.Event]:
     """What the core adds to the ruleset's events: the MJ's narration and the
-    players' roleplay (quoted in the public post)."""
+    players' roleplay. Whose roleplay is quoted where is the ruleset's decision
+    (`Ruleset.roleplay_audience`, from the state the turn is played from)."""
     out = []
     narration = inputs.gm.narration
     if isinstance(narration, str):
         narration = {"public": narration}
     for key, text in (narration or {}).items():
+        # gm.yaml's keys: `public`, `gm`, or a roster handle (`gm` and `public` are reserved handles)
         if key == "public":
             out.append(ev.public("narration", markdown=text))
         elif key == "gm":
             out.append(ev.gm("narration", markdown=text))
         else:
             out.append(ev.private(key, "narration", markdown=text))
+    ruleset, scenario = campaign.ruleset, campaign.scenario
     for handle, orders in inputs.orders.items():
         if orders.roleplay:
-            out.append(ev.public("roleplay", player=handle, character=campaign.scenario.name(handle),
-                                 text=orders.roleplay))
+            audience = ruleset.roleplay_audience(state, scenario, handle)
+            out.append(ev.Event("roleplay", {"player": handle, "character": scenario.name(handle),
+                                             "text": orders.roleplay}, audience))
     if inputs.defaulted:
         out.append(ev.gm("defaulted", players=inputs.defaulted))
     return out
@@ -160,7 +164,7 @@ def compute(campaign: Campaign, n: int) -> TurnOutput:
                                           inputs.gm, dice)
     except ForcedRollError as exc:
         raise exc.located(campaign.rel(campaign.gm_file(n)))
-    events = list(result.events) + extra_events(campaign, inputs)
+    events = list(result.events) + extra_events(campaign, inputs, state)
     warnings = [PbpError("forced_unused", file=campaign.rel(campaign.gm_file(n)), label=label)
                 for label in dice.unused_forced()]
     events += [ev.gm("forced_unused", label=w.params["label"]) for w in warnings]

@@ -1,5 +1,6 @@
 """Secrecy: audiences are types, so that no forum handle can be taken for the
-public thread or the MJ, and the handles that look like one are refused."""
+public thread or the MJ, and the handles that look like one are refused; whose
+roleplay is public is the ruleset's decision."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pickle
 
 import pytest
 
-from pbp import events as ev, turn as turns, yamlio
+from pbp import events as ev, ruleset, turn as turns, yamlio
 from pbp.campaign import TURN_FOLDER, open_campaign
 from pbp.errors import PbpError
 from pbp.render import package_dir
@@ -116,3 +117,14 @@ def test_handles_that_only_look_alike_are_fine(toy_campaign):
           tous2: Zoé
     """)
     assert list(open_campaign(toy_campaign).roster) == ["gm_1", "publicity", "tous2"]
+
+
+# -- whose roleplay is public ---------------------------------------------------------------------
+
+def test_by_default_the_roleplay_of_a_player_who_plays_is_public_and_anyone_elses_the_mjs():
+    from tests.toy import Toy
+
+    rs, scenario = Toy(), ruleset.Scenario({}, {}, {"lucy": {}, "bob": {}})
+    state = {"players": {"lucy": {"room": 0, "coins": 0}, "bob": {"room": 5, "coins": 0}}}
+    assert rs.roleplay_audience(state, scenario, "lucy") is ev.PUBLIC
+    assert rs.roleplay_audience(state, scenario, "bob") is ev.GM

@@ -10,13 +10,17 @@ real templates in both languages and both formats. Three layers:
 2. no sheet text (alibi, story, job) of an unrevealed player in any public post;
 3. the public post, without the reveal events and the players' own words, has
    no role, score, sheet, ghost or warning vocabulary, and talks of traps only
-   for traps that went off.
+   for traps that went off;
+4. a ghost's roleplay is not quoted in the public post: the MJ's report has it,
+   and the ghost's own report when `ghost_roleplay.own_report` is true.
 """
 
 from __future__ import annotations
 
 import pickle
 import random
+
+import pytest
 
 from pbp import events as ev, yamlio
 from pbp.campaign import open_campaign
@@ -25,6 +29,7 @@ from pbp.orders import PlayerOrders
 from pbp.render import Renderer, package_dir, template_paths
 from pbp.rulesets.murder import Murder
 from pbp.turn import _plain
+from tests.helpers import copy_example, pbp, write
 
 SHEET_KEYS = {"player", "role", "lot", "sheet", "scores", "story", "job", "seniority", "alibi"}
 CLOCK = {"turn", "day", "start", "end", "accusation_day"}
@@ -244,3 +249,56 @@ def test_the_checks_catch_a_leak():
         pass
     else:
         raise AssertionError("a trap word about a trap that did not go off went unnoticed")
+
+
+# -- a ghost's roleplay ---------------------------------------------------------------------------
+
+GHOST_WORDS = "Le fantôme de Damien effleure la nuque de Bruno."
+
+
+def test_a_ghosts_roleplay_goes_to_the_mj_and_their_own_report_never_the_thread():
+    """In the example, Damien (a dead innocent) haunts and writes roleplay on turn 5."""
+    root = package_dir("campaigns") / "murder"
+    turn5 = root / "turns" / "005"
+    assert GHOST_WORDS in (turn5 / "orders" / "damien.yaml").read_text(encoding="utf-8")
+    assert open_campaign(root).state(4)["players"]["damien"]["status"] == "dead"
+    roleplay = [e for e in yamlio.load_file(turn5 / "events.yaml") if e["kind"] == "roleplay"]
+    assert {e["data"]["player"]: e["audience"] for e in roleplay}["damien"] == ["damien"]
+    assert all(e["audience"] == "public" for e in roleplay if e["data"]["player"] != "damien")
+    assert GHOST_WORDS not in (turn5 / "public.bbcode").read_text(encoding="utf-8")
+    mine = (turn5 / "private" / "damien.bbcode").read_text(encoding="utf-8")
+    assert ("[size=120][b]Votre roleplay[/b][/size]\n\nVotre roleplay de fantôme n'est pas cité dans le fil public "
+            "(il dirait quel fantôme a agi) : seul le MJ le lit.\n\n[quote=\"Damien Roux\"]" + GHOST_WORDS) in mine
+    gm = (turn5 / "gm.bbcode").read_text(encoding="utf-8")
+    assert "Roleplay hors du fil public" in gm and f"[quote=\"Damien Roux\"]{GHOST_WORDS}[/quote]" in gm
+    # the living are quoted in the thread as before
+    assert "[quote=\"Chloé Vidal\"]" in (turn5 / "public.bbcode").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("own_report, lang", [(False, "fr"), (True, "en")])
+def test_the_campaign_decides_whether_a_ghost_reads_their_own_roleplay(tmp_path, own_report, lang):
+    root = copy_example("murder", tmp_path)
+    config = (root / "campaign.yaml").read_text(encoding="utf-8").replace("lang: fr", f"lang: {lang}")
+    config = config.replace("rules:\n", f"rules:\n  ghost_roleplay: {{own_report: {str(own_report).lower()}}}\n")
+    write(root, "campaign.yaml", config)
+    write(root, "turns/009/orders/margot.yaml", """
+        player: margot
+        turn: 9
+        actions:
+          - posseder: {cible: elsa, salle: couloir}
+        roleplay: |
+          Margot, d'outre-tombe, souffle à Elsa de marcher.
+    """)
+    r = pbp("run", "--no-commit", cwd=root)
+    assert r.exit_code == 0, r.output
+    turn9 = root / "turns" / "009"
+    words = "Margot, d'outre-tombe, souffle à Elsa de marcher."
+    assert words not in (turn9 / "public.bbcode").read_text(encoding="utf-8")
+    assert words in (turn9 / "gm.bbcode").read_text(encoding="utf-8")
+    mine = (turn9 / "private" / "margot.bbcode").read_text(encoding="utf-8")
+    assert (words in mine) is own_report
+    if own_report:
+        assert "Your ghost's roleplay is not quoted in the public thread" in mine
+    audience = next(e["audience"] for e in yamlio.load_file(turn9 / "events.yaml")
+                    if e["kind"] == "roleplay" and e["data"]["player"] == "margot")
+    assert audience == (["margot"] if own_report else "gm")
