@@ -222,6 +222,21 @@ class Ruleset(ABC):
         the MJ alone for anyone else (the safe side)."""
         return PUBLIC if handle in self.players_to_play(state, scenario) else GM
 
+    def secret_values(self, state: dict, scenario: Scenario) -> set[str]:
+        """The strings no public post may show while the game is in `state` (in
+        particular the post of the turn that led to `state`): what the state still
+        hides, e.g. sheets not yet revealed, hidden scores, secret places, other
+        players' belongings. The players' and the MJ's own words aside (roleplay and
+        narration say what their authors choose), pbp never prints one of them in
+        a public post; the core's secrecy test checks it on every public post
+        rendered through the production path (tests/test_secrecy.py).
+
+        Leave out what a public post shows legitimately in that state (what the
+        rules revealed, what happened in public), and give each value in a form
+        specific enough to be searched as a whole word in a post: a bare "1" or
+        "nord" would raise false alarms, "résilience 7" does not."""
+        return set()
+
     # -- balance tools (pbp simulate, pbp odds) ------------------------------------
     def legal_orders(self, state: dict, scenario: Scenario, player: str) -> list[list]:
         """Every legal set of actions (lists of pbp.orders.Action) for a player:

@@ -2,6 +2,7 @@
 and may flip a coin. It shows the whole ruleset contract in a few lines."""
 
 from pbp import events as ev
+from pbp.orders import Action
 from pbp.ruleset import Refusal, Resolution, Ruleset
 
 
@@ -45,3 +46,12 @@ class Toy(Ruleset):
 
     def is_over(self, state):
         return all(p["room"] >= self.rules["rooms"] for p in state["players"].values())
+
+    # secrecy (tests/test_secrecy.py runs on every ruleset the core finds, this one too)
+    def secret_values(self, state, scenario):
+        # a player's coins are counted in their report only ("pièces : 2")
+        return {f"pièces : {p['coins']}" for p in state["players"].values()}
+
+    def legal_orders(self, state, scenario, player):  # what its bots pick from
+        return [[Action("avancer", 1, 0)], [Action("pile_ou_face", None, 0)],
+                [Action("avancer", 1, 0), Action("pile_ou_face", None, 1)]]

@@ -27,6 +27,10 @@ class _Collect:
         self.refusals.append(Refusal(key, at, params))
 
 
+#: how the reports name each gauge, in French and English (secret_values' forms)
+GAUGE_LABELS = {"pv": ("PV", "HP"), "force": ("Force",), "action": ("Action",)}
+
+
 class D100(Ruleset):
     id = "d100"
     example = "d100"
@@ -349,6 +353,35 @@ class D100(Ruleset):
         for handle in [h for h in scenario.roster if h in state["characters"]]:
             out.append(ev.gm("summary", **summary_event(handle, state, sheets[handle], factions, self.rules).data))
         return out
+
+    # -- secrecy -----------------------------------------------------------------------
+    def secret_values(self, state, scenario) -> set[str]:
+        """What only a sheet's player and the MJ know (README, Secrecy): the flaw,
+        the characteristics, the gauges, the alignment and the trust of every
+        character in the state, each as the reports print it (a bare 45 or +2
+        would match anything): "Physique 45", "PV 11/15", "4 clair(s), 6 obscur(s)",
+        "Empire +2". (Items become public when used, skills are common words a
+        check's purpose may use: the audiences alone keep them secret.)"""
+        sheets, factions = self.sheets(scenario), self.factions(scenario)
+        total = self.rules["alignment"]["points"]
+        out = set()
+        for handle, me in (state.get("characters") or {}).items():
+            sheet = sheets.get(handle)
+            if sheet is None:
+                continue
+            out.add(sheet.get("flaw") or "")
+            out |= {f"{carac.capitalize()} {value}" for carac, value in sheet["characteristics"].items()}
+            for gauge in self.rules["gauges"]:
+                labels = GAUGE_LABELS.get(gauge, (gauge.capitalize(),))
+                out |= {f"{label} {me[gauge]}/{sheet['gauges'][gauge]}" for label in labels}
+            light = me.get("light")
+            if light is not None:
+                out |= {f"{light} clair(s), {total - light} obscur(s)", f"{light} light, {total - light} dark",
+                        f"{light} point(s) clair(s)", f"{light} light point(s)"}
+            for fid, level in (me.get("trust") or {}).items():
+                name = factions[fid]["name"] if fid in factions else fid
+                out.add(f"{name} {level:+d}")
+        return {v.strip() for v in out if v and v.strip()}
 
     def _full_arg(self, action_id: str, **values) -> dict:
         fields = self.actions[action_id]["arg"]["fields"]

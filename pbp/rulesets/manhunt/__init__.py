@@ -168,6 +168,29 @@ class Manhunt(Ruleset):
                              target=h["target"], out=h["out"], wounds=h["wounds"]))
         return out
 
+    # -- secrecy -----------------------------------------------------------------------
+    def secret_values(self, state, scenario) -> set[str]:
+        """The public post names no place, no item and no hunter's weapon (it tells
+        who did what kind of action, fights, shots, panics, traps sprung, deaths,
+        escapes): every cell (id, name, description) — so every trap's cell and
+        every position, a hunter's included — every trap's description, every item
+        a Péji may carry or find, and the hunters' weapons are secret in any state.
+        (Whom a hunter tracks is a player's name, public as such: the audiences
+        alone keep it secret.)"""
+        lab = self.lab(scenario)
+        out = set()
+        for cid, cell in lab.cells.items():
+            cell = cell or {}
+            out |= {str(cid), str(cell.get("name") or ""), str(cell.get("description") or "")}
+        out |= {str(trap.get("description") or "") for trap in lab.traps.values()}
+        out |= set(self.rules["items"])
+        for peji in state["pejis"].values():
+            out |= set(peji["inventory"]) | set(peji["worn"])
+        for sheet in (scenario.characters.get("hunters") or {}).values():
+            weapon = (sheet or {}).get("weapon") or {}
+            out.add(str(weapon.get("name") or ""))
+        return {v.strip() for v in out if v.strip()}
+
     # -- balance tools -------------------------------------------------------------------
     def sample_scenario(self, players, rng):
         return balance.sample_scenario(self.rules, players, rng)
