@@ -46,30 +46,53 @@ class Sample:
 
     wall: float  # seconds, start to exit
     cpu: float  # user + system seconds of the child and of the children it waited for (git...)
-    peak_mb: float  # the largest resident set of the child or of one of those children, MB
+    #: the largest resident set of the child or of one of those children, MB
+    #: (None: not asked for)
+    peak_mb: float | None = None
 
 
 class CommandFailed(RuntimeError):
     pass
 
 
+#: GNU time, to read a child's peak memory (see `run`)
+TIME = "/usr/bin/time"
+
+
 def run(cmd: Sequence[str], *, cwd: Path | None = None, env: dict | None = None,
-        stdout: Path | None = None, check: bool = True) -> Sample:
-    """Run `cmd` to its end and read its resources with wait4 (the rusage of that
-    one child: RUSAGE_CHILDREN would add up every child this script ever had).
-    stdout goes to `stdout` (a file) or nowhere; stderr is kept for the error."""
-    with tempfile.TemporaryFile() as err, (open(stdout, "wb") if stdout else open(os.devnull, "wb")) as out:
+        stdout: Path | None = None, check: bool = True, memory: bool = False) -> Sample:
+    """Run `cmd` to its end; its wall time, and its CPU time from wait4 (the
+    rusage of that one child: RUSAGE_CHILDREN would add up every child this
+    script ever had). stdout goes to the file `stdout`, or to a scratch file (as
+    to a terminal, the output is really written); both are shown if it fails.
+
+    `memory`: its peak memory too. Not wait4's ru_maxrss: Linux counts in it the
+    memory of the process that forked the child, until the exec (a child of a
+    200 MB script reports 200 MB for `true`). GNU time is small and reports its
+    own child's figure; without it, wait4's figure is kept (at least this
+    script's own size). The wrapper costs about a millisecond, so it is only used
+    when asked for, on both sides of a pair."""
+    wrapped = memory and os.path.exists(TIME)
+    with tempfile.TemporaryFile() as err, (open(stdout, "w+b") if stdout else tempfile.TemporaryFile()) as out, \
+            tempfile.NamedTemporaryFile(prefix="pbp-bench-rss-") as rss:
+        argv = [TIME, "-f", "%M", "-o", rss.name, *cmd] if wrapped else list(cmd)
         start = time.perf_counter()
-        proc = subprocess.Popen(list(cmd), cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
         if check and proc.returncode != 0:
-            err.seek(0)
-            tail = err.read().decode(errors="replace")[-2000:]
-            raise CommandFailed(f"exit {proc.returncode}: {' '.join(map(str, cmd))}\n{tail}")
-    # ru_maxrss is in KiB on Linux
-    return Sample(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+            tails = []
+            for handle in (out, err):
+                handle.seek(0)
+                tails.append(handle.read().decode(errors="replace")[-2000:])
+            raise CommandFailed(f"exit {proc.returncode}: {' '.join(map(str, cmd))}\n{tails[0]}\n{tails[1]}")
+        peak = None
+        if wrapped:
+            peak = int(Path(rss.name).read_text().split()[-1]) / 1024  # KiB; after a "exited with" line, if any
+        elif memory:
+            peak = usage.ru_maxrss / 1024  # KiB on Linux
+    return Sample(wall, usage.ru_utime + usage.ru_stime, peak)
 
 
 @dataclass
@@ -81,6 +104,7 @@ class Step:
     before: Callable[[], None] | None = None
     cwd: Path | None = None
     env: dict | None = None
+    memory: bool = False  # read its peak memory (see `run`)
 
 
 @dataclass
@@ -96,7 +120,7 @@ class Results:
         return statistics.median(getattr(s, attr) for s in self.samples[name])
 
     def peak(self, name: str) -> float:
-        return max(s.peak_mb for s in self.samples[name])
+        return max(s.peak_mb or 0.0 for s in self.samples[name])
 
     def ratio(self, a: str, b: str, attr: str = "wall") -> float:
         """The median of a/b taken round by round (pair by pair)."""
@@ -121,7 +145,7 @@ def rounds(steps: Sequence[Step], count: int, *, warmup: int = 1, results: Resul
         for step in steps:
             if step.before:
                 step.before()
-            sample = run(step.cmd, cwd=step.cwd, env=step.env)
+            sample = run(step.cmd, cwd=step.cwd, env=step.env, memory=step.memory)
             if i >= warmup:
                 results.add(step.name, sample)
     progress("")

@@ -67,8 +67,7 @@ def main() -> None:
             ratios.append((ratio, name))
             lo, hi = results.spread(name, f"click {name}")
             print(figure(name, ratio, GOAL_EVERYDAY, detail=f"{seconds(results.median(name))} [{lo:.2f}–{hi:.2f}]; "
-                                                           f"CPU {results.ratio(name, f'click {name}', 'cpu'):.2f}×; "
-                                                           f"peak {results.peak(name):.0f} MB"))
+                                                           f"CPU {results.ratio(name, f'click {name}', 'cpu'):.2f}×"))
         worst = max(ratios)
         over = sum(1 for r, _ in ratios if r > GOAL_EVERYDAY)
         print(figure("everyday commands: median", statistics.median(r for r, _ in ratios), GOAL_EVERYDAY,

@@ -60,7 +60,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="pbp-bench-simulate-") as tmp:
         work = Path(tmp)
         out = work / "goal.json"
-        goal_steps = [Step("goal", simulate("manhunt", games, 2))]
+        goal_steps = [Step("goal", simulate("manhunt", games, 2), memory=True)]
         results: Results = rounds(goal_steps, count, warmup=0, label="goal run: ")
         run(simulate("manhunt", 1, 1), stdout=out)  # what world it played: the report says
         report = json.loads(out.read_text(encoding="utf-8"))

@@ -16,8 +16,8 @@ Timed, A B A B ... with the ratio taken pair by pair:
 - the same turn with 1,000 Péjis (and as many more hunters).
 
 Goals: pbp run <= 2.5x its floor at 500 Péjis; 1,000 Péjis <= 2.2x the time of
-500; peak memory <= 150 MB at 500 (the OS's figure for the child: wait4's
-ru_maxrss). Prints figures, asserts nothing.
+500; peak memory <= 150 MB at 500 (the OS's figure for the child and the git it
+runs, read through GNU time: see _timing.run). Prints figures, asserts nothing.
 
     python bench/bench_turn.py [--quick] [--rounds N] [--pejis 500] [--cells 2000] [--rebuild]
 """
@@ -323,9 +323,9 @@ def steps(size: str, root: Path, n: int, base: str, refs: dict[str, Path], floor
     reset = lambda: git_reset(root, base)  # noqa: E731
     out = []
     for fmt in formats:
-        out.append(Step(f"run {fmt} {size}", [*PBP, "-C", str(root), "run", "--format", fmt], reset))
+        out.append(Step(f"run {fmt} {size}", [*PBP, "-C", str(root), "run", "--format", fmt], reset, memory=True))
         out.append(Step(f"floor {fmt} {size}", [sys.executable, str(floor), str(root), str(n), str(refs[fmt])],
-                        reset))
+                        reset, memory=True))
     return out
 
 

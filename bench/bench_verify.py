@@ -151,8 +151,8 @@ def main() -> None:
     root = archive(turns, args.rebuild)
     floor = OUT / "floor_verify.py"
     floor.write_text(FLOOR, encoding="utf-8")
-    results: Results = rounds([Step("verify", [*PBP, "-C", str(root), "verify"]),
-                               Step("floor", [sys.executable, str(floor), str(root)])], rounds_of(args))
+    results: Results = rounds([Step("verify", [*PBP, "-C", str(root), "verify"], memory=True),
+                               Step("floor", [sys.executable, str(floor), str(root)], memory=True)], rounds_of(args))
     replayed = turns + 1  # turn 0 (set-up) is replayed too
     wall = results.median("verify")
     size = sum(f.stat().st_size for f in (root / "turns").rglob("*") if f.is_file())
