@@ -192,9 +192,13 @@ def header(title: str, args: argparse.Namespace) -> None:
     except PackageNotFoundError:
         pbp_version = "?"
     load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    # which code is measured: the checkout these scripts are in (an editable install's)
+    done = subprocess.run(["git", "-C", str(OUT.parent), "describe", "--always", "--dirty"],
+                          capture_output=True, text=True)
+    checkout = f", checkout {done.stdout.strip()}" if done.returncode == 0 else ""
     print(f"{title}")
     print(f"  machine: {os.cpu_count()} cores, load {load}; Python {platform.python_version()}; "
-          f"pbp {pbp_version} ({' '.join(PBP)}){'; --quick' if getattr(args, 'quick', False) else ''}")
+          f"pbp {pbp_version}{checkout} ({' '.join(PBP)}){'; --quick' if getattr(args, 'quick', False) else ''}")
 
 
 def parser(doc: str, rounds_default: int, rounds_quick: int) -> argparse.ArgumentParser:
