@@ -150,7 +150,7 @@ def bot_turn(root: Path, n: int, rng: random.Random, skip: float = 0.03) -> dict
     return state
 
 
-def narration(n: int, state: dict, rng: random.Random, players: list[str]) -> dict:
+def narration(n: int, rng: random.Random, players: list[str]) -> dict:
     out = {
         "public": (f"Le tour {n} s'achève dans un fracas de grilles. **Les chasseurs resserrent l'étau.**\n\n"
                    "- Au nord, des torches s'allument une à une.\n"
@@ -187,15 +187,15 @@ def build(folder: Path, pejis: int, cells: int, hunters: int) -> tuple[Path, int
     measured = PLAYED_TURNS + 1
     for n in range(1, measured):
         print(f"  building: turn {n} of {PLAYED_TURNS} ({pejis} Péjis)", file=sys.stderr)
-        state = bot_turn(root, n, rng)
+        bot_turn(root, n, rng)
         if n % 2 == 0:
-            write_yaml(root / f"turns/{n:03d}/gm.yaml", {"turn": n, "narration": narration(n, state, rng, [])["public"]})
+            write_yaml(root / f"turns/{n:03d}/gm.yaml", {"turn": n, "narration": narration(n, rng, [])["public"]})
         pbp(root, "run")
     # the measured turn: the players' orders, then the MJ's gm.yaml
     state = bot_turn(root, measured, rng)
     active = [h for h, p in state["pejis"].items() if p["status"] == "active"]
-    gm = {"turn": measured, "narration": narration(measured, state, rng, active),
-          "orders": {"chasseurs": hunter_orders(root, state, rng)}}
+    gm = {"turn": measured, "narration": narration(measured, rng, active),
+          "orders": {"chasseurs": hunter_orders(root, state)}}
     write_yaml(root / f"turns/{measured:03d}/gm.yaml", gm)
     gm["rolls"] = forced_rolls(root, measured, rng)
     write_yaml(root / f"turns/{measured:03d}/gm.yaml", gm)
@@ -204,7 +204,7 @@ def build(folder: Path, pejis: int, cells: int, hunters: int) -> tuple[Path, int
     return root, measured
 
 
-def hunter_orders(root: Path, state: dict, rng: random.Random) -> dict:
+def hunter_orders(root: Path, state: dict) -> dict:
     """The MJ holds one hunter back and walks another: dictated hunters."""
     world = yaml.load((root / "world.yaml").read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)["cells"]
     placed = [h for h, x in state["hunters"].items() if x["cell"] and not x["out"]]
@@ -374,9 +374,10 @@ def main() -> None:
                  unit=" MB", digits=0, detail=f"markdown {results.peak('run markdown small'):.0f} MB; "
                                               f"floor {results.peak('floor bbcode small'):.0f} MB"))
     lo, hi = results.spread("run bbcode large", "run bbcode small")
+    floor_growth = results.ratio("floor bbcode large", "floor bbcode small")
     print(figure(f"pbp run, {large} Péjis / {small} Péjis", results.ratio("run bbcode large", "run bbcode small"),
                  GOALS["growth"], detail=f"{seconds(results.median('run bbcode large'))} [{lo:.2f}–{hi:.2f}]; "
-                                         f"floor grows {results.ratio('floor bbcode large', 'floor bbcode small'):.2f}×"))
+                                         f"floor grows {floor_growth:.2f}×"))
     print(figure(f"pbp run (bbcode), {large} Péjis / I/O floor",
                  results.ratio("run bbcode large", "floor bbcode large"), None,
                  detail=f"peak memory {results.peak('run bbcode large'):.0f} MB"))
