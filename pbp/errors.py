@@ -34,7 +34,8 @@ class PbpError(Exception):
 
         where = ""
         if self.file:
-            where = f"{self.file}:{self.line}: " if self.line else f"{self.file}: "
+            file = i18n.shown(self.file, 300)  # a file name is a player's choice too
+            where = f"{file}:{self.line}: " if self.line else f"{file}: "
         return where + i18n.t(lang, self.key, **self.params)
 
     def __str__(self) -> str:

@@ -5,11 +5,16 @@ The core's messages live in `pbp/messages.yaml`; each ruleset adds its own
 Two parameters are special and rendered the same way everywhere:
 `valid` (the values that would have been accepted) and `suggestion`
 (the closest one: "did you mean ...?").
+
+Parameter values often come from a player's file and end on the MJ's terminal:
+each is shown safe (`shown`): control characters and terminal escapes escaped,
+bidi overrides too, and long values shortened.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from pathlib import Path
 
 LANGS = ("fr", "en")
@@ -32,16 +37,50 @@ def _core() -> None:
         register_file(Path(__file__).with_name("messages.yaml"))
 
 
+#: what a terminal or a forum must never get raw from a file: C0 controls (tab and
+#: newline too: a value is one line of a message), DEL, C1 controls, the bidi
+#: overrides and isolates, and lone surrogates (an undecodable file name)
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+#: the longest value echoed in a message; a longer one is shortened with "…"
+MAX_SHOWN = 120
+#: the most items of a list echoed in a message
+MAX_ITEMS = 40
+
+
+def _escape(match: re.Match) -> str:
+    char = match.group()
+    return _NAMED.get(char) or (f"\\x{ord(char):02x}" if ord(char) < 0x100 else f"\\u{ord(char):04x}")
+
+
+def shown(value, limit: int = MAX_SHOWN) -> str:
+    """A value as a message may echo it: unsafe characters shown escaped (`\\x1b`,
+    `\\u202e`), and at most `limit` characters."""
+    text = value if isinstance(value, str) else str(value)
+    if len(text) > limit:
+        text = text[:limit] + "…"
+    return _UNSAFE.sub(_escape, text)
+
+
 def _fmt(value) -> str:
     if isinstance(value, (list, tuple, set, frozenset)):
-        return ", ".join(str(v) for v in value)
-    return str(value)
+        items = [shown(v) for v in list(value)[:MAX_ITEMS + 1]]
+        if len(items) > MAX_ITEMS:
+            items[MAX_ITEMS:] = ["…"]
+        return ", ".join(items)
+    return shown(value)
+
+
+def has(key: str) -> bool:
+    """Whether the catalogue has a message `key` (a ruleset's `<id>.<key>` first)."""
+    _core()
+    return key in _catalog
 
 
 def _one(lang: str, key: str, params: dict) -> str:
     texts = _catalog.get(key)
     if texts is None:
-        return key + (" " + repr(params) if params else "")
+        return key + (" " + shown({k: _fmt(v) for k, v in params.items()}) if params else "")
     template = texts.get(lang) or texts.get("en") or next(iter(texts.values()))
     return template.format(**{k: _fmt(v) for k, v in params.items()})
 

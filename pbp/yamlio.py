@@ -1,20 +1,34 @@
 """YAML in and out, fast, deterministic, and able to say on which line a value was.
 
-Loading uses libyaml's CSafeLoader when present. Line numbers are only needed
-when something is wrong, so `line_of` re-reads the file then, rather than
-slowing down every load.
+Two ways in:
+
+- `loads` / `load_file`, for the MJ's own files (campaign.yaml, world.yaml,
+  characters.yaml, state.yaml): libyaml's CSafeLoader, as fast as it gets.
+  Line numbers are only needed when something is wrong, so `line_of` builds a
+  text's line index the first time it is asked and reuses it.
+- `load_untrusted`, for what a stranger wrote (order files, and gm.yaml the same
+  way): built from libyaml's event stream in one linear pass, with no recursion
+  and no alias expansion, refusing what a player has no use for (anchors,
+  aliases, tags, several documents) and what could hang or crash pbp (nesting
+  too deep, integers too long). It returns the plain value and its `Lines`.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from pathlib import Path
+from typing import Callable
 
 import yaml
+from yaml.constructor import SafeConstructor
+from yaml.resolver import Resolver
 
-from pbp.errors import PbpError
+from pbp.errors import InputError, PbpError
 
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+BOM = b"\xef\xbb\xbf"
 
 
 def loads(text: str, source: str | Path = "<text>"):
@@ -25,6 +39,8 @@ def loads(text: str, source: str | Path = "<text>"):
         line = mark.line + 1 if mark else None
         raise PbpError("yaml_syntax", file=source, line=line, problem=exc.problem or str(exc)) from None
     except yaml.YAMLError as exc:
+        raise PbpError("yaml_syntax", file=source, problem=str(exc)) from None
+    except ValueError as exc:  # the safe loader's constructors: `2024-13-01`, `0x_`
         raise PbpError("yaml_syntax", file=source, problem=str(exc)) from None
 
 
@@ -44,35 +60,287 @@ def dumps(data) -> str:
     return yaml.dump(data, Dumper=Dumper, allow_unicode=True, sort_keys=False, width=100, default_flow_style=False)
 
 
-def _child(node, step):
-    for key_node, value_node in node.value:
-        if key_node.value == str(step):
-            return key_node, value_node
-    return None
+# -- where values are ----------------------------------------------------------------
+
+class Lines:
+    """The line of every node of one YAML file: path tuple (mapping keys and list
+    indexes, e.g. ("actions", 1, "cible")) -> 1-based line. A mapping entry's line
+    is its key's; a list item's is where the item starts.
+
+    `line(path)` is O(len(path)): a refusal is placed without re-reading the file.
+    """
+
+    __slots__ = ("_lines", "_single", "_normalize", "_spellings")
+
+    def __init__(self, lines: dict | None = None, single: dict | None = None,
+                 normalize: Callable[[object], str] | None = None):
+        self._lines = lines or {}
+        #: path of a mapping with one key whose value is a mapping -> that key
+        #: (`- jet: {carac: ...}`: a field's path skips the action's name)
+        self._single = single or {}
+        #: how a caller spells keys (pbp.orders.normalize_id): a path may name
+        #: a field by its id where the file wrote `Compétence`
+        self._normalize = normalize
+        self._spellings: dict[tuple, dict] | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self._lines)
+
+    def line(self, path: tuple) -> int | None:
+        """The line of `path`, else of its deepest ancestor found, else None."""
+        lines = self._lines
+        here: tuple = ()
+        line = lines.get(here)
+        for step in path:
+            found = None
+            if here in self._single:  # `- sort: {sort: soin}`: the field before the action's name
+                found = self._step(here + (self._single[here],), step)
+            if found is None:
+                found = self._step(here, step)
+            if found is None:
+                break
+            here = found
+            line = lines[here]
+        return line
+
+    def _step(self, here: tuple, step) -> tuple | None:
+        try:
+            candidate = here + (step,)
+            if candidate in self._lines:
+                return candidate
+        except TypeError:  # an unhashable step
+            return None
+        if self._normalize is None or not isinstance(step, str):
+            return None
+        if self._spellings is None:  # built once, on the first miss: O(file)
+            self._spellings = {}
+            for path in self._lines:
+                if path and isinstance(path[-1], str):
+                    self._spellings.setdefault(path[:-1], {}).setdefault(self._normalize(path[-1]), path)
+        return self._spellings.get(here, {}).get(self._normalize(step))
+
+
+_index_cache: OrderedDict[str, Lines] = OrderedDict()
+_INDEX_CACHE_SIZE = 16
+
+
+def lines_of(text: str) -> Lines:
+    """The line index of a trusted text (any YAML the safe loader reads), built
+    once per text and kept for the next calls."""
+    found = _index_cache.get(text)
+    if found is not None:
+        _index_cache.move_to_end(text)
+        return found
+    try:
+        _, found = _walk(text, None, strict=False)
+    except (PbpError, yaml.YAMLError):
+        found = Lines()
+    _index_cache[text] = found
+    if len(_index_cache) > _INDEX_CACHE_SIZE:
+        _index_cache.popitem(last=False)
+    return found
 
 
 def line_of(text: str, path: tuple) -> int | None:
     """1-based line of the node at `path` (keys and list indexes) in a YAML text.
 
-    Falls back to the deepest ancestor found, then to None.
+    Falls back to the deepest ancestor found, then to None. The text's index is
+    built on the first call and reused, so calling it per refusal is cheap.
     """
+    return lines_of(text).line(tuple(path))
+
+
+# -- untrusted input -------------------------------------------------------------------
+
+def decode(data: bytes | str, source) -> str:
+    """An input's text: UTF-8, an optional BOM dropped; else a clear refusal
+    naming the line of the first bad byte."""
+    if isinstance(data, str):
+        return data[1:] if data.startswith("\ufeff") else data
+    if data.startswith(BOM):
+        data = data[len(BOM):]
     try:
-        node = yaml.compose(text, Loader=Loader)
-    except yaml.YAMLError:
-        return None
-    line = node.start_mark.line + 1 if node is not None else None
-    for step in path:
-        if isinstance(node, yaml.MappingNode):
-            found = _child(node, step)
-            if found is None and len(node.value) == 1 and isinstance(node.value[0][1], yaml.MappingNode):
-                # `- action: {field: ...}`: a field's path skips the action's name
-                found = _child(node.value[0][1], step)
-            if found is None:
-                break
-            line, node = found[0].start_mark.line + 1, found[1]
-        elif isinstance(node, yaml.SequenceNode) and isinstance(step, int) and 0 <= step < len(node.value):
-            node = node.value[step]
-            line = node.start_mark.line + 1
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError("not_utf8", file=source, line=data[:exc.start].count(b"\n") + 1) from None
+
+
+def load_untrusted(data: bytes | str, source, *, max_depth: int = 20, max_int_digits: int = 18,
+                   normalize: Callable[[object], str] | None = None) -> tuple[object, Lines]:
+    """A stranger's YAML: (plain value, Lines), or an InputError naming the line.
+
+    Scalars are resolved as the safe loader resolves them (int, float, bool,
+    null, timestamps, str). Refused: anchors, aliases and tags (no player needs
+    them, and an alias is how a 1 KB file expands to gigabytes), more than one
+    document, nesting deeper than `max_depth` (seen as the events arrive, before
+    libyaml reads further), integers of more than `max_int_digits` digits,
+    duplicate keys, and keys that are lists or mappings. A text with no
+    document at all (empty, or only comments) gives (None, an empty Lines).
+    """
+    text = decode(data, source)
+    value, lines = _walk(text, source, strict=True, max_depth=max_depth, max_int_digits=max_int_digits)
+    lines._normalize = normalize
+    return value, lines
+
+
+_resolver = Resolver()
+_constructor = SafeConstructor()
+_STR = "tag:yaml.org,2002:str"
+_INT = "tag:yaml.org,2002:int"
+_BUILD = {
+    "tag:yaml.org,2002:null": _constructor.construct_yaml_null,
+    "tag:yaml.org,2002:bool": _constructor.construct_yaml_bool,
+    _INT: _constructor.construct_yaml_int,
+    "tag:yaml.org,2002:float": _constructor.construct_yaml_float,
+    "tag:yaml.org,2002:timestamp": _constructor.construct_yaml_timestamp,
+}
+_NO_KEY = object()  # a mapping waiting for its next key
+
+
+def _digits(text: str) -> int:
+    """How many digits an integer scalar is written with (sign, base prefix,
+    `_` and `:` not counted)."""
+    body = text.lstrip("+-")
+    if body[:2] in ("0b", "0x"):
+        body = body[2:]
+    return sum(c.isalnum() for c in body)
+
+
+def _scalar(event, line: int, source, max_int_digits: int | None):
+    value = event.value
+    tag = _resolver.resolve(yaml.ScalarNode, value, event.implicit)
+    build = _BUILD.get(tag)
+    if build is None:  # str, and the merge `<<` / value `=` keys the safe loader cannot build
+        return value
+    if tag == _INT and max_int_digits is not None:
+        digits = _digits(value)
+        if digits > max_int_digits:
+            raise InputError("integer_too_long", file=source, line=line, digits=digits, limit=max_int_digits)
+    try:
+        return build(yaml.ScalarNode(tag, value))
+    except ValueError:  # `0x_`, `2024-13-01`: the safe loader would crash; it is text
+        return value
+
+
+class _Frame:
+    __slots__ = ("container", "path", "key", "first", "count", "only", "is_map", "key_frame")
+
+    def __init__(self, container, path, is_map, key_frame=False):
+        self.container, self.path, self.is_map, self.key_frame = container, path, is_map, key_frame
+        self.key = _NO_KEY
+        self.first: dict = {}  # key -> line of its first occurrence (duplicates)
+        self.count = 0  # entries (mapping) or items (list) so far
+        self.only = _NO_KEY  # the first key, when its value is a mapping
+
+
+def _walk(text: str, source, *, strict: bool, max_depth: int | None = None,
+          max_int_digits: int | None = None) -> tuple[object, Lines]:
+    """One pass over libyaml's events: the value (strict mode only) and the line
+    index. The loose mode (trusted text) accepts every YAML the safe loader
+    reads and only indexes it."""
+    lines: dict = {}
+    single: dict = {}
+    stack: list[_Frame] = []
+    root = None
+    documents = 0
+    events = yaml.parse(text, Loader=Loader)
+    try:
+        for event in events:
+            kind = type(event)
+            if kind is yaml.DocumentStartEvent:
+                documents += 1
+                if documents > 1:
+                    if strict:
+                        raise InputError("yaml_documents", file=source, line=event.start_mark.line + 1)
+                    break
+                continue
+            if kind in (yaml.MappingEndEvent, yaml.SequenceEndEvent):
+                frame = stack.pop()
+                if frame.is_map and frame.count == 1 and frame.only is not _NO_KEY and frame.path is not None:
+                    single[frame.path] = frame.only
+                if frame.key_frame:  # a list or mapping used as a key (loose mode): it matches no path
+                    _attach(stack, object(), None, event, lines, strict, source, is_map=False)
+                continue
+            if kind not in (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent, yaml.AliasEvent):
+                continue  # stream start/end, document end
+            line = event.start_mark.line + 1
+            if strict:
+                if kind is yaml.AliasEvent or event.anchor is not None:
+                    raise InputError("yaml_alias", file=source, line=line)
+                if event.tag is not None:
+                    raise InputError("yaml_tag", file=source, line=line, tag=event.tag)
+            parent = stack[-1] if stack else None
+            as_key = parent is not None and parent.is_map and parent.key is _NO_KEY
+            if kind is yaml.ScalarEvent or kind is yaml.AliasEvent:
+                value = _scalar(event, line, source, max_int_digits) if kind is yaml.ScalarEvent else None
+                if parent is None:
+                    root = value
+                    lines[()] = line
+                else:
+                    _attach(stack, value, line, event, lines, strict, source, is_map=False)
+                continue
+            # a list or a mapping starts
+            is_map = kind is yaml.MappingStartEvent
+            if as_key:
+                if strict:
+                    raise InputError("key_not_scalar", file=source, line=line)
+                stack.append(_Frame(None, None, is_map, key_frame=True))
+                continue
+            if max_depth is not None and len(stack) >= max_depth:
+                raise InputError("yaml_too_deep", file=source, line=line, limit=max_depth)
+            container = ({} if is_map else []) if strict else None
+            if parent is None:
+                root, path = container, ()
+                lines[()] = line
+            else:
+                path = _attach(stack, container, line, event, lines, strict, source, is_map=is_map)
+            stack.append(_Frame(container, path, is_map))
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        raise InputError("yaml_syntax", file=source, line=mark.line + 1 if mark else None,
+                         problem=exc.problem or str(exc)) from None
+    except yaml.reader.ReaderError as exc:
+        raise InputError("yaml_syntax", file=source, line=text[:exc.position].count("\n") + 1,
+                         problem=f"{exc.reason} (#x{exc.character:04x})" if isinstance(exc.character, int)
+                         else exc.reason) from None
+    except yaml.YAMLError as exc:
+        raise InputError("yaml_syntax", file=source, problem=str(exc)) from None
+    return root, Lines(lines, single)
+
+
+def _attach(stack, value, line, event, lines, strict, source, *, is_map) -> tuple | None:
+    """Put a node in its parent (a list item, a mapping key or a mapping value);
+    returns the node's path (None: not indexed)."""
+    parent = stack[-1]
+    base = parent.path
+    if not parent.is_map:
+        index = parent.count
+        parent.count += 1
+        if strict:
+            parent.container.append(value)
+        if base is None:
+            return None
+        path = base + (index,)
+        lines[path] = line
+        return path
+    if parent.key is _NO_KEY:  # this scalar is a key
+        key = value
+        if key in parent.first:
+            if strict:
+                raise InputError("duplicate_key", file=source, line=line, key=key, first=parent.first[key])
         else:
-            break
-    return line
+            parent.first[key] = line
+            if base is not None and line is not None:
+                lines.setdefault(base + (key,), line)
+                if not isinstance(key, str):
+                    # the old index compared a key's text: ("rules", "3") finds `3:`
+                    lines.setdefault(base + (str(key),), line)
+        parent.key = key
+        return None
+    key, parent.key = parent.key, _NO_KEY
+    parent.count += 1
+    if parent.count == 1 and is_map:
+        parent.only = key
+    if strict:
+        parent.container[key] = value
+    return None if base is None else base + (key,)
