@@ -14,8 +14,10 @@ A turn is resolved when its state.yaml exists; it is written last.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -23,14 +25,14 @@ from functools import cached_property
 from pathlib import Path
 
 from pbp import i18n, ruleset as rulesets, yamlio
-from pbp.errors import PbpError, UnknownRuleError, UnknownRulesetError
+from pbp.errors import InputError, PbpError, UnknownRuleError, UnknownRulesetError
 
 CAMPAIGN_FILE = "campaign.yaml"
 LOCK_FILE = ".pbp.lock"
 FORMATS = {"bbcode": "bbcode", "markdown": "md"}
 DIALECTS = ("phpbb", "forumactif", "xenforo")
 CONFIG_KEYS = ("ruleset", "title", "lang", "format", "dialect", "secret", "players",
-               "rules", "default_orders")
+               "rules", "default_orders", "limits")
 HANDLE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 #: what a turn folder (turns/NNN/) holds besides a player's report
 TURN_FOLDER = ("state.yaml", "rolls.yaml", "events.yaml", "gm.yaml", "orders", "private",
@@ -40,6 +42,22 @@ TURN_FOLDER = ("state.yaml", "rolls.yaml", "events.yaml", "gm.yaml", "orders", "
 #: so that no handle can be taken for an audience or a file
 RESERVED_HANDLES = frozenset({"gm", "public", "mj", "all", "tous"}
                              | {n for name in TURN_FOLDER for n in (name, name.split(".")[0])})
+
+
+DEFAULTS_FILE = Path(__file__).with_name("defaults.yaml")
+_defaults: dict = {}
+
+
+def defaults() -> dict:
+    """The core's defaults (pbp/defaults.yaml): `limits` on what pbp reads."""
+    if not _defaults:
+        _defaults.update(yamlio.load_file(DEFAULTS_FILE) or {})
+    return _defaults
+
+
+def limits(overrides: dict | None = None) -> dict:
+    """The input limits: the defaults with a campaign's `limits:` over them."""
+    return {**defaults()["limits"], **(overrides or {})}
 
 
 #: every file this process has written, so that a failure can say what is already on disk
@@ -168,16 +186,91 @@ class Campaign:
             raise PbpError("turn_not_resolved", turn=n)
         return yamlio.load_file(path) or {}
 
+    @property
+    def limits(self) -> dict:
+        return limits(self.config.get("limits"))
+
     def order_files(self, n: int) -> dict[str, Path]:
+        """Every entry of turn n's orders/ folder but hidden ones, by handle
+        (`lucy.yaml` -> lucy; any other name as it is, for the caller to refuse).
+        Nothing is opened here: see `read_input`."""
         folder = self.turn_dir(n) / "orders"
         if not folder.is_dir():
             return {}
+        try:
+            entries = sorted(folder.iterdir())
+        except OSError as exc:
+            raise InputError("file_unreadable", file=self.rel(folder), reason=exc.strerror) from None
         files = {}
-        for path in sorted(folder.iterdir()):
+        for path in entries:
             if path.name.startswith("."):
                 continue
             files[path.stem if path.suffix in (".yaml", ".yml") else path.name] = path
         return files
+
+    def has_input(self, path: Path) -> bool:
+        """Whether a name exists at all, a broken or looping link included (it
+        is then refused by name, not taken as absent)."""
+        return os.path.lexists(path)
+
+    def check_input(self, path: Path) -> Path:
+        """The real path of an input file, if pbp may read it: a regular file
+        inside the campaign folder (through symlinks that stay inside). Else an
+        InputError naming it and saying what it is. Opens nothing."""
+        rel = self.rel(path)
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            raise InputError("file_missing", file=rel) from None
+        except OSError as exc:
+            raise InputError("file_unreadable", file=rel, reason=exc.strerror) from None
+        if stat.S_ISLNK(mode):
+            try:
+                mode = os.stat(path).st_mode
+            except OSError as exc:
+                key = {errno.ELOOP: "symlink_loop", errno.ENOENT: "symlink_broken"}.get(exc.errno)
+                if key:
+                    raise InputError(key, file=rel) from None
+                raise InputError("file_unreadable", file=rel, reason=exc.strerror) from None
+        real = Path(os.path.realpath(path))
+        if not real.is_relative_to(self.root):  # a link, or a linked folder on the way
+            raise InputError("symlink_outside", file=rel)
+        _refuse_kind(mode, rel)
+        return real
+
+    def read_input(self, path: Path, limit: int, limit_key: str) -> bytes:
+        """The bytes of an input file (an order file, gm.yaml) read without ever
+        blocking: checked first (`check_input`), opened non-blocking and without
+        following a link, checked again on the open file (it may have been
+        swapped), at most `limit` bytes read."""
+        rel = self.rel(path)
+        real = self.check_input(path)
+        flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        try:
+            fd = os.open(real, flags)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise InputError("symlink_loop", file=rel) from None
+            raise InputError("file_unreadable", file=rel, reason=exc.strerror) from None
+        try:
+            info = os.fstat(fd)
+            _refuse_kind(info.st_mode, rel)
+            if info.st_size > limit:
+                raise InputError("file_too_large", file=rel, size=info.st_size, limit=limit, limit_key=limit_key)
+            chunks, size = [], 0
+            while size <= limit:
+                chunk = os.read(fd, limit + 1 - size)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+        except OSError as exc:
+            raise InputError("file_unreadable", file=rel, reason=exc.strerror) from None
+        finally:
+            os.close(fd)
+        if size > limit:  # it grew while read
+            raise InputError("file_too_large", file=rel, size=size, limit=limit, limit_key=limit_key)
+        return b"".join(chunks)
 
     def gm_file(self, n: int) -> Path:
         return self.turn_dir(n) / "gm.yaml"
@@ -211,6 +304,20 @@ class Campaign:
             path.unlink(missing_ok=True)
 
 
+_KINDS = ((stat.S_ISDIR, "file_is_directory"), (stat.S_ISFIFO, "file_is_fifo"),
+          (stat.S_ISCHR, "file_is_device"), (stat.S_ISBLK, "file_is_device"), (stat.S_ISSOCK, "file_is_socket"))
+
+
+def _refuse_kind(mode: int, rel: str) -> None:
+    """Only a regular file is read: a FIFO would block, a device never end."""
+    if stat.S_ISREG(mode):
+        return
+    for test, key in _KINDS:
+        if test(mode):
+            raise InputError(key, file=rel)
+    raise InputError("file_is_special", file=rel)
+
+
 def _stale(path: Path) -> bool:
     """A lock left by a process that no longer runs."""
     try:
@@ -226,6 +333,21 @@ def _stale(path: Path) -> bool:
     except PermissionError:
         return False
     return False
+
+
+def _check_limits(raw, bad) -> None:
+    """campaign.yaml `limits:`: known names, whole numbers of at least 1."""
+    if raw is None:
+        return
+    if not isinstance(raw, dict):
+        raise bad("limits_not_mapping", ("limits",))
+    known = defaults()["limits"]
+    for key, value in raw.items():
+        if key not in known:
+            raise bad("unknown_limit", ("limits", key), key=key, valid=list(known),
+                      suggestion=i18n.closest(str(key), known))
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise bad("bad_limit", ("limits", key), key=key, value=value)
 
 
 def open_campaign(path: str | Path) -> Campaign:
@@ -264,6 +386,7 @@ def open_campaign(path: str | Path) -> Campaign:
                       reserved=sorted({n.split(".")[0] for n in RESERVED_HANDLES}))
     if config.get("rules") is not None and not isinstance(config["rules"], dict):
         raise bad("file_not_mapping", ("rules",))
+    _check_limits(config.get("limits"), bad)
     campaign = Campaign(root, config)
     try:
         campaign.ruleset

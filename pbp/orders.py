@@ -15,6 +15,11 @@ The ruleset declares its actions in its data file (`actions:`), each with an
 optional argument spec (see `check_arg`). This module checks the shape and the
 vocabulary; the ruleset then checks legality against the state. Every problem
 becomes a PbpError naming the file, the line, and what would be valid.
+
+An order file is a stranger's input: it is read with `yamlio.load_untrusted`
+(no aliases, no tags, bounded depth and numbers), its texts are bounded by the
+campaign's `limits`, and every problem is a `Refusal` at a path, placed on its
+line through the file's `Lines` (no re-reading).
 """
 
 from __future__ import annotations
@@ -23,8 +28,9 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from pbp import i18n, yamlio
-from pbp.errors import PbpError
-from pbp.ruleset import Refusal, Ruleset, Scenario
+from pbp.errors import InputError, PbpError
+from pbp.ruleset import Refusal, Refusals, Ruleset, Scenario
+from pbp.yamlio import Lines
 
 TOP_KEYS = {"player": "player", "joueur": "player", "turn": "turn", "tour": "turn",
             "actions": "actions", "roleplay": "roleplay", "rp": "roleplay"}
@@ -49,7 +55,7 @@ class PlayerOrders:
     actions: list[Action] = field(default_factory=list)
     roleplay: str = ""
     source: str | None = None  # file path; None for default orders
-    text: str = ""  # the file's text, to find lines when something is refused
+    lines: Lines = field(default_factory=Lines)  # where each value was, to place a refusal
     default: bool = False
 
     def has(self, action_id: str) -> bool:
@@ -63,7 +69,7 @@ class GmOrders:
     rolls: dict = field(default_factory=dict)  # forced rolls by label
     orders: dict = field(default_factory=dict)  # ruleset-specific MJ orders
     source: str | None = None
-    text: str = ""
+    lines: Lines = field(default_factory=Lines)
     #: a simulated turn: nobody reads the private reports, a ruleset may skip them
     quiet: bool = False
 
@@ -92,19 +98,18 @@ def action_index(actions: dict) -> dict[str, str]:
 _index_cache: dict[int, tuple[dict, dict]] = {}
 
 
-class _Problems:
-    """Collects the errors of one file, each placed on its line."""
-
-    def __init__(self, source, text):
-        self.source, self.text, self.errors = source, text, []
-
-    def add(self, key: str, at: tuple = (), /, **params):
-        self.errors.append(PbpError(key, file=self.source, line=yamlio.line_of(self.text, at) if at else None, **params))
-
-    def refusals(self, refusals: list[Refusal], ruleset: Ruleset, base: tuple = ()):
-        for r in refusals:
-            key = f"{ruleset.id}.{r.key}" if f"{ruleset.id}.{r.key}" in i18n._catalog else r.key
-            self.add(key, base + tuple(r.at), **r.params)
+def place(refusals: list[Refusal], source: str, lines: Lines, ruleset: Ruleset | None = None,
+          base: tuple = ()) -> list[PbpError]:
+    """Refusals as errors on their lines (an O(1) lookup each). A ruleset's own
+    message key `<id>.<key>` wins over the core's `<key>`."""
+    errors = []
+    for r in refusals:
+        key = r.key
+        if ruleset is not None and i18n.has(f"{ruleset.id}.{r.key}"):
+            key = f"{ruleset.id}.{r.key}"
+        at = base + tuple(r.at)
+        errors.append(InputError(key, file=source, line=lines.line(at) if at else None, **r.params))
+    return errors
 
 
 def _spec(spec, ruleset: Ruleset) -> dict:
@@ -118,7 +123,7 @@ def _spec(spec, ruleset: Ruleset) -> dict:
     return dict(spec)
 
 
-def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, problems: _Problems):
+def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, problems: Refusals):
     """Validate and normalise one action argument against its spec.
 
     Spec forms (in the ruleset's data, directly or named under `arg_types`):
@@ -213,22 +218,6 @@ def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, prob
     raise ValueError(f"unknown argument type {kind!r} in ruleset {ruleset.id}")
 
 
-class _RefusalCollector:
-    def __init__(self):
-        self.refusals: list[Refusal] = []
-
-    def add(self, key: str, at: tuple = (), /, **params):
-        self.refusals.append(Refusal(key, at, params))
-
-
-def check_value(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple = ()) -> tuple[object, list[Refusal]]:
-    """`check_arg` for a ruleset's own inputs (gm.yaml orders): the normalised
-    value and the problems as Refusals, which the core places on their lines."""
-    collector = _RefusalCollector()
-    normalised = check_arg(value, spec, ruleset, scenario, at, collector)
-    return normalised, collector.refusals
-
-
 def describe(spec, ruleset: Ruleset) -> str:
     """A short human description of what an argument accepts."""
     spec = _spec(spec, ruleset)
@@ -242,16 +231,19 @@ def describe(spec, ruleset: Ruleset) -> str:
     return kind or "-"
 
 
-def parse_actions(raw, ruleset: Ruleset, scenario: Scenario, problems: _Problems) -> list[Action]:
+def parse_actions(raw, ruleset: Ruleset, scenario: Scenario, problems: Refusals,
+                  at: tuple = ("actions",)) -> list[Action]:
+    """The actions of a list as written (`at`: where the list is in its file)."""
     if raw is None:
         return []
     if not isinstance(raw, list):
-        problems.add("actions_not_list", ("actions",))
+        problems.add("actions_not_list", at)
         return []
     index = action_index(ruleset.actions)
     out = []
+    base = at
     for i, item in enumerate(raw):
-        at = ("actions", i)
+        at = base + (i,)
         if isinstance(item, dict) and len(item) == 1:
             name, arg = next(iter(item.items()))
         elif isinstance(item, (str, int)) and not isinstance(item, bool):
@@ -264,24 +256,69 @@ def parse_actions(raw, ruleset: Ruleset, scenario: Scenario, problems: _Problems
             problems.add("unknown_action", at, action=name, valid=list(ruleset.actions),
                          suggestion=i18n.closest(normalize_id(name), index))
             continue
-        before = len(problems.errors)
+        before = len(problems)
         value = check_arg(arg, (ruleset.actions[action_id] or {}).get("arg"), ruleset, scenario, at, problems)
-        if len(problems.errors) == before:
+        if len(problems) == before:
             out.append(Action(action_id, value, i))
     return out
 
 
-def parse_player_orders(text: str, source: str, *, ruleset: Ruleset, scenario: Scenario, turn: int,
-                        expected_player: str) -> tuple[PlayerOrders | None, list[PbpError]]:
-    """Shape and vocabulary checks of one order file."""
-    problems = _Problems(source, text)
+def _limits(limits: dict | None) -> dict:
+    from pbp.campaign import limits as with_defaults
+
+    return with_defaults(limits)
+
+
+def _too_long(raw: dict, limits: dict) -> Refusals:
+    """Every text longer than its limit (the roleplay's, or any other's), in
+    one pass over the file's values with no recursion."""
+    problems = Refusals()
+    text_limit = limits["text_chars"]
+    todo = [((), raw)]
+    while todo:
+        at, value = todo.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(key, str) and len(key) > text_limit:
+                    problems.add("text_too_long", at + (key,), length=len(key), limit=text_limit)
+                    continue  # its value would only be refused for the same reason
+                todo.append((at + (key,), item))
+        elif isinstance(value, list):
+            todo.extend((at + (i,), item) for i, item in enumerate(value))
+        elif isinstance(value, str):
+            if len(at) == 1 and TOP_KEYS.get(normalize_id(at[0])) == "roleplay":
+                if len(value) > limits["roleplay_chars"]:
+                    problems.add("roleplay_too_long", at, length=len(value), limit=limits["roleplay_chars"])
+            elif len(value) > text_limit:
+                problems.add("text_too_long", at, length=len(value), limit=text_limit)
+    return problems
+
+
+def _load(data: bytes | str, source: str, limits: dict, size_key: str) -> tuple[object, Lines]:
+    size = len(data.encode("utf-8") if isinstance(data, str) else data)
+    if size > limits[size_key]:  # the reader refused it already; a caller may hand bytes directly
+        raise InputError("file_too_large", file=source, size=size, limit=limits[size_key], limit_key=size_key)
+    return yamlio.load_untrusted(data, source, max_depth=limits["depth"], max_int_digits=limits["integer_digits"],
+                                 normalize=normalize_id)
+
+
+def parse_player_orders(data: bytes | str, source: str, *, ruleset: Ruleset, scenario: Scenario, turn: int,
+                        expected_player: str, limits: dict | None = None
+                        ) -> tuple[PlayerOrders | None, list[PbpError]]:
+    """Shape and vocabulary checks of one order file (its bytes, as read)."""
+    limits = _limits(limits)
     try:
-        raw = yamlio.loads(text, source)
+        raw, lines = _load(data, source, limits, "order_file_bytes")
     except PbpError as exc:
         return None, [exc]
+    if not lines:
+        return None, [InputError("empty_orders", file=source)]
     if not isinstance(raw, dict):
-        problems.add("orders_not_mapping")
-        return None, problems.errors
+        return None, [InputError("orders_not_mapping", file=source)]
+    too_long = _too_long(raw, limits)
+    if too_long:
+        return None, sorted(place(too_long, source, lines), key=lambda e: e.line or 0)
+    problems = Refusals()
     fields = {}
     for key, value in raw.items():
         canonical = TOP_KEYS.get(normalize_id(key))
@@ -300,59 +337,69 @@ def parse_player_orders(text: str, source: str, *, ruleset: Ruleset, scenario: S
         problems.add("turn_missing", expected=turn)
     elif file_turn != turn:
         problems.add("turn_mismatch", (fields["turn"][0],), value=file_turn, expected=turn)
-    actions = parse_actions(fields.get("actions", (None, None))[1], ruleset, scenario, problems)
+    actions_key, raw_actions = fields.get("actions", ("actions", None))
+    actions = parse_actions(raw_actions, ruleset, scenario, problems, (actions_key,))
     roleplay = fields.get("roleplay", (None, ""))[1] or ""
     if not isinstance(roleplay, str):
         problems.add("roleplay_not_text", (fields["roleplay"][0],))
         roleplay = ""
-    orders = PlayerOrders(expected_player, turn, actions, roleplay.strip(), source, text)
-    return orders, problems.errors
+    orders = PlayerOrders(expected_player, turn, actions, roleplay.strip(), source, lines)
+    return orders, place(problems, source, lines)
 
 
 def default_orders(ruleset: Ruleset, scenario: Scenario, player: str, turn: int, raw=None) -> PlayerOrders:
     """What a player who sent nothing does: the campaign's `default_orders`,
     else the ruleset's."""
     raw = ruleset.rules.get("default_orders", []) if raw is None else raw
-    problems = _Problems("campaign.yaml", "")
+    problems = Refusals()
     actions = parse_actions(raw, ruleset, scenario, problems)
-    if problems.errors:
-        raise problems.errors[0]
-    return PlayerOrders(player, turn, actions, "", None, "", default=True)
+    if problems:
+        raise place(problems[:1], "campaign.yaml", Lines())[0]
+    return PlayerOrders(player, turn, actions, "", None, default=True)
 
 
 def check_rules(orders: PlayerOrders, state: dict, ruleset: Ruleset, scenario: Scenario) -> list[PbpError]:
     """The ruleset's legality checks, placed on the file's lines."""
-    problems = _Problems(orders.source or "campaign.yaml", orders.text)
-    problems.refusals(ruleset.check_orders(state, scenario, orders), ruleset)
-    return problems.errors
+    return place(ruleset.check_orders(state, scenario, orders), orders.source or "campaign.yaml", orders.lines,
+                 ruleset)
 
 
-def parse_gm(text: str, source: str, *, ruleset: Ruleset, state: dict, scenario: Scenario,
-             turn: int) -> tuple[GmOrders | None, list[PbpError]]:
-    problems = _Problems(source, text)
+def _written(raw: dict, *spellings: str) -> str:
+    """The key a file used among a field's accepted spellings (the first if none)."""
+    return next((k for k in spellings if k in raw), spellings[0])
+
+
+def parse_gm(data: bytes | str, source: str, *, ruleset: Ruleset, state: dict, scenario: Scenario,
+             turn: int, limits: dict | None = None) -> tuple[GmOrders | None, list[PbpError]]:
+    """The MJ's gm.yaml, read as carefully as an order file (its text is often
+    pasted from forum messages), with a larger size limit and no limit on texts."""
+    limits = _limits(limits)
     try:
-        raw = yamlio.loads(text, source)
+        raw, lines = _load(data, source, limits, "gm_file_bytes")
     except PbpError as exc:
         return None, [exc]
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
-        problems.add("gm_not_mapping")
-        return None, problems.errors
+        return None, [InputError("gm_not_mapping", file=source)]
+    problems = Refusals()
     for key in raw:
         if key not in GM_KEYS:
             problems.add("unknown_key", (key,), key=key, valid=["turn", "narration", "rolls", "orders"],
                          suggestion=i18n.closest(str(key), GM_KEYS))
-    file_turn = raw.get("turn", raw.get("tour", turn))
+    turn_key = _written(raw, "turn", "tour")
+    rolls_key = _written(raw, "rolls", "jets")
+    orders_key = _written(raw, "orders", "ordres")
+    file_turn = raw.get(turn_key, turn)
     if file_turn != turn:
-        problems.add("turn_mismatch", ("turn",), value=file_turn, expected=turn)
-    rolls = raw.get("rolls", raw.get("jets")) or {}
+        problems.add("turn_mismatch", (turn_key,), value=file_turn, expected=turn)
+    rolls = raw.get(rolls_key) or {}
     if not isinstance(rolls, dict):
-        problems.add("rolls_not_mapping", ("rolls",))
+        problems.add("rolls_not_mapping", (rolls_key,))
         rolls = {}
-    orders = raw.get("orders", raw.get("ordres")) or {}
+    orders = raw.get(orders_key) or {}
     if not isinstance(orders, dict):
-        problems.add("gm_orders_not_mapping", ("orders",))
+        problems.add("gm_orders_not_mapping", (orders_key,))
         orders = {}
     narration = raw.get("narration")
     if narration is not None and not isinstance(narration, (str, dict)):
@@ -365,8 +412,8 @@ def parse_gm(text: str, source: str, *, ruleset: Ruleset, state: dict, scenario:
                              valid=["public", "gm", *scenario.roster])
             elif not isinstance(value, str):
                 problems.add("narration_shape", ("narration", key))
-    gm_orders = GmOrders(turn, narration, {str(k): v for k, v in rolls.items()}, orders, source, text)
-    if not problems.errors:
-        problems.refusals(ruleset.check_gm(state, scenario, gm_orders), ruleset, ("orders",))
-    return gm_orders, problems.errors
-
+    gm_orders = GmOrders(turn, narration, {str(k): v for k, v in rolls.items()}, orders, source, lines)
+    errors = place(problems, source, lines)
+    if not errors:
+        errors = place(ruleset.check_gm(state, scenario, gm_orders), source, lines, ruleset, (orders_key,))
+    return gm_orders, errors

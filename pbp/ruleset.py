@@ -64,6 +64,15 @@ class Refusal:
     params: dict = field(default_factory=dict)
 
 
+class Refusals(list):
+    """The one collector of refusals, for the core's order checks and the
+    rulesets' own: a list of Refusal with `add(key, at, **params)`. The core
+    places each on its line (pbp.orders.place)."""
+
+    def add(self, key: str, at: tuple = (), /, **params) -> None:
+        self.append(Refusal(key, tuple(at), params))
+
+
 @dataclass
 class Resolution:
     state: dict

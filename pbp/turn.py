@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pbp import events as ev, orders as od, yamlio
 from pbp.campaign import FORMATS, Campaign, atomic_write
 from pbp.dice import Dice
-from pbp.errors import ErrorList, ForcedRollError, PbpError
+from pbp.errors import ErrorList, ForcedRollError, InputError, PbpError
 from pbp.render import Renderer, template_paths
 
 OUTPUT_FILES = ("state.yaml", "rolls.yaml", "events.yaml")
@@ -57,53 +57,60 @@ def check_turn_number(campaign: Campaign, n: int | None) -> int:
 
 
 def gather(campaign: Campaign, n: int, state: dict) -> TurnInputs:
-    """Every order of turn `n`, validated; all problems at once as an ErrorList."""
+    """Every order of turn `n`, validated; all problems at once as an ErrorList.
+
+    Order files are a stranger's input: each must be a regular file inside the
+    campaign, named `<handle>.yaml`, and is read without blocking and within
+    the campaign's limits (`Campaign.read_input`); gm.yaml the same way."""
     ruleset, scenario = campaign.ruleset, campaign.scenario
+    limits = campaign.limits
     expected = ruleset.players_to_play(state, scenario)
     errors: list[PbpError] = []
     orders: dict[str, od.PlayerOrders] = {}
+    refused: set[str] = set()  # handles whose file was refused: no default orders for them
     for handle, path in campaign.order_files(n).items():
         source = campaign.rel(path)
-        if path.suffix not in (".yaml", ".yml"):
-            errors.append(PbpError("orders_not_yaml", file=source))
-            continue
-        if handle not in scenario.roster:
-            errors.append(PbpError("unknown_player_file", file=source, player=handle, valid=list(scenario.roster),
-                                   suggestion=od.i18n.closest(handle, scenario.roster)))
-            continue
-        if handle not in expected:
-            errors.append(PbpError("player_not_playing", file=source, player=handle))
-            continue
         try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            errors.append(PbpError("not_utf8", file=source))
+            campaign.check_input(path)  # a FIFO, a folder, a link outside: said by name, never opened
+            if path.suffix not in (".yaml", ".yml"):
+                raise InputError("orders_not_yaml", file=source)
+            if handle not in scenario.roster:
+                raise InputError("unknown_player_file", file=source, player=handle, valid=list(scenario.roster),
+                                 suggestion=od.i18n.closest(handle, scenario.roster))
+            if handle not in expected:
+                raise InputError("player_not_playing", file=source, player=handle)
+            data = campaign.read_input(path, limits["order_file_bytes"], "order_file_bytes")
+        except PbpError as exc:
+            errors.append(exc)
+            refused.add(handle)
             continue
-        parsed, problems = od.parse_player_orders(text, source, ruleset=ruleset, scenario=scenario, turn=n,
-                                                  expected_player=handle)
+        parsed, problems = od.parse_player_orders(data, source, ruleset=ruleset, scenario=scenario, turn=n,
+                                                  expected_player=handle, limits=limits)
         if not problems:
             problems = od.check_rules(parsed, state, ruleset, scenario)
         errors += problems
+        if problems:
+            refused.add(handle)
         if parsed is not None:
             orders[handle] = parsed
     defaulted = []
     raw_default = campaign.config.get("default_orders")
     for handle in expected:
-        if handle not in orders and not any(e.file and e.file.endswith(f"/{handle}.yaml") for e in errors):
+        if handle not in orders and handle not in refused:
             defaulted.append(handle)
             orders[handle] = od.default_orders(ruleset, scenario, handle, n, raw_default)
             errors += od.check_rules(orders[handle], state, ruleset, scenario)
     gm_path = campaign.gm_file(n)
     gm = od.GmOrders(n)
-    if gm_path.exists():
+    if campaign.has_input(gm_path):
+        source = campaign.rel(gm_path)
         try:
-            text = gm_path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            errors.append(PbpError("not_utf8", file=campaign.rel(gm_path)))
-            text = None
-        if text is not None:
-            parsed_gm, problems = od.parse_gm(text, campaign.rel(gm_path), ruleset=ruleset, state=state,
-                                              scenario=scenario, turn=n)
+            data = campaign.read_input(gm_path, limits["gm_file_bytes"], "gm_file_bytes")
+        except PbpError as exc:
+            errors.append(exc)
+        else:
+            parsed_gm, problems = od.parse_gm(data, source, ruleset=ruleset, state=state, scenario=scenario,
+                                              turn=n, limits=limits)
             errors += problems
             gm = parsed_gm or gm
     if errors:

@@ -300,13 +300,13 @@ def test_map_fields_accept_their_english_names_and_a_list_short_form():
     from pbp.ruleset import Scenario
 
     rs = ruleset.get("skirmish")
-    problems = od._Problems("t", "")
+    problems = ruleset.Refusals()
     actions = od.parse_actions([{"move": [3, 4]}, {"melee": {"character": "aria", "target": "brute"}},
                                 {"melee": {"cibel": "x"}}], rs, Scenario({}, {}, {}), problems)
     assert [a.arg for a in actions] == [{"vers": [3, 4], "perso": None},
                                         {"perso": "aria", "cible": "brute", "arme": None}]
-    assert [e.key for e in problems.errors] == ["unknown_field", "field_missing"]
-    assert "Vouliez-vous dire « cible » ?" in problems.errors[0].text()
+    assert [r.key for r in problems] == ["unknown_field", "field_missing"]
+    assert "Vouliez-vous dire « cible » ?" in od.place(problems, "t", yamlio.Lines())[0].text()
 
 
 @pytest.mark.parametrize("inside_repo", [False, True], ids=["outside-git", "inside-git"])

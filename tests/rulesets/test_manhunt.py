@@ -7,7 +7,7 @@ import pytest
 
 from pbp import events as ev, orders as od, ruleset
 from pbp.dice import Dice
-from pbp.ruleset import Scenario
+from pbp.ruleset import Refusals, Scenario
 
 WORLD = {
     "cells": {
@@ -50,9 +50,9 @@ class Game:
         self.events = []
 
     def orders(self, player, raw):
-        problems = od._Problems("test", "")
+        problems = Refusals()
         actions = od.parse_actions(raw, self.rs, self.sc, problems)
-        assert not problems.errors, [e.text() for e in problems.errors]
+        assert not problems, problems
         return od.PlayerOrders(player, self.turn + 1, actions)
 
     def refusals(self, player, raw):

@@ -8,23 +8,12 @@ from __future__ import annotations
 
 from pbp import events as ev, i18n
 from pbp.orders import Action, PlayerOrders, action_index, check_arg, normalize_id
-from pbp.ruleset import COMMANDS, ODDS, SIMULATE, Refusal, Resolution, Ruleset
+from pbp.ruleset import COMMANDS, ODDS, SIMULATE, Refusal, Refusals, Resolution, Ruleset
 
 from . import balance, rules as R
 from .commands import COMMANDS as COMMANDS_DECLARED
 from .resolve import Turn, check_cost, find_faction, summary_event
 from .sheets import factions as read_factions, read_all
-
-
-class _Collect:
-    """Collects argument problems from `pbp.orders.check_arg` as Refusals
-    (with their path), for gm.yaml's orders."""
-
-    def __init__(self):
-        self.refusals: list[Refusal] = []
-
-    def add(self, key: str, at: tuple = (), **params) -> None:
-        self.refusals.append(Refusal(key, at, params))
 
 
 #: how the reports name each gauge, in French and English (secret_values' forms)
@@ -113,14 +102,6 @@ class D100(Ruleset):
         return balance.is_over(self.rules, state)  # a simulated game: after `simulation.turns`
 
     def check_orders(self, state, scenario, orders):
-        refusals = self._check_orders(state, scenario, orders)
-        if refusals and orders.text:
-            raw = _raw_actions(orders.text)
-            for r in refusals:
-                r.at = _field_path(raw, r.at)
-        return refusals
-
-    def _check_orders(self, state, scenario, orders):
         handle = orders.player
         sheet = self.sheets(scenario)[handle]
         me = self._char(state, scenario, handle)
@@ -229,7 +210,7 @@ class D100(Ruleset):
         """gm.yaml's `orders:` normalised (ids, aliases, defaults), and what is wrong."""
         specs = self.rules.get("gm_orders") or {}
         index = action_index(specs)
-        collect = _Collect()
+        collect = Refusals()
         out: dict = {}
         for key, value in (raw or {}).items():
             order_id = index.get(normalize_id(key))
@@ -237,12 +218,12 @@ class D100(Ruleset):
                 collect.add("unknown_gm_order", (key,), order=key, valid=list(specs),
                             suggestion=i18n.closest(normalize_id(key), index))
                 continue
-            before = len(collect.refusals)
+            before = len(collect)
             parsed = check_arg(value, specs[order_id].get("arg"), self, scenario, (key,), collect)
-            if len(collect.refusals) == before:
+            if len(collect) == before:
                 out[order_id] = parsed
                 self._check_gm_entries(order_id, key, parsed, scenario, state, collect)
-        return out, collect.refusals
+        return out, collect
 
     def _check_gm_entries(self, order_id, key, parsed, scenario, state, collect) -> None:
         factions = self.factions(scenario)
@@ -296,7 +277,7 @@ class D100(Ruleset):
                 seen.add(entry["joueur"])
 
     def _gm_check_fields(self, handle, sheet, entry, at, factions, collect) -> None:
-        collect.refusals += self._check_check(handle, sheet, None, factions, entry, at, None, player=False)
+        collect += self._check_check(handle, sheet, None, factions, entry, at, None, player=False)
 
     def _gm_stable_reaction(self, state, entry, at, collect) -> None:
         if state is None:
@@ -429,36 +410,6 @@ class D100(Ruleset):
             candidates.append([Action("utiliser", self._full_arg("utiliser", objet=item["name"]), 0)])
         orders = lambda actions: PlayerOrders(player, 0, actions)
         return [c for c in candidates if not self.check_orders(state, scenario, orders(c))]
-
-
-def _raw_actions(text: str) -> list:
-    """The `actions` list as written (to place a refusal on a field's own line)."""
-    from pbp import yamlio
-    from pbp.errors import PbpError
-
-    try:
-        raw = yamlio.loads(text)
-    except PbpError:
-        return []
-    actions = raw.get("actions") if isinstance(raw, dict) else None
-    return actions if isinstance(actions, list) else []
-
-
-def _field_path(raw_actions: list, at: tuple) -> tuple:
-    """("actions", i, field) -> ("actions", i, <action key as written>, <field as written>),
-    so the core finds the field's line inside `- jet: {...}`."""
-    if len(at) != 3 or at[0] != "actions" or not isinstance(at[1], int) or at[1] >= len(raw_actions):
-        return at
-    item = raw_actions[at[1]]
-    if not (isinstance(item, dict) and len(item) == 1):
-        return at
-    key, arg = next(iter(item.items()))
-    if not isinstance(arg, dict):
-        return at
-    for written in arg:
-        if normalize_id(written) == at[2]:
-            return ("actions", at[1], key, written)
-    return at
 
 
 def sheet_data(sheet: dict, rules: dict) -> dict:

@@ -18,11 +18,11 @@ import math
 import re
 from collections import deque
 
-from pbp import events as ev, i18n, yamlio
+from pbp import events as ev, i18n
 from pbp.dice import DiceExpr, Term, parse as parse_dice
 from pbp.errors import PbpError
 from pbp.orders import Action, PlayerOrders, normalize_id, parse_actions
-from pbp.ruleset import ODDS, SIMULATE, Refusal, Resolution, Ruleset
+from pbp.ruleset import ODDS, SIMULATE, Refusal, Refusals, Resolution, Ruleset
 
 from . import balance
 
@@ -76,20 +76,8 @@ def combine(*exprs) -> DiceExpr:
     return DiceExpr(tuple(terms) or (Term(1, 0, 0),))
 
 
-class _Collect:
-    """Collects problems of parse_actions (gm.yaml orders) as Refusals under one key."""
-
-    def __init__(self, base: tuple):
-        self.base, self.errors = base, []
-
-    def add(self, key, at=(), **params):
-        at = tuple(at)
-        if at and at[0] == "actions":
-            at = self.base + at[1:]
-        self.errors.append(Refusal(key, at, params))
-
-
-#: the order field a refusal points at (its own line when the action is written as a block)
+#: the order field a refusal points at: the core places it on that field's own line
+#: when the action is written as a block, else on the action's
 FIELD_OF = {
     "unknown_character": "perso", "not_your_character": "perso", "character_down": "perso",
     "off_grid": "vers", "wall": "vers", "already_there": "vers", "occupied": "vers", "unreachable": "vers",
@@ -97,24 +85,6 @@ FIELD_OF = {
     "out_of_range": "cible", "spell_needs_character": "cible", "unknown_weapon": "arme",
     "unknown_spell": "sort", "spell_not_learned": "sort",
 }
-
-
-def field_path(raw_actions, at: tuple) -> tuple:
-    """("actions", i, field) -> the path of that field as written in the file
-    (("actions", i, "<action as spelled>", "<field as spelled>")), else the action's."""
-    head, field = at[:-1], at[-1]
-    try:
-        item = raw_actions[head[-1]]
-    except (IndexError, KeyError, TypeError):
-        return head
-    if not (isinstance(item, dict) and len(item) == 1):
-        return head
-    written, arg = next(iter(item.items()))
-    if isinstance(arg, dict):
-        for key in arg:
-            if normalize_id(key) == field:
-                return head + (written, key)
-    return head
 
 
 class Problem(Exception):
@@ -376,18 +346,11 @@ class Skirmish(Ruleset):
         return bool(state.get("over"))
 
     def check_orders(self, state, scenario, orders):
-        raw = None
-        if orders.text:
-            try:
-                raw = (yamlio.loads(orders.text) or {}).get("actions")
-            except (PbpError, AttributeError):
-                raw = None
-        return self._check_sequence(state, orders.player, orders.actions, base=None, raw=raw)
+        return self._check_sequence(state, orders.player, orders.actions, base=None)
 
-    def _check_sequence(self, state, player, actions, base, creature=None, raw=None) -> list[Refusal]:
+    def _check_sequence(self, state, player, actions, base, creature=None) -> list[Refusal]:
         """Checks a list of actions against the state, simulating their own moves and
-        PA in the order written (other units stay where they are). `raw`: the actions
-        as written, to point a refusal at its field's own line."""
+        PA in the order written (other units stay where they are)."""
         refusals = []
         sim = _Sim(state)
         for action in actions:
@@ -400,8 +363,8 @@ class Skirmish(Ruleset):
                     raise Problem("not_enough_pa", character=state["units"][actor]["nom"], need=plan["cost"],
                                   have=have, short=plan["cost"] - have)
             except Problem as p:
-                if p.key in FIELD_OF and raw is not None:
-                    at = at[:-1] + field_path(raw, (at[-1], FIELD_OF[p.key]))
+                if p.key in FIELD_OF:
+                    at = at + (FIELD_OF[p.key],)
                 refusals.append(Refusal(p.key, at, p.params))
                 continue
             sim.spend(actor, plan)
@@ -638,9 +601,9 @@ class Skirmish(Ruleset):
                 refusals.append(Refusal("target_down", (key,), {"target": state["units"][uid]["nom"],
                                                                  "type": CREATURE, "valid": creatures}))
                 continue
-            collect = _Collect((key,))
-            actions = parse_actions(raw, self, scenario, collect)
-            refusals += collect.errors
+            collect = Refusals()
+            actions = parse_actions(raw, self, scenario, collect, (key,))
+            refusals += collect
             for a in actions:
                 perso = (a.arg or {}).get("perso")
                 if perso is not None and self._find(state, perso) != uid:
@@ -654,8 +617,7 @@ class Skirmish(Ruleset):
             return refusals
         for uid, acts in actions.items():
             key = next(k for k in gm_orders.orders if self._find(state, k) == uid)
-            refusals += self._check_sequence(state, None, acts, base=(key,), creature=uid,
-                                             raw=gm_orders.orders[key])
+            refusals += self._check_sequence(state, None, acts, base=(key,), creature=uid)
         return refusals
 
     # == resolution ====================================================================
