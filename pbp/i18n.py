@@ -14,6 +14,7 @@ bidi overrides too, and long values shortened.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from pathlib import Path
 
@@ -59,6 +60,12 @@ def shown(value, limit: int = MAX_SHOWN) -> str:
     text = value if isinstance(value, str) else str(value)
     if len(text) > limit:
         text = text[:limit] + "…"
+    return _safe(text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _safe(text: str) -> str:
+    # cached: the same `valid` lists are shown with every refusal
     return _UNSAFE.sub(_escape, text)
 
 
@@ -97,5 +104,11 @@ def t(lang: str, key: str, /, **params) -> str:
 
 def closest(word: str, candidates) -> str | None:
     """The candidate a typo most likely meant, or None."""
-    found = difflib.get_close_matches(str(word).lower(), [str(c) for c in candidates], n=1, cutoff=0.6)
+    return _closest(str(word).lower(), tuple(str(c) for c in candidates))
+
+
+@functools.lru_cache(maxsize=4096)
+def _closest(word: str, candidates: tuple[str, ...]) -> str | None:
+    # cached: a hostile order file repeats one misspelling thousands of times
+    found = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
     return found[0] if found else None
