@@ -51,6 +51,7 @@ sys.path.insert(0, str(REPO))
 
 EXAMPLES = ("manhunt", "murder", "skirmish", "d100")
 MJ_FILES = ("campaign.yaml", "world.yaml", "characters.yaml", "gm.yaml", "state.yaml")
+MJ_TARGETS: tuple[str, ...] = ()  # --mj-files
 #: outcome classes, worst first
 CLASSES = ("crash", "hang", "traceback", "internal_error", "state_changed", "refusal_without_file", "other_exit",
            "clean_refusal", "valid")
@@ -358,7 +359,7 @@ def player_case(rng: random.Random, ex: Example) -> str:
 def mj_case(rng: random.Random, ex: Example) -> str:
     from pbp import yamlio
 
-    target = rng.choice(MJ_FILES)
+    target = rng.choice(MJ_TARGETS or MJ_FILES)
     rel = {"gm.yaml": ex.gm_rel, "state.yaml": ex.state_rel}.get(target, target)
     path = ex.work / rel
     roll = rng.random()
@@ -544,8 +545,11 @@ def main(argv=None) -> int:
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds before a command counts as a hang")
     parser.add_argument("--only", choices=["player", "mj"], default=None)
     parser.add_argument("--examples", default=",".join(EXAMPLES))
+    parser.add_argument("--mj-files", default=",".join(MJ_FILES), help="which MJ files the MJ cases damage")
     parser.add_argument("--show", type=int, default=3, help="examples shown per failure class")
     args = parser.parse_args(argv)
+    global MJ_TARGETS
+    MJ_TARGETS = tuple(f for f in args.mj_files.split(",") if f)
     names = tuple(n for n in args.examples.split(",") if n)
 
     from pbp.render import package_dir
@@ -582,6 +586,14 @@ def main(argv=None) -> int:
     for key in ("tried", "clean_refusal", "valid", "crash", "traceback", "internal_error", "hang", "state_changed",
                 "refusal_without_file", "other_exit"):
         print(f"{LABELS[key]:{width}}  {counts['player'][key]:>12}  {counts['mj'][key]:>12}")
+    by_file = Counter()
+    for (family, outcome), found in examples.items():
+        if family == "mj":
+            for _, what, _ in found:
+                by_file[(Path(what.split(", ", 1)[1].split(":", 1)[0]).name, outcome)] += 1
+    if by_file:
+        print("\nMJ-file failures by file: " + "; ".join(
+            f"{name} {LABELS[outcome]} {n}" for (name, outcome), n in sorted(by_file.items())))
     for (family, outcome), found in sorted(examples.items()):
         print(f"\n== {LABELS[outcome]}, {'player files' if family == 'player' else 'MJ files'}: "
               f"{len(found)} (cases {', '.join(str(c) for c, _, _ in sorted(found)[:10])}"
