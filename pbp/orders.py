@@ -123,16 +123,27 @@ def _spec(spec, ruleset: Ruleset) -> dict:
     return dict(spec)
 
 
-def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, problems: Refusals):
+def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, problems: Refusals,
+              limits: dict | None = None):
     """Validate and normalise one action argument against its spec.
 
     Spec forms (in the ruleset's data, directly or named under `arg_types`):
-    none (no argument), `text`, `int` (min, max), `player` (a roster handle),
-    `choice` (values, aliases), `map` (fields, short: the field a bare value
-    fills), `list` (of, min, max); any of them may say `optional: true`.
+    none (no argument), `text` (`prose: true`: the player's own words, as long
+    as a roleplay may be; else a name, at most `text_chars`), `int` (min,
+    max), `player` (a roster handle), `choice` (values, aliases), `map`
+    (fields, short: the field a bare value fills), `list` (of, min, max); any
+    of them may say `optional: true`. `limits`: the campaign's (defaults if None).
     """
+    if limits is None:
+        limits = _limits(None)
     spec = _spec(spec, ruleset)
     kind = spec.get("type")
+    if isinstance(value, str) and kind in ("text", "player", "choice"):
+        prose = kind == "text" and spec.get("prose")
+        limit = limits["roleplay_chars" if prose else "text_chars"]
+        if len(value) > limit:  # refused before any lookup or suggestion
+            problems.add("prose_too_long" if prose else "text_too_long", at, length=len(value), limit=limit)
+            return None
     if value is None and kind == "map" and spec.get("optional"):
         value = {}  # an optional map left out: its fields' defaults
     if value is None:
@@ -200,7 +211,7 @@ def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, prob
                 problems.add("unknown_field", at + (key,), field=key, valid=list(fields),
                              suggestion=i18n.closest(normalize_id(key), names))
                 continue
-            out[name] = check_arg(raw, fields[name], ruleset, scenario, at + (key,), problems)
+            out[name] = check_arg(raw, fields[name], ruleset, scenario, at + (key,), problems, limits)
         for name, field_spec in fields.items():
             if name not in out:
                 field_spec = _spec(field_spec, ruleset)
@@ -214,7 +225,8 @@ def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, prob
         low, high = spec.get("min", 0), spec.get("max")
         if len(value) < low or (high is not None and len(value) > high):
             problems.add("list_length", at, count=len(value), low=low, high=high if high is not None else "∞")
-        return [check_arg(v, spec.get("of"), ruleset, scenario, at + (i,), problems) for i, v in enumerate(value)]
+        return [check_arg(v, spec.get("of"), ruleset, scenario, at + (i,), problems, limits)
+                for i, v in enumerate(value)]
     raise ValueError(f"unknown argument type {kind!r} in ruleset {ruleset.id}")
 
 
@@ -232,8 +244,10 @@ def describe(spec, ruleset: Ruleset) -> str:
 
 
 def parse_actions(raw, ruleset: Ruleset, scenario: Scenario, problems: Refusals,
-                  at: tuple = ("actions",)) -> list[Action]:
+                  at: tuple = ("actions",), limits: dict | None = None) -> list[Action]:
     """The actions of a list as written (`at`: where the list is in its file)."""
+    if limits is None:
+        limits = _limits(None)
     if raw is None:
         return []
     if not isinstance(raw, list):
@@ -251,13 +265,17 @@ def parse_actions(raw, ruleset: Ruleset, scenario: Scenario, problems: Refusals,
         else:
             problems.add("action_shape", at)
             continue
+        if isinstance(name, str) and len(name) > limits["text_chars"]:
+            problems.add("text_too_long", at, length=len(name), limit=limits["text_chars"])
+            continue
         action_id = index.get(normalize_id(name))
         if action_id is None:
             problems.add("unknown_action", at, action=name, valid=list(ruleset.actions),
                          suggestion=i18n.closest(normalize_id(name), index))
             continue
         before = len(problems)
-        value = check_arg(arg, (ruleset.actions[action_id] or {}).get("arg"), ruleset, scenario, at, problems)
+        value = check_arg(arg, (ruleset.actions[action_id] or {}).get("arg"), ruleset, scenario, at, problems,
+                          limits)
         if len(problems) == before:
             out.append(Action(action_id, value, i))
     return out
@@ -270,10 +288,12 @@ def _limits(limits: dict | None) -> dict:
 
 
 def _too_long(raw: dict, limits: dict) -> Refusals:
-    """Every text longer than its limit (the roleplay's, or any other's), in
-    one pass over the file's values with no recursion."""
+    """Every text longer than the file allows, in one pass with no recursion:
+    a key or a top-level value at most `text_chars`, the roleplay at most
+    `roleplay_chars`, and so is anything in `actions` (an argument may be the
+    player's prose: `check_arg` applies the argument's own limit)."""
     problems = Refusals()
-    text_limit = limits["text_chars"]
+    text_limit, prose_limit = limits["text_chars"], limits["roleplay_chars"]
     todo = [((), raw)]
     while todo:
         at, value = todo.pop()
@@ -286,9 +306,13 @@ def _too_long(raw: dict, limits: dict) -> Refusals:
         elif isinstance(value, list):
             todo.extend((at + (i,), item) for i, item in enumerate(value))
         elif isinstance(value, str):
-            if len(at) == 1 and TOP_KEYS.get(normalize_id(at[0])) == "roleplay":
-                if len(value) > limits["roleplay_chars"]:
-                    problems.add("roleplay_too_long", at, length=len(value), limit=limits["roleplay_chars"])
+            field = TOP_KEYS.get(normalize_id(at[0])) if at else None
+            if field == "roleplay" and len(at) == 1:
+                if len(value) > prose_limit:
+                    problems.add("roleplay_too_long", at, length=len(value), limit=prose_limit)
+            elif field == "actions":
+                if len(value) > prose_limit:
+                    problems.add("prose_too_long", at, length=len(value), limit=prose_limit)
             elif len(value) > text_limit:
                 problems.add("text_too_long", at, length=len(value), limit=text_limit)
     return problems
@@ -338,7 +362,7 @@ def parse_player_orders(data: bytes | str, source: str, *, ruleset: Ruleset, sce
     elif file_turn != turn:
         problems.add("turn_mismatch", (fields["turn"][0],), value=file_turn, expected=turn)
     actions_key, raw_actions = fields.get("actions", ("actions", None))
-    actions = parse_actions(raw_actions, ruleset, scenario, problems, (actions_key,))
+    actions = parse_actions(raw_actions, ruleset, scenario, problems, (actions_key,), limits)
     roleplay = fields.get("roleplay", (None, ""))[1] or ""
     if not isinstance(roleplay, str):
         problems.add("roleplay_not_text", (fields["roleplay"][0],))

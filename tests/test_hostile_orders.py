@@ -169,10 +169,30 @@ def test_a_10_mb_roleplay_is_not_read_whole(camp):
 
 
 def test_a_long_roleplay_and_a_long_argument_name_the_limit(camp):
-    orders(camp, HEAD + "actions:\n  - deplacement_normal: " + "n" * 300 + "\nroleplay: " + "x" * 30_000 + "\n")
-    refused(camp, f"{LUCY}:4: texte de 300 caractères : au plus 200 ici (limite « text_chars » ; seul le roleplay "
-                  "peut être long).",
-            f"{LUCY}:5: roleplay de 30000 caractères : au plus 20000 (limite « roleplay_chars »).")
+    orders(camp, HEAD + "actions:\n  - deplacement_normal: est\nroleplay: " + "x" * 30_000 + "\n")
+    refused(camp, f"{LUCY}:5: roleplay de 30000 caractères : au plus 20000 (limite « roleplay_chars »).")
+    orders(camp, HEAD + "actions:\n  - deplacement_normal: " + "n" * 300 + "\n  - " + "f" * 201 + "\n")
+    refused(camp, f"{LUCY}:4: texte de 300 caractères : au plus 200 ici (limite « text_chars » ; seuls le roleplay "
+                  "et les textes libres peuvent être longs).",
+            f"{LUCY}:5: texte de 201 caractères : au plus 200 ici (limite « text_chars » ; seuls le roleplay "
+            "et les textes libres peuvent être longs).")
+
+
+def test_a_free_text_argument_may_be_as_long_as_a_roleplay(tmp_path):
+    """d100's `but` (what a check is for) is the player's prose: `prose: true` in
+    the ruleset's data gives it the roleplay's limit, not a name's."""
+    d100 = copy_example("d100", tmp_path)
+    kira = "turns/004/orders/kira.yaml"
+    text = (d100 / kira).read_text(encoding="utf-8")
+    (d100 / kira).write_text(text.replace("but: convaincre", "but: " + "x" * 1500 + " convaincre"),
+                             encoding="utf-8")
+    assert pbp("check", cwd=d100).exit_code == 0
+    (d100 / kira).write_text(text.replace("but: convaincre l'officier de garde de baisser son arme",
+                                          "but: " + "x" * 25_000), encoding="utf-8")
+    refused(d100, f"{kira}:9: texte libre de 25000 caractères : au plus 20000 (limite « roleplay_chars »).")
+    (d100 / kira).write_text(text.replace("competence: persuasion", "competence: " + "x" * 300), encoding="utf-8")
+    refused(d100, f"{kira}:6: texte de 300 caractères : au plus 200 ici (limite « text_chars » ; seuls le roleplay "
+                  "et les textes libres peuvent être longs).")
 
 
 def test_a_campaign_sets_its_own_limits(camp):
