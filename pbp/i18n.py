@@ -28,9 +28,12 @@ def register(messages: dict[str, dict[str, str]], prefix: str = "") -> None:
 
 
 def register_file(path: Path, prefix: str = "") -> None:
-    from pbp import yamlio
+    """A messages.yaml of pbp or of a ruleset: package data, read as it is (this
+    module sits below yamlio and errors, which speak through it)."""
+    import yaml
 
-    register(yamlio.load_file(path) or {}, prefix)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    register(yaml.load(Path(path).read_text(encoding="utf-8"), Loader=loader) or {}, prefix)
 
 
 def _core() -> None:
