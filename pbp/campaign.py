@@ -79,6 +79,13 @@ def set_yaml_key(path: Path, key: str, value) -> None:
     atomic_write(path, new_text if new_text is not None else yamlio.dumps(wanted))
 
 
+class Names(dict):
+    """Handle -> character name; a handle not in it is its own name."""
+
+    def __missing__(self, handle):
+        return handle
+
+
 def read_text(path: Path, name: str) -> str:
     """An MJ's file as text; what goes wrong is said naming the file as the MJ sees it."""
     try:
@@ -143,8 +150,10 @@ class Campaign:
 
     @cached_property
     def names(self) -> dict[str, str]:
-        """Forum handle -> character name (public: the forum knows who plays whom)."""
-        return {h: v.get("character", h) for h, v in self.roster.items()}
+        """Forum handle -> character name (public: the forum knows who plays whom).
+        A handle the MJ has since taken out of the roster is shown as itself (the
+        archive still names them), as Scenario.name does."""
+        return Names({h: v.get("character", h) for h, v in self.roster.items()})
 
     @cached_property
     def ruleset(self) -> rulesets.Ruleset:
@@ -313,12 +322,10 @@ def open_campaign(path: str | Path) -> Campaign:
     for key in ("ruleset", "secret", "players"):
         if not config.get(key):
             raise bad("config_missing", (), key=key)
-    if config.get("lang", "fr") not in i18n.LANGS:
-        raise bad("bad_choice", ("lang",), value=config["lang"], valid=list(i18n.LANGS))
-    if config.get("format", "bbcode") not in FORMATS:
-        raise bad("bad_choice", ("format",), value=config["format"], valid=list(FORMATS))
-    if config.get("dialect", "phpbb") not in DIALECTS:
-        raise bad("bad_choice", ("dialect",), value=config["dialect"], valid=list(DIALECTS))
+    for key, default, valid in (("lang", "fr", i18n.LANGS), ("format", "bbcode", FORMATS), ("dialect", "phpbb", DIALECTS)):
+        value = config.get(key, default)
+        if isinstance(value, str) and value not in valid:  # not text at all: the schema below says so
+            raise bad("bad_choice", (key,), value=value, valid=list(valid))
     if not isinstance(config["players"], dict):
         raise bad("players_not_mapping", ("players",))
     for handle in config["players"]:

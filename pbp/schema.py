@@ -335,6 +335,15 @@ def found(value) -> Phrase:
     return Phrase("schema_found_other", value=type(value).__name__)
 
 
+def _closest(word, candidates) -> str | None:
+    """The candidate a typo most likely meant, case aside (cell ids are often in capitals)."""
+    by_lower = {}
+    for c in candidates:
+        by_lower.setdefault(str(c).lower(), str(c))
+    found = i18n.closest(str(word).lower(), by_lower)
+    return by_lower[found] if found else None
+
+
 def _short(value) -> str:
     text = str(value)
     return text if len(text) <= 40 else text[:39] + "…"
@@ -355,7 +364,7 @@ class _Run:
 
     def target(self, to: str) -> tuple | None:
         """(values in order, set of values, set of their texts) a reference may take, or None
-        when that part of the files is itself missing or malformed (reported there)."""
+        when that part of the files is malformed (reported there): nothing is checked then."""
         if to not in self.targets:
             current = self.context
             for part in to.split("."):
@@ -364,6 +373,8 @@ class _Run:
                 values = list(current)
             elif isinstance(current, (list, tuple)):
                 values = [v for v in current if _hashable(v)]
+            elif current is None:
+                values = []  # absent or empty: nothing can be referred to
             else:
                 values = None
             self.targets[to] = None if values is None else (values, set(values), {str(v) for v in values})
@@ -409,7 +420,7 @@ class _Run:
             if not (_hashable(value) and value in node.value_set):
                 if _hashable(value):
                     self.error("schema_choice", path, value=_short(value), valid=_listed(node.values),
-                               suggestion=i18n.closest(str(value), [str(v) for v in node.values]))
+                               suggestion=_closest(str(value), [str(v) for v in node.values]))
                 else:
                     self.error("schema_type", path, expected=node.expected(), found=found(value))
         elif kind == "dice":
@@ -432,7 +443,7 @@ class _Run:
         shown = [str(v) for v in values]
         self.error("schema_ref", path, value=_short(value), target=describe_target(node.to),
                    valid=shown if len(shown) <= MAX_LISTED else [],
-                   suggestion=i18n.closest(str(value), shown))
+                   suggestion=_closest(str(value), shown))
 
     def size(self, node: Node, count: int, path) -> None:
         if node.low is not None and count < node.low:
@@ -458,7 +469,7 @@ class _Run:
             elif not node.open and str(key) not in node.known:
                 known = sorted(node.known)
                 self.error("schema_unknown_field", (path, key), valid=known,
-                           suggestion=i18n.closest(str(key), known))
+                           suggestion=_closest(str(key), known))
         for name, sub in fields.items():
             if name in value:
                 continue
