@@ -20,7 +20,7 @@ import jinja2
 import pytest
 
 from pbp import render, ruleset, schema, yamlio
-from pbp.errors import InputError
+from pbp.errors import InputError, PbpError
 from pbp.render import package_dir
 from tests.helpers import copy_example, pbp
 from tests.toy import Toy
@@ -371,3 +371,26 @@ def test_mutated_files_never_break_pbp(tmp_path, name, which):
                 cases += 1
             assert snapshot(root) == before, where
     assert cases == 2 * len(MUTATIONS) * len(picked) and len(picked) == NODES_PER_FILE
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_validate_scenario_is_safe_on_any_data(name):
+    """Simulations and tests call the hook on data no schema has checked: it reports,
+    it never raises."""
+    root = package_dir("campaigns") / name
+    config = yamlio.load_file(root / "campaign.yaml")
+    rs = ruleset.get(config["ruleset"], config.get("rules") or {})
+    roster = {str(h): v if isinstance(v, dict) else {"character": str(v)} for h, v in config["players"].items()}
+    world, characters = yamlio.load_file(root / "world.yaml"), yamlio.load_file(root / "characters.yaml")
+    rng = random.Random(name)
+    scenarios = [ruleset.Scenario(garbage, characters, roster) for garbage in ("texte", 7, [1, 2], None)]
+    scenarios += [ruleset.Scenario(world, garbage, roster) for garbage in ("texte", 7, [1, 2], None)]
+    for data, build in ((world, lambda w: ruleset.Scenario(w, characters, roster)),
+                        (characters, lambda c: ruleset.Scenario(world, c, roster))):
+        every = list(nodes(data))
+        deep = [p for p in every if len(p) > 2]
+        for node in [p for p in every if len(p) <= 2] + rng.sample(deep, min(len(deep), 25)):
+            scenarios += [build(mutated(data, node, m)) for m in (*MUTATIONS, True)]
+    for scenario in scenarios:
+        found = rs.validate_scenario(scenario)
+        assert isinstance(found, list) and all(isinstance(e, PbpError) and e.file for e in found)

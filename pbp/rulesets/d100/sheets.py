@@ -75,7 +75,7 @@ def _int(value) -> bool:
 def factions(world: dict) -> dict[str, dict]:
     """Faction id -> {"id", "name"} from world.yaml's `factions`."""
     out = {}
-    raw = (world or {}).get("factions") or {}
+    raw = (world.get("factions") if isinstance(world, dict) else None) or {}
     if not isinstance(raw, dict):
         return out
     for key, value in raw.items():
@@ -306,14 +306,14 @@ def read_all(scenario, rules: dict) -> tuple[dict[str, dict], list[PbpError]]:
     """Every roster player's sheet, normalised, and every problem of
     characters.yaml and world.yaml."""
     problems: list[PbpError] = []
-    world = scenario.world or {}
+    world = scenario.world if isinstance(scenario.world, dict) else {}
     raw_factions = world.get("factions")
     if raw_factions is not None and not isinstance(raw_factions, dict):
         problems.append(_problem("factions_not_mapping", "factions", file="world.yaml"))
         world = {}
     known = factions(world)
     sheets = {}
-    characters = scenario.characters or {}
+    characters = scenario.characters if isinstance(scenario.characters, dict) else {}
     for handle in scenario.roster:
         if handle not in characters:
             problems.append(_problem("sheet_missing", handle, player=handle, valid=list(characters)))

@@ -57,7 +57,8 @@ class Board:
         self.order = list(self.rooms)
         self.adj: dict[str, dict[str, int]] = {r: {} for r in self.rooms}
         self.problems: list[tuple[str, dict]] = []
-        for i, raw in enumerate(world.get("passages") or []):
+        passages = world.get("passages") or []
+        for i, raw in enumerate(passages if isinstance(passages, list) else [passages]):
             parsed = self._passage(raw)
             if parsed is None:
                 self.problems.append(("world_bad_passage", {"index": i + 1}))

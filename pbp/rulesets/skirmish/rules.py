@@ -147,7 +147,8 @@ class Skirmish(Ruleset):
             return errors
         width, height = grid["largeur"], grid["hauteur"]
         walls = set()
-        for i, cell in enumerate(grid.get("murs") or []):
+        walls_written = grid.get("murs") or []
+        for i, cell in enumerate(walls_written if isinstance(walls_written, list) else [walls_written]):
             if not self._cell_ok(cell, width, height):
                 bad("world.yaml", f"grille.murs.{i}", "bad_position", value=cell, width=width - 1,
                     height=height - 1)
