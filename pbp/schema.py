@@ -48,6 +48,10 @@ MAX_LISTED = 12
 TARGET_FILES = {"world": "world.yaml", "characters": "characters.yaml", "state": "state.yaml",
                 "campaign": "campaign.yaml", "rules": "rules"}
 _MISSING = object()
+#: kind -> (Python types of its values, whether true/false count): never a bool for a number
+SCALAR_TYPES = {"str": ((str,), False), "text": ((str, int, float), False), "int": ((int,), False),
+                "number": ((int, float), False), "bool": ((bool,), True), "dice": ((str, int), False),
+                "ref": ((str, int), False)}
 
 
 class SchemaDefinitionError(ValueError):
@@ -58,7 +62,8 @@ class Node:
     """One compiled schema node."""
 
     __slots__ = ("kind", "nullable", "optional", "default", "low", "high", "pattern", "values", "value_set",
-                 "to", "text", "of", "keys", "items", "covers", "fields", "open", "when", "known", "options")
+                 "to", "text", "of", "keys", "items", "covers", "fields", "open", "when", "known", "options",
+                 "types", "bools", "required", "defaults", "simple")
 
     def __init__(self, kind: str):
         self.kind = kind
@@ -71,6 +76,17 @@ class Node:
         self.when: list[tuple[dict, dict[str, Node]]] = []
         self.known: frozenset = frozenset()
         self.options: list[Node] = []
+        #: the Python types a scalar kind accepts, and whether true/false are among them
+        self.types, self.bools = SCALAR_TYPES.get(kind, (None, False))
+        #: a mapping's fields that must be there, and those filled in when absent
+        self.required: tuple = ()
+        self.defaults: tuple = ()
+        self.settle()
+
+    def settle(self) -> None:
+        """`simple`: a scalar whose type says it all (no bounds, no pattern), checked inline."""
+        self.simple = self.kind in ("str", "text", "int", "number", "bool") and self.low is None \
+            and self.high is None and self.pattern is None
 
     def copy(self) -> "Node":
         other = Node(self.kind)
@@ -108,14 +124,13 @@ class Node:
             return True
         if kind == "choice":
             return _hashable(value) and value in self.value_set
-        if isinstance(value, bool):
-            return kind == "bool"
-        if isinstance(value, (int, float)):
-            return kind in ("int", "number", "text", "dice", "ref") if isinstance(value, int) \
-                else kind in ("number", "text")
-        if isinstance(value, str):
-            return kind in ("str", "text", "dice", "ref")
-        return False
+        return isinstance(value, self.types) and (self.bools or value.__class__ is not bool)
+
+
+def _needs(fields: dict[str, Node]) -> tuple[tuple, tuple]:
+    """(required field names, (name, default) pairs) of a mapping's fields."""
+    required = tuple(n for n, f in fields.items() if not f.optional and f.default is _MISSING)
+    return required, tuple((n, f.default) for n, f in fields.items() if f.default is not _MISSING)
 
 
 # -- compiling a schema file --------------------------------------------------------------
@@ -191,6 +206,8 @@ class _Compiler:
                 node.when.append((condition, then))
                 known |= set(then)
             node.known = frozenset(known)
+            node.required, node.defaults = _needs(node.fields)
+        node.settle()
         if kind == "one_of":
             options = spec.get("options")
             if not isinstance(options, list) or len(options) < 2:
@@ -354,6 +371,9 @@ class _Run:
         self.file, self.text, self.context = file, text, context
         self.errors: list[PbpError] = []
         self.targets: dict[str, tuple | None] = {}
+        self.checks = {"mapping": self.mapping, "map": self.map, "list": self.sequence, "one_of": self.one_of,
+                       "int": self.number, "number": self.number, "str": self.string, "choice": self.choice,
+                       "dice": self.dice, "ref": self.ref}
 
     def error(self, message: str, path, **params) -> None:
         steps = _steps(path)
@@ -381,57 +401,62 @@ class _Run:
         return self.targets[to]
 
     def visit(self, node: Node, value, path) -> None:
+        if node.simple and isinstance(value, node.types) and (node.bools or value.__class__ is not bool):
+            return  # the common case, first: a plain value of the right type
         if value is None:
             if not (node.nullable or node.kind == "any"):
                 self.error("schema_type", path, expected=node.expected(), found=found(None))
             return
-        kind = node.kind
-        if kind == "mapping":
-            self.mapping(node, value, path)
-        elif kind == "map":
-            self.map(node, value, path)
-        elif kind == "list":
-            if not isinstance(value, list):
-                self.error("schema_type", path, expected=node.expected(), found=found(value))
-                return
-            self.size(node, len(value), path)
-            of = node.of
-            for i, item in enumerate(value):
-                self.visit(of, item, (path, Index(i)))
-        elif kind == "one_of":
-            for option in node.options:
-                if option.accepts_kind(value):
-                    self.visit(option, value, path)
-                    return
+        types = node.types
+        if types is not None and (not isinstance(value, types) or (value.__class__ is bool and not node.bools)):
             self.error("schema_type", path, expected=node.expected(), found=found(value))
-        elif kind == "any":
             return
-        elif not node.accepts_kind(value) and kind != "choice":
-            self.error("schema_type", path, expected=node.expected(), found=found(value))
-        elif kind in ("int", "number"):
-            if node.low is not None and value < node.low:
-                self.error("schema_too_small", path, value=value, low=node.low)
-            elif node.high is not None and value > node.high:
-                self.error("schema_too_large", path, value=value, high=node.high)
-        elif kind == "str":
-            if node.pattern is not None and not node.pattern.match(value):
-                self.error("schema_pattern", path, value=_short(value), pattern=node.pattern.pattern)
-        elif kind == "choice":
-            if not (_hashable(value) and value in node.value_set):
-                if _hashable(value):
-                    self.error("schema_choice", path, value=_short(value), valid=_listed(node.values),
-                               suggestion=_closest(str(value), [str(v) for v in node.values]))
-                else:
-                    self.error("schema_type", path, expected=node.expected(), found=found(value))
-        elif kind == "dice":
-            from pbp.dice import parse
+        check = self.checks.get(node.kind)
+        if check is not None:
+            check(node, value, path)
 
-            try:
-                parse(value)
-            except PbpError:
-                self.error("schema_dice", path, value=_short(value))
-        elif kind == "ref":
-            self.ref(node, value, path)
+    def number(self, node: Node, value, path) -> None:
+        if node.low is not None and value < node.low:
+            self.error("schema_too_small", path, value=value, low=node.low)
+        elif node.high is not None and value > node.high:
+            self.error("schema_too_large", path, value=value, high=node.high)
+
+    def string(self, node: Node, value, path) -> None:
+        if node.pattern is not None and not node.pattern.match(value):
+            self.error("schema_pattern", path, value=_short(value), pattern=node.pattern.pattern)
+
+    def choice(self, node: Node, value, path) -> None:
+        if _hashable(value) and value in node.value_set:
+            return
+        if _hashable(value):
+            self.error("schema_choice", path, value=_short(value), valid=_listed(node.values),
+                       suggestion=_closest(str(value), [str(v) for v in node.values]))
+        else:
+            self.error("schema_type", path, expected=node.expected(), found=found(value))
+
+    def dice(self, node: Node, value, path) -> None:
+        from pbp.dice import parse
+
+        try:
+            parse(value)
+        except PbpError:
+            self.error("schema_dice", path, value=_short(value))
+
+    def sequence(self, node: Node, value, path) -> None:
+        if not isinstance(value, list):
+            self.error("schema_type", path, expected=node.expected(), found=found(value))
+            return
+        self.size(node, len(value), path)
+        of, visit = node.of, self.visit
+        for i, item in enumerate(value):
+            visit(of, item, (path, Index(i)))
+
+    def one_of(self, node: Node, value, path) -> None:
+        for option in node.options:
+            if option.accepts_kind(value):
+                self.visit(option, value, path)
+                return
+        self.error("schema_type", path, expected=node.expected(), found=found(value))
 
     def ref(self, node: Node, value, path) -> None:
         target = self.target(node.to)
@@ -455,28 +480,32 @@ class _Run:
         if not isinstance(value, dict):
             self.error("schema_type", path, expected=node.expected(), found=found(value))
             return
-        fields = node.fields
+        fields, required, defaults = node.fields, node.required, node.defaults
         if node.when:
-            fields = dict(fields)
+            merged = None
             for condition, then in node.when:
                 if all(_hashable(value.get(f)) and value.get(f) in wanted or (value.get(f) is None and None in wanted)
                        for f, wanted in condition.items()):
-                    fields.update(then)
+                    merged = {**(merged or fields), **then}
+            if merged is not None:
+                fields, required, defaults = merged, *_needs(merged)
+        visit = self.visit
         for key, item in value.items():
-            sub = fields.get(key if isinstance(key, str) else str(key))
+            sub = fields.get(key if key.__class__ is str else str(key))
             if sub is not None:
-                self.visit(sub, item, (path, key))
+                if sub.simple and isinstance(item, sub.types) and (sub.bools or item.__class__ is not bool):
+                    continue  # visit's first case, without the call (most fields of a big file)
+                visit(sub, item, (path, key))
             elif not node.open and str(key) not in node.known:
                 known = sorted(node.known)
                 self.error("schema_unknown_field", (path, key), valid=known,
                            suggestion=_closest(str(key), known))
-        for name, sub in fields.items():
-            if name in value:
-                continue
-            if sub.default is not _MISSING:
-                value[name] = copy.deepcopy(sub.default)
-            elif not sub.optional:
-                self.error("schema_missing", (path, name), expected=sub.expected())
+        for name in required:
+            if name not in value:
+                self.error("schema_missing", (path, name), expected=fields[name].expected())
+        for name, default in defaults:
+            if name not in value:
+                value[name] = copy.deepcopy(default)
 
     def map(self, node: Node, value, path) -> None:
         if not isinstance(value, dict):
