@@ -79,13 +79,6 @@ def set_yaml_key(path: Path, key: str, value) -> None:
     atomic_write(path, new_text if new_text is not None else yamlio.dumps(wanted))
 
 
-class Names(dict):
-    """Handle -> character name; a handle not in it is its own name."""
-
-    def __missing__(self, handle):
-        return handle
-
-
 def read_text(path: Path, name: str) -> str:
     """An MJ's file as text; what goes wrong is said naming the file as the MJ sees it."""
     try:
@@ -150,10 +143,8 @@ class Campaign:
 
     @cached_property
     def names(self) -> dict[str, str]:
-        """Forum handle -> character name (public: the forum knows who plays whom).
-        A handle the MJ has since taken out of the roster is shown as itself (the
-        archive still names them), as Scenario.name does."""
-        return Names({h: v.get("character", h) for h, v in self.roster.items()})
+        """Forum handle -> character name (public: the forum knows who plays whom)."""
+        return {h: v.get("character", h) for h, v in self.roster.items()}
 
     @cached_property
     def ruleset(self) -> rulesets.Ruleset:

@@ -405,7 +405,7 @@ def status(ctx):
     click.echo(rend.render("status", turn=n, title=campaign.title, events=entries,
                            over=campaign.ruleset.is_over(state), received=sorted(waiting),
                            expected=campaign.ruleset.players_to_play(state, campaign.scenario),
-                           names=campaign.names), nl=False)
+                           names={h: campaign.scenario.name(h) for h in campaign.roster}), nl=False)
 
 
 @main.command()

@@ -16,43 +16,15 @@ import random
 import re
 from pathlib import Path
 
-import jinja2
 import pytest
 
-from pbp import render, ruleset, schema, yamlio
+from pbp import ruleset, schema, yamlio
 from pbp.errors import InputError, PbpError
 from pbp.render import package_dir
 from tests.helpers import copy_example, pbp
 from tests.toy import Toy
 
 EXAMPLES = sorted(d.name for d in package_dir("campaigns").iterdir() if (d / "campaign.yaml").exists())
-
-
-class _Memory(jinja2.BytecodeCache):
-    """Compiled templates shared by the many in-process runs of this module (speed only)."""
-
-    def __init__(self):
-        self.codes = {}
-
-    def load_bytecode(self, bucket):
-        if bucket.key in self.codes:
-            bucket.bytecode_from_string(self.codes[bucket.key])
-
-    def dump_bytecode(self, bucket):
-        self.codes[bucket.key] = bucket.bytecode_to_string()
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _shared_templates():
-    memory, init = _Memory(), render.Renderer.__init__
-
-    def shared(self, *args, **kwargs):
-        init(self, *args, **kwargs)
-        self.env.bytecode_cache = memory
-
-    render.Renderer.__init__ = shared
-    yield
-    render.Renderer.__init__ = init
 
 
 def snapshot(root: Path) -> dict[str, tuple]:
