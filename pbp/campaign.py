@@ -313,7 +313,8 @@ def open_campaign(path: str | Path) -> Campaign:
     for key in ("ruleset", "secret", "players"):
         if not config.get(key):
             raise bad("config_missing", (), key=key)
-    for key, default, valid in (("lang", "fr", i18n.LANGS), ("format", "bbcode", FORMATS), ("dialect", "phpbb", DIALECTS)):
+    for key, default, valid in (("lang", "fr", i18n.LANGS), ("format", "bbcode", FORMATS),
+                                ("dialect", "phpbb", DIALECTS)):
         value = config.get(key, default)
         if isinstance(value, str) and value not in valid:  # not text at all: the schema below says so
             raise bad("bad_choice", (key,), value=value, valid=list(valid))

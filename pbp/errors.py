@@ -57,9 +57,6 @@ class Phrase:
         return i18n.t(lang, self.key, **{k: v.text(lang) if isinstance(v, Phrase) else v
                                          for k, v in self.params.items()})
 
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Phrase) and (self.key, self.params) == (other.key, other.params)
-
     def __repr__(self) -> str:
         return f"Phrase({self.key!r}, {self.params!r})"
 

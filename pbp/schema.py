@@ -44,6 +44,9 @@ EXTRA = {
 }
 #: how many values a message lists as valid (a 2,000-cell labyrinth is not listed)
 MAX_LISTED = 12
+#: how many problems of one file get a "did you mean": each compares with every valid
+#: value, so a file wrong from top to bottom would take quadratic time
+MAX_SUGGESTED = 50
 #: files the first part of a reference's target lives in, as the MJ knows them
 TARGET_FILES = {"world": "world.yaml", "characters": "characters.yaml", "state": "state.yaml",
                 "campaign": "campaign.yaml", "rules": "rules"}
@@ -353,7 +356,8 @@ def found(value) -> Phrase:
 
 
 def _closest(word, candidates) -> str | None:
-    """The candidate a typo most likely meant, case aside (cell ids are often in capitals)."""
+    """The candidate a typo most likely meant, case aside (cell ids are often in capitals).
+    Called through _Run.closest, which stops suggesting after MAX_SUGGESTED problems."""
     by_lower = {}
     for c in candidates:
         by_lower.setdefault(str(c).lower(), str(c))
@@ -382,8 +386,11 @@ class _Run:
             message = "schema_root_type"  # the whole file: no field to name
         self.errors.append(InputError(message, file=self.file, line=line, path=show_path(steps), **params))
 
+    def closest(self, word, candidates) -> str | None:
+        return _closest(word, candidates) if len(self.errors) < MAX_SUGGESTED else None
+
     def target(self, to: str) -> tuple | None:
-        """(values in order, set of values, set of their texts) a reference may take, or None
+        """(values in order, set of values, set of their texts, their texts in order) a reference may take, or None
         when that part of the files is malformed (reported there): nothing is checked then."""
         if to not in self.targets:
             current = self.context
@@ -397,7 +404,8 @@ class _Run:
                 values = []  # absent or empty: nothing can be referred to
             else:
                 values = None
-            self.targets[to] = None if values is None else (values, set(values), {str(v) for v in values})
+            self.targets[to] = None if values is None else (values, set(values), {str(v) for v in values},
+                                                              [str(v) for v in values])
         return self.targets[to]
 
     def visit(self, node: Node, value, path) -> None:
@@ -430,7 +438,7 @@ class _Run:
             return
         if _hashable(value):
             self.error("schema_choice", path, value=_short(value), valid=_listed(node.values),
-                       suggestion=_closest(str(value), [str(v) for v in node.values]))
+                       suggestion=self.closest(str(value), [str(v) for v in node.values]))
         else:
             self.error("schema_type", path, expected=node.expected(), found=found(value))
 
@@ -462,13 +470,12 @@ class _Run:
         target = self.target(node.to)
         if target is None:
             return
-        values, exact, texts = target
+        _, exact, texts, shown = target
         if (str(value) in texts) if node.text else (value in exact):
             return
-        shown = [str(v) for v in values]
         self.error("schema_ref", path, value=_short(value), target=describe_target(node.to),
                    valid=shown if len(shown) <= MAX_LISTED else [],
-                   suggestion=_closest(str(value), shown))
+                   suggestion=self.closest(str(value), shown))
 
     def size(self, node: Node, count: int, path) -> None:
         if node.low is not None and count < node.low:
@@ -499,7 +506,7 @@ class _Run:
             elif not node.open and str(key) not in node.known:
                 known = sorted(node.known)
                 self.error("schema_unknown_field", (path, key), valid=known,
-                           suggestion=_closest(str(key), known))
+                           suggestion=self.closest(str(key), known))
         for name in required:
             if name not in value:
                 self.error("schema_missing", (path, name), expected=fields[name].expected())

@@ -366,3 +366,14 @@ def test_validate_scenario_is_safe_on_any_data(name):
     for scenario in scenarios:
         found = rs.validate_scenario(scenario)
         assert isinstance(found, list) and all(isinstance(e, PbpError) and e.file for e in found)
+
+
+def test_a_file_wrong_from_top_to_bottom_is_reported_whole():
+    """Every problem is listed; past the first ones, no "did you mean" (each would compare
+    with every valid value: quadratic on a big labyrinth)."""
+    world = {"cells": {f"C{i:04d}": {"exits": {"nord": {"to": f"X{i:04d}"}}} for i in range(300)}}
+    node = schema.compile_node({"fields": {"cells": {"type": "map", "values": {"fields": {"exits": {
+        "type": "map", "values": {"fields": {"to": {"type": "ref", "to": "world.cells"}}}}}}}}})
+    errors = schema.check(node, world, file="world.yaml", context={"world": world})
+    assert len(errors) == 300 and errors[-1].params["path"] == "cells.C0299.exits.nord.to"
+    assert sum(1 for e in errors if e.params.get("suggestion")) == schema.MAX_SUGGESTED
