@@ -81,6 +81,9 @@ CASES = [
      "  johannes: {name: Johannes, start: S02, inventory: [corde de chanvres]}", "check",
      "characters.yaml:7: « pejis.johannes.inventory[1] » : « corde de chanvres » n'existe pas dans rules (items). "
      "Vouliez-vous dire « corde de chanvre » ?"),
+    ("manhunt", "characters.yaml", "  lucy: {name: Mélétê, start: S01, inventory: []}",
+     "  lucy: {name: Mélétê, genre: x, start: S01, inventory: []}", "check",
+     "characters.yaml:6: « pejis.lucy.genre » : « x » n'est pas une valeur possible. Valeurs possibles : f, m, n."),
     # murder
     ("murder", "turns/008/state.yaml", "    room: labo_chimie\n", "", "status",
      "turns/008/state.yaml:25: il manque « players.alice.room » (un identifiant de world.yaml (rooms))."),
@@ -126,6 +129,9 @@ CASES = [
      "campaign.yaml:5: « title » : attendu du texte, trouvé une liste."),
     ("d100", "characters.yaml", "  physique: 45\n", "  physique: quarante\n", "check",
      "characters.yaml:7: kira.physique : physique doit être un entier de 0 à 100 (trouvé : quarante)."),
+    ("d100", "characters.yaml", "  physique: 45\n", "  genre: q\n  physique: 45\n", "check",
+     "characters.yaml:7: kira.genre : genre « q » inconnu (f : féminin, m : masculin, n : neutre ; absent : "
+     "tournures neutres). Valeurs possibles : f, m, n."),
 ]
 
 

@@ -37,13 +37,15 @@ from pbp.orders import normalize_id
 SLOTS = ("inventaire", "equipement", "armement")
 SHEET_KEYS = ("nom", "physique", "logique", "mental", "pv", "force", "action", "alignement", "travers",
               "competences", "inventaire", "equipement", "armement", "confiance",
-              "espece", "histoire", "notes", "generation")
+              "espece", "histoire", "notes", "generation", "genre")
+#: a character's grammatical gender (DESIGN, "The output"); neutral wording when absent
+GENRES = ("f", "m", "n")
 SHEET_ALIASES = {
     "name": "nom", "physical": "physique", "logic": "logique", "mind": "mental", "hp": "pv",
     "vie": "pv", "points_de_vie": "pv", "actions": "action", "alignment": "alignement", "flaw": "travers",
     "skills": "competences", "inventory": "inventaire", "equipment": "equipement", "armament": "armement",
     "weapons": "armement", "armes": "armement", "trust": "confiance", "species": "espece",
-    "story": "histoire", "background": "histoire",
+    "story": "histoire", "background": "histoire", "gender": "genre",
 }
 SKILL_KEYS = {"niveau": "niveau", "level": "niveau", "passif": "passif", "passive": "passif",
               "force": "force", "de": "de", "die": "de", "plage": "plage", "range": "plage",
@@ -133,6 +135,8 @@ def read_sheet(handle: str, raw, rules: dict, known_factions: dict) -> tuple[dic
         problems.append(_problem("bad_alignment", f"{handle}.alignement", value=alignment, total=total))
         alignment = None
     sheet["alignment"] = alignment
+    if fields.get("genre") is not None and fields["genre"] not in GENRES:
+        problems.append(_problem("bad_genre", f"{handle}.genre", value=fields["genre"], valid=list(GENRES)))
     sheet["flaw"] = str(fields.get("travers") or "")
     sheet["skills"] = _read_skills(handle, fields.get("competences"), rules, problems)
     sheet["items"] = _read_items(handle, fields, rules, problems)
