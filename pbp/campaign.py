@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from pbp import i18n, ruleset as rulesets, yamlio
-from pbp.errors import InputError, PbpError, UnknownRuleError, UnknownRulesetError
+from pbp import i18n, ruleset as rulesets, schema, yamlio
+from pbp.errors import ErrorList, InputError, PbpError, UnknownRuleError, UnknownRulesetError
 
 CAMPAIGN_FILE = "campaign.yaml"
 LOCK_FILE = ".pbp.lock"
@@ -97,6 +97,31 @@ def set_yaml_key(path: Path, key: str, value) -> None:
     atomic_write(path, new_text if new_text is not None else yamlio.dumps(wanted))
 
 
+def read_text(path: Path, name: str) -> str:
+    """An MJ's file as text; what goes wrong is said naming the file as the MJ sees it."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise PbpError("not_utf8", file=name) from None
+    except OSError as exc:
+        raise PbpError("file_unreadable", file=name, reason=exc.strerror) from None
+
+
+def place(problem: PbpError, texts: dict[str, str | None], file: str | None = None) -> PbpError:
+    """A ruleset's problem in an MJ's file, placed on its line: the ruleset knows the
+    path (`at`, a tuple, or a dotted `where`), the core knows the text."""
+    text = texts.get(problem.file or "")
+    if problem.line is None and text:
+        at = problem.params.get("at")
+        if at is None and isinstance(problem.params.get("where"), str):
+            at = tuple(problem.params["where"].split("."))
+        if isinstance(at, tuple):
+            problem.line = yamlio.line_of(text, at)
+    if file is not None:
+        problem.file = file
+    return problem
+
+
 def turn_name(n: int) -> str:
     return f"{n:03d}"
 
@@ -105,6 +130,8 @@ def turn_name(n: int) -> str:
 class Campaign:
     root: Path
     config: dict
+    #: campaign.yaml as written, to name the line of a problem found later
+    text: str = ""
 
     # -- configuration ------------------------------------------------------
     @property
@@ -143,26 +170,45 @@ class Campaign:
 
     @cached_property
     def scenario(self) -> rulesets.Scenario:
-        world = self._optional_yaml("world.yaml")
-        characters = self._optional_yaml("characters.yaml")
+        """world.yaml and characters.yaml, held to the ruleset's schemas, then to its
+        own checks (validate_scenario sees well-typed files)."""
+        errors: list[PbpError] = []
+        world, world_text = self._mj_file("world.yaml", errors)
+        characters, characters_text = self._mj_file("characters.yaml", errors)
+        if errors:
+            raise ErrorList(errors)
+        schemas = type(self.ruleset).schema()
+        context = self.schema_context(world, characters)
+        errors += schema.check(schemas.get("world"), world, file="world.yaml", text=world_text, context=context)
+        errors += schema.check(schemas.get("characters"), characters, file="characters.yaml", text=characters_text,
+                               context=context)
+        if errors:
+            raise ErrorList(errors)
         scenario = rulesets.Scenario(world, characters, self.roster)
         problems = self.ruleset.validate_scenario(scenario)
         if problems:
-            from pbp.errors import ErrorList
-
-            raise ErrorList(problems)
+            texts = {"world.yaml": world_text, "characters.yaml": characters_text, CAMPAIGN_FILE: self.text}
+            raise ErrorList([place(p, texts) for p in problems])
         return scenario
 
-    def _optional_yaml(self, name: str) -> dict:
+    def schema_context(self, world: dict, characters: dict, **more) -> dict:
+        """What the references of a schema point into (pbp/schema.py)."""
+        return {"world": world, "characters": characters, "roster": list(self.roster), "rules": self.ruleset.rules,
+                "campaign": self.config, **more}
+
+    def _mj_file(self, name: str, errors: list) -> tuple[dict, str | None]:
+        """An optional file of the MJ's, loaded (a missing or empty one is {}) with its text."""
         path = self.root / name
         if not path.exists():
-            return {}
-        data = yamlio.load_file(path)
+            return {}, None
+        text = read_text(path, name)
+        data = yamlio.loads(text, name)
         if data is None:
-            return {}
+            return {}, text
         if not isinstance(data, dict):
-            raise PbpError("file_not_mapping", file=path)
-        return data
+            errors.append(PbpError("file_not_mapping", file=name, line=yamlio.line_of(text, ())))
+            return {}, text
+        return data, text
 
     # -- turns ---------------------------------------------------------------
     def turn_dir(self, n: int) -> Path:
@@ -181,10 +227,29 @@ class Campaign:
         return done[-1] if done else None
 
     def state(self, n: int) -> dict:
+        """Turn n's state.yaml, held to the ruleset's schema and its `validate_state`
+        (the MJ may have edited it by hand)."""
         path = self.turn_dir(n) / "state.yaml"
         if not path.exists():
             raise PbpError("turn_not_resolved", turn=n)
-        return yamlio.load_file(path) or {}
+        rel = self.rel(path)
+        text = read_text(path, rel)
+        data = yamlio.loads(text, rel)
+        if data is None:
+            data = {}
+        node = type(self.ruleset).schema().get("state")
+        if node is not None:
+            errors = schema.check(node, data, file=rel, text=text,
+                                  context=self.schema_context(self.scenario.world, self.scenario.characters,
+                                                              state=data))
+            if errors:
+                raise ErrorList(errors)
+        if not isinstance(data, dict):
+            raise PbpError("file_not_mapping", file=rel, line=yamlio.line_of(text, ()))
+        problems = self.ruleset.validate_state(data, self.scenario)
+        if problems:
+            raise ErrorList([place(p, {"state.yaml": text}, file=rel) for p in problems])
+        return data
 
     @property
     def limits(self) -> dict:
@@ -355,10 +420,10 @@ def open_campaign(path: str | Path) -> Campaign:
     config_path = root / CAMPAIGN_FILE
     if not config_path.exists():
         raise PbpError("no_campaign", file=Path(path) / CAMPAIGN_FILE)
-    config = yamlio.load_file(config_path)
+    text = read_text(config_path, CAMPAIGN_FILE)
+    config = yamlio.loads(text, CAMPAIGN_FILE)
     if not isinstance(config, dict):
         raise PbpError("file_not_mapping", file=CAMPAIGN_FILE)
-    text = config_path.read_text(encoding="utf-8")
 
     def bad(key, at, /, **params):
         return PbpError(key, file=CAMPAIGN_FILE, line=yamlio.line_of(text, at), **params)
@@ -370,12 +435,11 @@ def open_campaign(path: str | Path) -> Campaign:
     for key in ("ruleset", "secret", "players"):
         if not config.get(key):
             raise bad("config_missing", (), key=key)
-    if config.get("lang", "fr") not in i18n.LANGS:
-        raise bad("bad_choice", ("lang",), value=config["lang"], valid=list(i18n.LANGS))
-    if config.get("format", "bbcode") not in FORMATS:
-        raise bad("bad_choice", ("format",), value=config["format"], valid=list(FORMATS))
-    if config.get("dialect", "phpbb") not in DIALECTS:
-        raise bad("bad_choice", ("dialect",), value=config["dialect"], valid=list(DIALECTS))
+    for key, default, valid in (("lang", "fr", i18n.LANGS), ("format", "bbcode", FORMATS),
+                                ("dialect", "phpbb", DIALECTS)):
+        value = config.get(key, default)
+        if isinstance(value, str) and value not in valid:  # not text at all: the schema below says so
+            raise bad("bad_choice", (key,), value=value, valid=list(valid))
     if not isinstance(config["players"], dict):
         raise bad("players_not_mapping", ("players",))
     for handle in config["players"]:
@@ -387,7 +451,10 @@ def open_campaign(path: str | Path) -> Campaign:
     if config.get("rules") is not None and not isinstance(config["rules"], dict):
         raise bad("file_not_mapping", ("rules",))
     _check_limits(config.get("limits"), bad)
-    campaign = Campaign(root, config)
+    errors = schema.check(_campaign_schema(), config, file=CAMPAIGN_FILE, text=text)
+    if errors:
+        raise ErrorList(errors)
+    campaign = Campaign(root, config, text)
     try:
         campaign.ruleset
     except UnknownRuleError as exc:
@@ -395,4 +462,20 @@ def open_campaign(path: str | Path) -> Campaign:
         raise
     except UnknownRulesetError as exc:
         raise exc.located(CAMPAIGN_FILE, yamlio.line_of(text, ("ruleset",)))
+    if config.get("rules"):
+        # an override has the shape of the rules value it replaces (a number stays a number...)
+        errors = schema.check(schema.from_example(type(campaign.ruleset).default_data()), config["rules"],
+                              file=CAMPAIGN_FILE, text=text, path=("rules",))
+        if errors:
+            raise ErrorList(errors)
     return campaign
+
+
+_CAMPAIGN_SCHEMA: list = []
+
+
+def _campaign_schema() -> schema.Node:
+    """The shapes of campaign.yaml (pbp/campaign_schema.yaml), compiled once."""
+    if not _CAMPAIGN_SCHEMA:
+        _CAMPAIGN_SCHEMA.append(schema.load(Path(__file__).with_name("campaign_schema.yaml"))["campaign"])
+    return _CAMPAIGN_SCHEMA[0]

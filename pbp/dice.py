@@ -77,6 +77,8 @@ def parse(expr: str | int) -> DiceExpr:
     """Parse dice notation; raises PbpError('bad_dice') with what is valid."""
     if isinstance(expr, DiceExpr):
         return expr
+    if not isinstance(expr, (str, int)):  # a list or mapping written where dice belong (and not hashable)
+        raise PbpError("bad_dice", expr=str(expr))
     return _parse(expr)
 
 

@@ -36,10 +36,30 @@ class PbpError(Exception):
         if self.file:
             file = i18n.shown(self.file, 300)  # a file name is a player's choice too
             where = f"{file}:{self.line}: " if self.line else f"{file}: "
-        return where + i18n.t(lang, self.key, **self.params)
+        params = {k: v.text(lang) if isinstance(v, Phrase) else v for k, v in self.params.items()}
+        return where + i18n.t(lang, self.key, **params)
 
     def __str__(self) -> str:
         return self.text("en")
+
+
+class Phrase:
+    """A message parameter that is itself in the catalogue (e.g. the name of a type:
+    "a whole number"), translated in the language of the message it is part of."""
+
+    __slots__ = ("key", "params")
+
+    def __init__(self, key: str, /, **params):
+        self.key, self.params = key, params
+
+    def text(self, lang: str = "fr") -> str:
+        from pbp import i18n
+
+        return i18n.t(lang, self.key, **{k: v.text(lang) if isinstance(v, Phrase) else v
+                                         for k, v in self.params.items()})
+
+    def __repr__(self) -> str:
+        return f"Phrase({self.key!r}, {self.params!r})"
 
 
 class InputError(PbpError):

@@ -8,6 +8,8 @@ package registered under the entry-point group `pbp.rulesets`. It holds:
   order schema (`actions`, `arg_types`, `default_orders`); a campaign's
   `rules:` section overrides any of it;
 - `messages.yaml`: its refusal messages in fr and en;
+- `schema.yaml` (optional): the shapes of world.yaml, characters.yaml and
+  state.yaml, checked when the campaign loads them (pbp/schema.py);
 - `README.md`: the rules decisions taken where the seed is silent.
 
 A ruleset does no I/O and no printing: it gets a state, the turn's orders and a
@@ -182,6 +184,20 @@ class Ruleset(ABC):
                 i18n.register_file(messages, cls.id)
         return copy.deepcopy(cached)
 
+    @classmethod
+    def schema(cls) -> dict:
+        """The schemas of the campaign's files (`world`, `characters`, `state`: compiled
+        nodes of pbp.schema) from `schema.yaml` in the ruleset's folder, read once.
+        A ruleset without a schema.yaml gets {}: its files are not checked."""
+        cached = cls.__dict__.get("_schema")
+        if cached is None:
+            from pbp import schema
+
+            path = cls.folder() / "schema.yaml"
+            cached = schema.load(path) if path.exists() else {}
+            cls._schema = cached
+        return cached
+
     @property
     def actions(self) -> dict:
         """The order schema: action id -> {arg, en, aliases, ...rules numbers}."""
@@ -190,6 +206,12 @@ class Ruleset(ABC):
     # -- hooks ---------------------------------------------------------------
     def validate_scenario(self, scenario: Scenario) -> list[PbpError]:
         """Consistency errors in world.yaml / characters.yaml (with file names)."""
+        return []
+
+    def validate_state(self, state: dict, scenario: Scenario) -> list[PbpError]:
+        """What the schema of state.yaml cannot say about a state the MJ may have edited
+        (a position off the grid, a status without its details...). It has passed the
+        schema when the ruleset has one. Errors name "state.yaml"; the core places them."""
         return []
 
     @abstractmethod

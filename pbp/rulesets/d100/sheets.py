@@ -37,13 +37,15 @@ from pbp.orders import normalize_id
 SLOTS = ("inventaire", "equipement", "armement")
 SHEET_KEYS = ("nom", "physique", "logique", "mental", "pv", "force", "action", "alignement", "travers",
               "competences", "inventaire", "equipement", "armement", "confiance",
-              "espece", "histoire", "notes", "generation")
+              "espece", "histoire", "notes", "generation", "genre")
+#: a character's grammatical gender (DESIGN, "The output"); neutral wording when absent
+GENRES = ("f", "m", "n")
 SHEET_ALIASES = {
     "name": "nom", "physical": "physique", "logic": "logique", "mind": "mental", "hp": "pv",
     "vie": "pv", "points_de_vie": "pv", "actions": "action", "alignment": "alignement", "flaw": "travers",
     "skills": "competences", "inventory": "inventaire", "equipment": "equipement", "armament": "armement",
     "weapons": "armement", "armes": "armement", "trust": "confiance", "species": "espece",
-    "story": "histoire", "background": "histoire",
+    "story": "histoire", "background": "histoire", "gender": "genre",
 }
 SKILL_KEYS = {"niveau": "niveau", "level": "niveau", "passif": "passif", "passive": "passif",
               "force": "force", "de": "de", "die": "de", "plage": "plage", "range": "plage",
@@ -75,7 +77,7 @@ def _int(value) -> bool:
 def factions(world: dict) -> dict[str, dict]:
     """Faction id -> {"id", "name"} from world.yaml's `factions`."""
     out = {}
-    raw = (world or {}).get("factions") or {}
+    raw = (world.get("factions") if isinstance(world, dict) else None) or {}
     if not isinstance(raw, dict):
         return out
     for key, value in raw.items():
@@ -133,6 +135,8 @@ def read_sheet(handle: str, raw, rules: dict, known_factions: dict) -> tuple[dic
         problems.append(_problem("bad_alignment", f"{handle}.alignement", value=alignment, total=total))
         alignment = None
     sheet["alignment"] = alignment
+    if fields.get("genre") is not None and fields["genre"] not in GENRES:
+        problems.append(_problem("bad_genre", f"{handle}.genre", value=fields["genre"], valid=list(GENRES)))
     sheet["flaw"] = str(fields.get("travers") or "")
     sheet["skills"] = _read_skills(handle, fields.get("competences"), rules, problems)
     sheet["items"] = _read_items(handle, fields, rules, problems)
@@ -306,14 +310,14 @@ def read_all(scenario, rules: dict) -> tuple[dict[str, dict], list[PbpError]]:
     """Every roster player's sheet, normalised, and every problem of
     characters.yaml and world.yaml."""
     problems: list[PbpError] = []
-    world = scenario.world or {}
+    world = scenario.world if isinstance(scenario.world, dict) else {}
     raw_factions = world.get("factions")
     if raw_factions is not None and not isinstance(raw_factions, dict):
         problems.append(_problem("factions_not_mapping", "factions", file="world.yaml"))
         world = {}
     known = factions(world)
     sheets = {}
-    characters = scenario.characters or {}
+    characters = scenario.characters if isinstance(scenario.characters, dict) else {}
     for handle in scenario.roster:
         if handle not in characters:
             problems.append(_problem("sheet_missing", handle, player=handle, valid=list(characters)))

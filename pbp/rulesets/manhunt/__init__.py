@@ -24,51 +24,98 @@ class Manhunt(Ruleset):
 
     # -- scenario -------------------------------------------------------------------
     def validate_scenario(self, scenario) -> list[PbpError]:
+        """What schema.yaml cannot say about world.yaml and characters.yaml (exits
+        both ways, a sheet per player...). Safe on any input: the schema has passed
+        when the campaign loads the files, but simulations and tests call this on
+        their own data. Each problem carries `at`, its path in its file."""
         errors = []
-        cells = scenario.world.get("cells")
+        world = scenario.world if isinstance(scenario.world, dict) else {}
+        characters = scenario.characters if isinstance(scenario.characters, dict) else {}
+        cells = world.get("cells")
 
-        def bad(file, key, **params):
-            errors.append(PbpError(f"manhunt.{key}", file=file, **params))
+        def bad(file, key, at, **params):
+            errors.append(PbpError(f"manhunt.{key}", file=file, at=at, **params))
 
         if not isinstance(cells, dict) or not cells:
-            bad("world.yaml", "world_no_cells")
+            bad("world.yaml", "world_no_cells", ("cells",))
             return errors
         directions = self.rules["directions"]
         doors = self.rules["doors"]
+
+        def exits_of(cell) -> dict:
+            exits = cell.get("exits") if isinstance(cell, dict) else None
+            return exits if isinstance(exits, dict) else {}
+
+        def known(value, table) -> bool:
+            return isinstance(value, (str, int)) and not isinstance(value, bool) and value in table
+
         for cid, cell in cells.items():
-            cell = cell or {}
-            for d, exit_ in (cell.get("exits") or {}).items():
-                if d not in directions:
-                    bad("world.yaml", "world_bad_direction", cell=cid, direction=d, valid=directions)
-                elif not isinstance(exit_, dict) or exit_.get("to") not in cells:
-                    bad("world.yaml", "world_bad_exit", cell=cid, direction=d, to=(exit_ or {}).get("to")
-                        if isinstance(exit_, dict) else exit_)
+            for d, exit_ in exits_of(cell).items():
+                at = ("cells", cid, "exits", d)
+                to = exit_.get("to") if isinstance(exit_, dict) else exit_
+                if not known(d, directions):
+                    bad("world.yaml", "world_bad_direction", at, cell=cid, direction=d, valid=directions)
+                elif not isinstance(exit_, dict) or not known(to, cells):
+                    bad("world.yaml", "world_bad_exit", at, cell=cid, direction=d, to=to)
                 else:
-                    if exit_.get("door", "ouverture") not in doors:
-                        bad("world.yaml", "world_bad_door", cell=cid, direction=d, door=exit_.get("door"),
+                    door = exit_.get("door", "ouverture")
+                    if not known(door, doors):
+                        bad("world.yaml", "world_bad_door", at + ("door",), cell=cid, direction=d, door=door,
                             valid=list(doors))
-                    back = (cells[exit_["to"]] or {}).get("exits") or {}
-                    if not any(isinstance(e, dict) and e.get("to") == cid for e in back.values()):
-                        bad("world.yaml", "world_one_way", cell=cid, to=exit_["to"])
-        for trap in scenario.world.get("traps") or []:
-            if not isinstance(trap, dict) or trap.get("cell") not in cells:
-                bad("world.yaml", "world_bad_trap", cell=trap.get("cell") if isinstance(trap, dict) else trap)
-        pejis = scenario.characters.get("pejis") or {}
+                    if not any(isinstance(e, dict) and e.get("to") == cid for e in exits_of(cells[to]).values()):
+                        bad("world.yaml", "world_one_way", at, cell=cid, to=to)
+        traps = world.get("traps") or []
+        for i, trap in enumerate(traps if isinstance(traps, list) else [traps]):
+            cell = trap.get("cell") if isinstance(trap, dict) else trap
+            if not isinstance(trap, dict) or not known(cell, cells):
+                bad("world.yaml", "world_bad_trap", ("traps", i), cell=cell)
+        pejis = characters.get("pejis")
+        pejis = pejis if isinstance(pejis, dict) else {}
+        items = self.rules["items"]
         for handle in scenario.roster:
             sheet = pejis.get(handle)
+            at = ("pejis", handle)
             if not isinstance(sheet, dict):
-                bad("characters.yaml", "no_sheet", player=handle)
-            elif sheet.get("start") not in cells:
-                bad("characters.yaml", "bad_start", player=handle, cell=sheet.get("start"))
+                bad("characters.yaml", "no_sheet", at if handle in pejis else ("pejis",), player=handle)
+            elif not known(sheet.get("start"), cells):
+                bad("characters.yaml", "bad_start", at + ("start",), player=handle, cell=sheet.get("start"))
             else:
-                for item in list(sheet.get("inventory") or []) + list(sheet.get("worn") or []):
-                    if item not in self.rules["items"]:
-                        bad("characters.yaml", "unknown_item", player=handle, item=item)
-        for hid, sheet in (scenario.characters.get("hunters") or {}).items():
+                for key in ("inventory", "worn"):
+                    carried = sheet.get(key) or []
+                    for i, item in enumerate(carried if isinstance(carried, list) else [carried]):
+                        if not known(item, items):
+                            bad("characters.yaml", "unknown_item", at + (key, i), player=handle, item=item)
+        hunters = characters.get("hunters") or {}
+        for hid, sheet in (hunters.items() if isinstance(hunters, dict) else []):
+            at = ("hunters", hid)
             if not isinstance(sheet, dict):
-                bad("characters.yaml", "bad_hunter", hunter=hid)
-            elif sheet.get("start") is not None and sheet["start"] not in cells:
-                bad("characters.yaml", "bad_start", player=hid, cell=sheet["start"])
+                bad("characters.yaml", "bad_hunter", at, hunter=hid)
+            elif sheet.get("start") is not None and not known(sheet["start"], cells):
+                bad("characters.yaml", "bad_start", at + ("start",), player=hid, cell=sheet["start"])
+        return errors
+
+    def validate_state(self, state, scenario) -> list[PbpError]:
+        """What schema.yaml cannot say about a state the MJ may have edited: wound levels
+        within the rules' scale, and no noise that would call more hunters at once than
+        there are (each call is played: a typo such as 1000000 would never end)."""
+        errors = []
+        dead, step = self.rules["wounds"]["dead_level"], self.rules["noise"]["threshold"]
+        hunters = len(state["hunters"])
+        for handle, peji in state["pejis"].items():
+            at = ("pejis", handle)
+            calls = peji["noise"] // step - peji["noise_mark"]
+            if calls > hunters:
+                errors.append(PbpError("manhunt.state_noise", file="state.yaml", at=at + ("noise",),
+                                       where=f"pejis.{handle}.noise", noise=peji["noise"], mark=peji["noise_mark"],
+                                       calls=calls, hunters=hunters))
+            if peji["wounds"] > dead or (peji["status"] == r.ACTIVE and peji["wounds"] >= dead):
+                errors.append(PbpError("manhunt.state_wounds_active" if peji["wounds"] == dead else
+                                       "manhunt.state_wounds", file="state.yaml", at=at + ("wounds",),
+                                       where=f"pejis.{handle}.wounds", value=peji["wounds"], dead=dead, high=dead - 1))
+        for hid, hunter in state["hunters"].items():
+            if hunter["wounds"] > dead:
+                errors.append(PbpError("manhunt.state_wounds", file="state.yaml", at=("hunters", hid, "wounds"),
+                                       where=f"hunters.{hid}.wounds", value=hunter["wounds"], dead=dead))
         return errors
 
     # -- turns -----------------------------------------------------------------------

@@ -30,6 +30,7 @@ from pbp.errors import PbpError
 from pbp.i18n import closest
 from pbp.orders import Action, normalize_id
 from pbp.ruleset import ODDS, SIMULATE, Refusal, Resolution, Ruleset
+from pbp.schema import Index, show_path
 
 INVESTIGATOR, INNOCENT, MURDERER = "investigator", "innocent", "murderer"
 ROLES = (INVESTIGATOR, INNOCENT, MURDERER)
@@ -56,7 +57,8 @@ class Board:
         self.order = list(self.rooms)
         self.adj: dict[str, dict[str, int]] = {r: {} for r in self.rooms}
         self.problems: list[tuple[str, dict]] = []
-        for i, raw in enumerate(world.get("passages") or []):
+        passages = world.get("passages") or []
+        for i, raw in enumerate(passages if isinstance(passages, list) else [passages]):
             parsed = self._passage(raw)
             if parsed is None:
                 self.problems.append(("world_bad_passage", {"index": i + 1}))
@@ -172,33 +174,40 @@ class Murder(Ruleset):
         return self._lot(scenario, player_state["lot"]).get(player_state["sheet"], {})
 
     def validate_scenario(self, scenario) -> list[PbpError]:
+        """What schema.yaml cannot say about the board and the sheets (passages between
+        known rooms, a connected board, enough sheets and rooms...). Safe on any input:
+        simulations and tests call it on their own data. Each problem carries `at`,
+        its path in its file."""
         problems: list[PbpError] = []
-        world, chars = scenario.world, scenario.characters
-        board = self.board(scenario)
-        if not board.rooms:
-            problems.append(_err("world_no_rooms", "world.yaml"))
+        world = scenario.world if isinstance(scenario.world, dict) else {}
+        chars = scenario.characters if isinstance(scenario.characters, dict) else {}
+        if not isinstance(world.get("rooms"), dict) or not world["rooms"]:
+            problems.append(_err("world_no_rooms", "world.yaml", at=("rooms",)))
             return problems
+        board = self.board(scenario)
         for key, params in board.problems:
-            problems.append(_err(key, "world.yaml", **params))
+            problems.append(_err(key, "world.yaml", at=("passages", params["index"] - 1), **params))
         if board.hall not in board.rooms:
-            problems.append(_err("world_no_hall", "world.yaml", room=board.hall, valid=board.order))
+            problems.append(_err("world_no_hall", "world.yaml", at=("hall",), room=board.hall, valid=board.order))
         if not board.problems and not board.connected():
-            problems.append(_err("world_disconnected", "world.yaml"))
+            problems.append(_err("world_disconnected", "world.yaml", at=("passages",)))
         start = world.get("start") or {}
         if not isinstance(start, dict):
-            problems.append(_err("world_bad_start", "world.yaml", player="start", room="-", valid=board.order))
+            problems.append(_err("world_bad_start", "world.yaml", at=("start",), player="start", room="-",
+                                 valid=board.order))
             start = {}
         used = {}
         for handle, room in start.items():
             room_id = board.lookup(room)
+            at = ("start", handle)
             if str(handle) not in scenario.roster:
-                problems.append(_err("world_start_unknown_player", "world.yaml", player=handle,
+                problems.append(_err("world_start_unknown_player", "world.yaml", at=at, player=handle,
                                      valid=list(scenario.roster)))
             elif room_id is None or room_id == board.hall:
-                problems.append(_err("world_bad_start", "world.yaml", player=handle, room=room,
+                problems.append(_err("world_bad_start", "world.yaml", at=at, player=handle, room=room,
                                      valid=[r for r in board.order if r != board.hall]))
             elif room_id in used:
-                problems.append(_err("world_start_twice", "world.yaml", room=room, first=used[room_id],
+                problems.append(_err("world_start_twice", "world.yaml", at=at, room=room, first=used[room_id],
                                      player=handle))
             else:
                 used[room_id] = handle
@@ -207,37 +216,40 @@ class Murder(Ruleset):
         for lot, conf in self.rules["lots"].items():
             raw = chars.get(conf["key"])
             if not isinstance(raw, dict) or not raw:
-                problems.append(_err("chars_no_lot", "characters.yaml", lot=conf["key"]))
+                problems.append(_err("chars_no_lot", "characters.yaml", at=(conf["key"],), lot=conf["key"]))
                 continue
             for number, sheet in raw.items():
                 where = f"{conf['key']}.{number}"
+                at = (conf["key"], number)
                 if isinstance(number, bool) or not isinstance(number, int) or not isinstance(sheet, dict):
-                    problems.append(_err("chars_bad_sheet", "characters.yaml", sheet=where))
+                    problems.append(_err("chars_bad_sheet", "characters.yaml", at=at, sheet=where))
                     continue
                 role = sheet.get("role", INNOCENT if lot == "innocents" else None)
                 allowed = (INNOCENT,) if lot == "innocents" else (MURDERER, INVESTIGATOR)
                 if role not in allowed:
-                    problems.append(_err("chars_bad_role", "characters.yaml", sheet=where, role=role,
-                                         valid=list(allowed)))
+                    problems.append(_err("chars_bad_role", "characters.yaml", at=at + ("role",), sheet=where,
+                                         role=role, valid=list(allowed)))
                     continue
                 fields = list(TEXT_FIELDS) + (["alibi"] if role == INNOCENT else [])
                 for name in fields:
                     if not isinstance(sheet.get(name), (str, int)) or str(sheet.get(name)).strip() == "":
-                        problems.append(_err("chars_missing_field", "characters.yaml", sheet=where, field=name))
+                        problems.append(_err("chars_missing_field", "characters.yaml", at=at + (name,), sheet=where,
+                                             field=name))
                 for score in ROLE_SCORES[role]:
                     value = sheet.get(score)
                     if isinstance(value, bool) or not isinstance(value, int) or not score_min <= value <= score_max:
-                        problems.append(_err("chars_bad_score", "characters.yaml", sheet=where, score=score,
-                                             value=value, low=score_min, high=score_max))
+                        problems.append(_err("chars_bad_score", "characters.yaml", at=at + (score,), sheet=where,
+                                             score=score, value=value, low=score_min, high=score_max))
         comp = self.rules["composition"]
         for key in ("murderers", "investigators"):
             value = comp.get(key)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                problems.append(_err("composition_bad", "campaign.yaml", key=key, value=value))
+                problems.append(_err("composition_bad", "campaign.yaml", at=("rules", "composition", key), key=key,
+                                     value=value))
         if not problems:
             wanted = comp["murderers"] + comp["investigators"]
             if len(scenario.roster) <= wanted:
-                problems.append(_err("too_few_players", "campaign.yaml", count=len(scenario.roster),
+                problems.append(_err("too_few_players", "campaign.yaml", at=("players",), count=len(scenario.roster),
                                      murderers=comp["murderers"], investigators=comp["investigators"],
                                      needed=wanted + 1))
             witnesses = len(scenario.roster) - comp["investigators"]
@@ -247,11 +259,34 @@ class Murder(Ruleset):
             for key in ("draw_order", "witness_order"):
                 for handle in self.rules.get(key) or []:
                     if str(handle) not in scenario.roster:
-                        problems.append(_err("order_unknown_player", "campaign.yaml", key=key, player=handle,
-                                             valid=list(scenario.roster)))
+                        problems.append(_err("order_unknown_player", "campaign.yaml", at=("rules", key), key=key,
+                                             player=handle, valid=list(scenario.roster)))
             release = self.rules.get("release_room")
             if release is not None and board.lookup(release) is None:
-                problems.append(_err("bad_release_room", "campaign.yaml", room=release, valid=board.order))
+                problems.append(_err("bad_release_room", "campaign.yaml", at=("rules", "release_room"), room=release,
+                                     valid=board.order))
+        return problems
+
+    def validate_state(self, state, scenario) -> list[PbpError]:
+        """What schema.yaml cannot say about a state: its rooms are the board's own
+        ids, exactly (the board reads world.yaml's ids as text; a room written `101`
+        in state.yaml would not be found)."""
+        rooms = self.board(scenario).rooms
+        problems = []
+
+        def check(room, at):
+            if room is not None and not (isinstance(room, str) and room in rooms):
+                problems.append(_err("state_bad_room", "state.yaml", at=at, where=show_path(at), room=room,
+                                     valid=list(rooms)))
+
+        for handle, p in state["players"].items():
+            check(p["room"], ("players", handle, "room"))
+            if p["died"]:
+                check(p["died"].get("room"), ("players", handle, "died", "room"))
+            for i, room in enumerate(p["warnings"]):
+                check(room, ("players", handle, "warnings", Index(i)))
+        for room in state["traps"]:
+            check(room, ("traps", room))
         return problems
 
     # -- set-up ------------------------------------------------------------------------------

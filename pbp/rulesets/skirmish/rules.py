@@ -23,6 +23,7 @@ from pbp.dice import DiceExpr, Term, parse as parse_dice
 from pbp.errors import PbpError
 from pbp.orders import Action, PlayerOrders, normalize_id, parse_actions
 from pbp.ruleset import ODDS, SIMULATE, Refusal, Refusals, Resolution, Ruleset
+from pbp.schema import Index, show_path
 
 from . import balance
 
@@ -107,7 +108,8 @@ class Skirmish(Ruleset):
         def bad(file, where, problem, **params):
             errors.append(PbpError(f"skirmish.{problem}", file=file, where=where, **params))
 
-        world, chars = scenario.world or {}, scenario.characters or {}
+        world = scenario.world if isinstance(scenario.world, dict) else {}
+        chars = scenario.characters if isinstance(scenario.characters, dict) else {}
         grid = world.get("grille") or world.get("grid")
         if not isinstance(grid, dict) or not all(isinstance(grid.get(k), int) and grid.get(k) > 0
                                                  for k in ("largeur", "hauteur")):
@@ -115,7 +117,8 @@ class Skirmish(Ruleset):
             return errors
         width, height = grid["largeur"], grid["hauteur"]
         walls = set()
-        for i, cell in enumerate(grid.get("murs") or []):
+        walls_written = grid.get("murs") or []
+        for i, cell in enumerate(walls_written if isinstance(walls_written, list) else [walls_written]):
             if not self._cell_ok(cell, width, height):
                 bad("world.yaml", f"grille.murs.{i}", "bad_position", value=cell, width=width - 1,
                     height=height - 1)
@@ -164,7 +167,7 @@ class Skirmish(Ruleset):
                     if key in sheet and (not isinstance(sheet[key], int) or isinstance(sheet[key], bool)):
                         bad(file, f"{where}.{key}", "bad_number", field=key)
                 faction = sheet.get("faction")
-                if faction is not None and faction not in factions:
+                if faction is not None and (not isinstance(faction, (str, int)) or faction not in factions):
                     bad(file, f"{where}.faction", "unknown_faction", value=faction, valid=list(factions))
                 symbol = sheet.get("symbole")
                 if symbol is not None and not re.match(r"^[A-Za-z0-9]$", str(symbol)):
@@ -172,9 +175,10 @@ class Skirmish(Ruleset):
                 self._check_sheet_shapes(file, where, sheet, bad)
                 if group == "personnages":
                     owner = sheet.get("joueur")
-                    if owner not in scenario.roster:
+                    if not isinstance(owner, str) or owner not in scenario.roster:
                         bad(file, f"{where}.joueur", "unknown_owner", value=owner, valid=list(scenario.roster))
-                    owners.add(owner)
+                    else:
+                        owners.add(owner)
                     for spell in sheet.get("sorts") if isinstance(sheet.get("sorts"), list) else []:
                         if self._spell_id(spell) is None:
                             bad(file, f"{where}.sorts", "unknown_spell_sheet", value=spell, valid=list(spells))
@@ -235,6 +239,25 @@ class Skirmish(Ruleset):
             if (not isinstance(effect, dict) or effect.get("stat") not in self.rules["effect_stats"]
                     or not is_int(effect.get("valeur", 0)) or not is_int(effect.get("tours", 0) or 0)):
                 bad(file, f"{where}.effets", "bad_effect", valid=self.rules["effect_stats"])
+
+    def validate_state(self, state, scenario):
+        """What schema.yaml cannot say about a state: every square on its grid (the
+        board is drawn from it)."""
+        errors = []
+        grid = state["grid"]
+        width, height = grid["width"], grid["height"]
+
+        def off(at, cell):
+            errors.append(PbpError("skirmish.bad_position", file="state.yaml", at=at, where=show_path(at), value=cell,
+                                   width=width - 1, height=height - 1))
+
+        for i, cell in enumerate(grid["walls"]):
+            if not self._cell_ok(cell, width, height):
+                off(("grid", "walls", Index(i)), cell)
+        for uid, unit in state["units"].items():
+            if not self._cell_ok(unit["position"], width, height):
+                off(("units", uid, "position"), unit["position"])
+        return errors
 
     @staticmethod
     def _cell_ok(cell, width, height) -> bool:
