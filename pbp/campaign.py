@@ -98,13 +98,31 @@ def set_yaml_key(path: Path, key: str, value) -> None:
 
 
 def read_text(path: Path, name: str) -> str:
-    """An MJ's file as text; what goes wrong is said naming the file as the MJ sees it."""
+    """An MJ's file as text; what goes wrong is said naming the file as the MJ
+    sees it. Only a regular file is read, opened non-blocking: a FIFO or a
+    device named like a campaign file is refused, never waited on."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
     try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise PbpError("not_utf8", file=name) from None
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise InputError("file_missing", file=name) from None
     except OSError as exc:
-        raise PbpError("file_unreadable", file=name, reason=exc.strerror) from None
+        key = {errno.ELOOP: "symlink_loop"}.get(exc.errno)
+        if key:
+            raise InputError(key, file=name) from None
+        raise InputError("file_unreadable", file=name, reason=exc.strerror) from None
+    try:
+        _refuse_kind(os.fstat(fd).st_mode, name)
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise InputError("file_unreadable", file=name, reason=exc.strerror) from None
+    finally:
+        os.close(fd)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("not_utf8", file=name) from None
 
 
 def place(problem: PbpError, texts: dict[str, str | None], file: str | None = None) -> PbpError:

@@ -416,6 +416,7 @@ def verify(ctx):
 
     from pbp import turn
     from pbp.campaign import FORMATS
+    from pbp.i18n import shown
 
     campaign = _campaign(ctx)
     failures = 0
@@ -435,7 +436,7 @@ def verify(ctx):
             old = on_disk.get(name, b"").decode(errors="replace").splitlines()
             new = out.files.get(name, b"").decode(errors="replace").splitlines()
             for line in list(difflib.unified_diff(old, new, f"archive/{name}", f"replay/{name}", lineterm=""))[:20]:
-                click.echo("    " + line)
+                click.echo("    " + shown(line, 300))  # archived text may hold a player's control characters
     if failures:
         ctx.exit(1)
     say("verify_done", count=len(campaign.resolved_turns()))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pbp import events as ev, orders as od, yamlio
 from pbp.campaign import FORMATS, Campaign, atomic_write
 from pbp.dice import Dice
+from pbp.i18n import closest
 from pbp.errors import ErrorList, ForcedRollError, InputError, PbpError
 from pbp.render import Renderer, template_paths
 
@@ -170,20 +171,36 @@ def compute(campaign: Campaign, n: int) -> TurnOutput:
         result = campaign.ruleset.resolve(pickle.loads(pickle.dumps(state)), campaign.scenario, inputs.orders,
                                           inputs.gm, dice)
     except ForcedRollError as exc:
-        raise exc.located(campaign.rel(campaign.gm_file(n)))
+        raise exc.located(campaign.rel(campaign.gm_file(n)), _forced_line(inputs.gm, exc.params.get("label")))
     events = list(result.events) + extra_events(campaign, inputs, state)
-    warnings = [PbpError("forced_unused", file=campaign.rel(campaign.gm_file(n)), label=label)
+    rolled = [r.label for r in dice.log]
+    warnings = [PbpError("forced_unused", file=campaign.rel(campaign.gm_file(n)),
+                         line=_forced_line(inputs.gm, label), label=label, suggestion=closest(label, rolled))
                 for label in dice.unused_forced()]
     events += [ev.gm("forced_unused", label=w.params["label"]) for w in warnings]
     return _finish(campaign, n, result.state, events, dice, warnings)
 
 
+def _forced_line(gm: od.GmOrders, label) -> int | None:
+    """The line of a forced roll in gm.yaml (`rolls:` or its French `jets:`)."""
+    english, french = gm.lines.line(("rolls", label)), gm.lines.line(("jets", label))
+    return french if english == gm.lines.line(()) else english
+
+
 def compute_setup(campaign: Campaign) -> TurnOutput:
     gm_path = campaign.gm_file(0)
     forced = {}
-    if gm_path.exists():
-        raw = yamlio.load_file(gm_path) or {}
-        forced = {str(k): v for k, v in (raw.get("rolls") or {}).items()}
+    if campaign.has_input(gm_path):  # set-up reads only gm.yaml's forced rolls
+        source = campaign.rel(gm_path)
+        data = campaign.read_input(gm_path, campaign.limits["gm_file_bytes"], "gm_file_bytes")
+        raw, lines = yamlio.load_untrusted(data, source)
+        raw = raw or {}
+        if not isinstance(raw, dict):
+            raise InputError("gm_not_mapping", file=source)
+        rolls = raw.get("rolls", raw.get("jets")) or {}
+        if not isinstance(rolls, dict):
+            raise InputError("rolls_not_mapping", file=source, line=lines.line(("rolls",)))
+        forced = {str(k): v for k, v in rolls.items()}
     dice = Dice(campaign.secret, 0, forced)
     try:
         result = campaign.ruleset.setup(campaign.scenario, dice)

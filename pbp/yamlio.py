@@ -31,17 +31,21 @@ Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 BOM = b"\xef\xbb\xbf"
 
 
+#: The MJ's files nest a few levels (world -> cells -> cell -> exits -> exit); far
+#: deeper is a pasted accident, and past some thousands libyaml's C composer
+#: would crash the process: the same one-pass reader as for strangers, with room.
+MJ_MAX_DEPTH = 64
+MJ_MAX_INT_DIGITS = 18
+
+
 def loads(text: str, source: str | Path = "<text>"):
-    try:
-        return yaml.load(text, Loader=Loader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        raise PbpError("yaml_syntax", file=source, line=line, problem=exc.problem or str(exc)) from None
-    except yaml.YAMLError as exc:
-        raise PbpError("yaml_syntax", file=source, problem=str(exc)) from None
-    except ValueError as exc:  # the safe loader's constructors: `2024-13-01`, `0x_`
-        raise PbpError("yaml_syntax", file=source, problem=str(exc)) from None
+    """The MJ's own YAML (campaign.yaml, world.yaml, characters.yaml, state.yaml,
+    data files): every YAML the safe loader reads but anchors, aliases, tags and
+    duplicate keys (each refused on its line, never silently resolved), read in
+    one pass that cannot recurse."""
+    value, _ = _walk(text, source, strict=True, max_depth=MJ_MAX_DEPTH, max_int_digits=MJ_MAX_INT_DIGITS,
+                     alias_key="yaml_alias_mj")
+    return value
 
 
 def load_file(path: Path):
@@ -234,7 +238,7 @@ class _Frame:
 
 
 def _walk(text: str, source, *, strict: bool, max_depth: int | None = None,
-          max_int_digits: int | None = None) -> tuple[object, Lines]:
+          max_int_digits: int | None = None, alias_key: str = "yaml_alias") -> tuple[object, Lines]:
     """One pass over libyaml's events: the value (strict mode only) and the line
     index. The loose mode (trusted text) accepts every YAML the safe loader
     reads and only indexes it."""
@@ -266,7 +270,7 @@ def _walk(text: str, source, *, strict: bool, max_depth: int | None = None,
             line = event.start_mark.line + 1
             if strict:
                 if kind is yaml.AliasEvent or event.anchor is not None:
-                    raise InputError("yaml_alias", file=source, line=line)
+                    raise InputError(alias_key, file=source, line=line)
                 if event.tag is not None:
                     raise InputError("yaml_tag", file=source, line=line, tag=event.tag)
             parent = stack[-1] if stack else None
