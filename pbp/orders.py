@@ -25,6 +25,7 @@ line through the file's `Lines` (no re-reading).
 from __future__ import annotations
 
 import unicodedata
+import dataclasses
 from dataclasses import dataclass, field
 
 from pbp import i18n, yamlio
@@ -57,6 +58,14 @@ class PlayerOrders:
     source: str | None = None  # file path; None for default orders
     lines: Lines = field(default_factory=Lines)  # where each value was, to place a refusal
     default: bool = False
+    #: refused actions read as their closest spelling (`fouile` as `fouille`), so
+    #: that the rules checks see every action the player wrote, in one pass
+    assumed: list[Action] = field(default_factory=list)
+
+    @property
+    def blank(self) -> bool:
+        """Nothing ordered and nothing said: an unfilled form counts as nothing sent."""
+        return not self.actions and not self.assumed and not self.roleplay
 
     def has(self, action_id: str) -> bool:
         return any(a.id == action_id for a in self.actions)
@@ -244,8 +253,11 @@ def describe(spec, ruleset: Ruleset) -> str:
 
 
 def parse_actions(raw, ruleset: Ruleset, scenario: Scenario, problems: Refusals,
-                  at: tuple = ("actions",), limits: dict | None = None) -> list[Action]:
-    """The actions of a list as written (`at`: where the list is in its file)."""
+                  at: tuple = ("actions",), limits: dict | None = None,
+                  assumed: list[Action] | None = None) -> list[Action]:
+    """The actions of a list as written (`at`: where the list is in its file).
+    An unknown action with a close spelling is refused, and also added to
+    `assumed` as that spelling (when its argument fits), for the rules checks."""
     if limits is None:
         limits = _limits(None)
     if raw is None:
@@ -270,8 +282,15 @@ def parse_actions(raw, ruleset: Ruleset, scenario: Scenario, problems: Refusals,
             continue
         action_id = index.get(normalize_id(name))
         if action_id is None:
-            problems.add("unknown_action", at, action=name, valid=list(ruleset.actions),
-                         suggestion=i18n.closest(normalize_id(name), index))
+            suggestion = i18n.closest(normalize_id(name), index)
+            problems.add("unknown_action", at, action=name, valid=list(ruleset.actions), suggestion=suggestion)
+            if assumed is not None and suggestion:
+                meant = index[suggestion]
+                scratch = Refusals()
+                value = check_arg(arg, (ruleset.actions[meant] or {}).get("arg"), ruleset, scenario, at, scratch,
+                                  limits)
+                if not scratch:
+                    assumed.append(Action(meant, value, i))
             continue
         before = len(problems)
         value = check_arg(arg, (ruleset.actions[action_id] or {}).get("arg"), ruleset, scenario, at, problems,
@@ -337,6 +356,8 @@ def parse_player_orders(data: bytes | str, source: str, *, ruleset: Ruleset, sce
         return None, [exc]
     if not lines:
         return None, [InputError("empty_orders", file=source)]
+    if isinstance(raw, list):  # a bare list of actions: nothing is ambiguous
+        raw, lines = {"actions": raw}, lines.under("actions")
     if not isinstance(raw, dict):
         return None, [InputError("orders_not_mapping", file=source)]
     too_long = _too_long(raw, limits)
@@ -351,23 +372,21 @@ def parse_player_orders(data: bytes | str, source: str, *, ruleset: Ruleset, sce
                          suggestion=i18n.closest(normalize_id(key), TOP_KEYS))
         else:
             fields[canonical] = (key, value)
+    # `player:` and `turn:` may be left out: the file's name and folder say them
     player = fields.get("player", (None, None))[1]
-    if player is None:
-        problems.add("player_missing", expected=expected_player)
-    elif str(player) != expected_player:
+    if player is not None and str(player).casefold() != expected_player.casefold():
         problems.add("player_mismatch", (fields["player"][0],), player=player, expected=expected_player)
     file_turn = fields.get("turn", (None, None))[1]
-    if file_turn is None:
-        problems.add("turn_missing", expected=turn)
-    elif file_turn != turn:
+    if file_turn is not None and file_turn != turn:
         problems.add("turn_mismatch", (fields["turn"][0],), value=file_turn, expected=turn)
     actions_key, raw_actions = fields.get("actions", ("actions", None))
-    actions = parse_actions(raw_actions, ruleset, scenario, problems, (actions_key,), limits)
+    assumed: list[Action] = []
+    actions = parse_actions(raw_actions, ruleset, scenario, problems, (actions_key,), limits, assumed)
     roleplay = fields.get("roleplay", (None, ""))[1] or ""
     if not isinstance(roleplay, str):
         problems.add("roleplay_not_text", (fields["roleplay"][0],))
         roleplay = ""
-    orders = PlayerOrders(expected_player, turn, actions, roleplay.strip(), source, lines)
+    orders = PlayerOrders(expected_player, turn, actions, roleplay.strip(), source, lines, assumed=assumed)
     return orders, place(problems, source, lines)
 
 
@@ -383,7 +402,12 @@ def default_orders(ruleset: Ruleset, scenario: Scenario, player: str, turn: int,
 
 
 def check_rules(orders: PlayerOrders, state: dict, ruleset: Ruleset, scenario: Scenario) -> list[PbpError]:
-    """The ruleset's legality checks, placed on the file's lines."""
+    """The ruleset's legality checks, placed on the file's lines. The actions
+    refused for a typo take part as their closest spelling, so a file's every
+    problem is said in one pass (a typo and a third action too many)."""
+    if orders.assumed:
+        every = sorted(orders.actions + orders.assumed, key=lambda a: a.index)
+        orders = dataclasses.replace(orders, actions=every, assumed=[])
     return place(ruleset.check_orders(state, scenario, orders), orders.source or "campaign.yaml", orders.lines,
                  ruleset)
 

@@ -90,6 +90,14 @@ class Lines:
     def __bool__(self) -> bool:
         return bool(self._lines)
 
+    def under(self, key) -> "Lines":
+        """The same lines with every path one level down, under `key`: a bare
+        list of actions read as if it were written under `actions:`."""
+        lines = {(key,) + path: line for path, line in self._lines.items()}
+        if () in self._lines:
+            lines[()] = self._lines[()]
+        return Lines(lines, {(key,) + path: first for path, first in self._single.items()}, self._normalize)
+
     def line(self, path: tuple) -> int | None:
         """The line of `path`, else of its deepest ancestor found, else None."""
         lines = self._lines
@@ -301,7 +309,8 @@ def _walk(text: str, source, *, strict: bool, max_depth: int | None = None,
             stack.append(_Frame(container, path, is_map))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        raise InputError("yaml_syntax", file=source, line=mark.line + 1 if mark else None,
+        line = mark.line + 1 if mark else None
+        raise InputError(_hint(exc.problem or str(exc), text, line), file=source, line=line,
                          problem=exc.problem or str(exc)) from None
     except yaml.reader.ReaderError as exc:
         raise InputError("yaml_syntax", file=source, line=text[:exc.position].count("\n") + 1,
@@ -310,6 +319,27 @@ def _walk(text: str, source, *, strict: bool, max_depth: int | None = None,
     except yaml.YAMLError as exc:
         raise InputError("yaml_syntax", file=source, problem=str(exc)) from None
     return root, Lines(lines, single)
+
+
+def _hint(problem: str, text: str, line: int | None) -> str:
+    """The message key that explains a YAML syntax error the way a player or an
+    MJ can act on it: libyaml's own words (`did not find expected key`) say
+    nothing to someone who does not know YAML."""
+    rows = text.split("\n")
+    here = rows[line - 1] if line and line <= len(rows) else ""
+    above = next((r for r in reversed(rows[:line - 1]) if r.strip() and not r.lstrip().startswith("#")), "") \
+        if line else ""
+    if "\t" in here[:len(here) - len(here.lstrip())] or "cannot start any token" in problem and "\t" in here:
+        return "yaml_hint_tab"
+    if here.lstrip().startswith("-") and above.rstrip().endswith(("[]", "{}")):
+        return "yaml_hint_flow_then_block"
+    if "mapping values are not allowed" in problem:
+        return "yaml_hint_colon"
+    if "end of stream" in problem and ('"' in text or "'" in text):
+        return "yaml_hint_quote"
+    if "expected key" in problem or "block end" in problem or "expected <block" in problem:
+        return "yaml_hint_indent"
+    return "yaml_syntax"
 
 
 def _attach(stack, value, line, event, lines, strict, source, *, is_map) -> tuple | None:

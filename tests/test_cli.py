@@ -100,7 +100,8 @@ def test_undo_then_run_gives_the_same_bytes(ready):
      "turns/001/orders/lucy.yaml:6: trop d'actions"),
     ("player: lucy\nturn: 1\nactions:\n  - avancer: -1\n", "turns/001/orders/lucy.yaml:4: on n'avance pas à reculons"),
     ("player: lucy\nturn: 1\nactoins: []\n", "turns/001/orders/lucy.yaml:3: clé inconnue « actoins ». Vouliez-vous dire « actions » ?"),
-    ("- just\n- a list\n", "turns/001/orders/lucy.yaml: un fichier d'ordres est un dictionnaire"),
+    ("- avancer: 1\n- a list\n", "turns/001/orders/lucy.yaml:2: action inconnue « a list »"),
+    ("just a text\n", "turns/001/orders/lucy.yaml: un fichier d'ordres est un dictionnaire"),
 ])
 def test_bad_orders_name_file_line_and_leave_state_untouched(ready, body, expected):
     orders(ready, 1, "lucy", body)
@@ -145,7 +146,7 @@ def test_gm_yaml_errors(ready):
     write(ready, "turns/001/gm.yaml", "turn: 1\nrolls: {lucy.piece: 9}\n")
     orders(ready, 1, "lucy", "player: lucy\nturn: 1\nactions: [pile_ou_face]\n")
     r = pbp("run", cwd=ready)
-    assert r.exit_code == 1 and "turns/001/gm.yaml: jet forcé « lucy.piece » : 9 est impossible avec 1d6" in r.stderr
+    assert r.exit_code == 1 and "turns/001/gm.yaml:2: jet forcé « lucy.piece » : 9 est impossible avec 1d6" in r.stderr
     write(ready, "turns/001/gm.yaml", "turn: 1\nrolls: {lucy.pice: 3}\nnarration: {public: x, zoe: y}\n")
     r = pbp("run", cwd=ready)
     assert r.exit_code == 1 and "turns/001/gm.yaml:3: destinataire de narration inconnu « zoe »" in r.stderr
