@@ -32,10 +32,10 @@ LOCK_FILE = ".pbp.lock"
 FORMATS = {"bbcode": "bbcode", "markdown": "md"}
 DIALECTS = ("phpbb", "forumactif", "xenforo")
 CONFIG_KEYS = ("ruleset", "title", "lang", "format", "dialect", "secret", "players",
-               "rules", "default_orders", "limits")
+               "rules", "default_orders", "limits", "deadline", "nmr")
 HANDLE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 #: what a turn folder (turns/NNN/) holds besides a player's report
-TURN_FOLDER = ("state.yaml", "rolls.yaml", "events.yaml", "gm.yaml", "orders", "private",
+TURN_FOLDER = ("state.yaml", "rolls.yaml", "events.yaml", "turn.yaml", "gm.yaml", "orders", "private",
                *(f"{post}.{ext}" for post in ("public", "gm") for ext in FORMATS.values()))
 #: handles a roster may not use (compared case-insensitively): the names of the public
 #: thread and the MJ in any language a forum may use, and the names a turn folder holds,
@@ -273,10 +273,31 @@ class Campaign:
     def limits(self) -> dict:
         return limits(self.config.get("limits"))
 
-    def order_files(self, n: int) -> dict[str, Path]:
-        """Every entry of turn n's orders/ folder but hidden ones, by handle
-        (`lucy.yaml` -> lucy; any other name as it is, for the caller to refuse).
-        Nothing is opened here: see `read_input`."""
+    @property
+    def nmr(self) -> dict:
+        """The missed-orders policy: after `flag_after` turns in a row without
+        orders the MJ is told; after `inactive_after` (None: never) the player
+        no longer counts as expected (reminders, missing lists)."""
+        return {**defaults()["nmr"], **(self.config.get("nmr") or {})}
+
+    def handle(self, typed) -> str:
+        """A handle as someone typed it, in any case (`--player Lucy`), as the
+        roster spells it; an unknown one is refused with the closest."""
+        text = str(typed)
+        if text in self.roster:
+            return text
+        by_fold = {h.casefold(): h for h in self.roster}
+        if text.casefold() in by_fold:
+            return by_fold[text.casefold()]
+        raise InputError("unknown_player", player=text, valid=list(self.roster),
+                         suggestion=i18n.closest(text, self.roster))
+
+    def order_files(self, n: int) -> list[tuple[str, Path]]:
+        """Every entry of turn n's orders/ folder but hidden ones, each with
+        the handle it is for: `lucy.yaml`, `Lucy.yml` -> lucy (the roster's
+        spelling); any other name as it is, for the caller to refuse. Two files
+        may claim one handle: the caller refuses both. Nothing is opened here:
+        see `read_input`."""
         folder = self.turn_dir(n) / "orders"
         if not folder.is_dir():
             return {}
@@ -284,11 +305,15 @@ class Campaign:
             entries = sorted(folder.iterdir())
         except OSError as exc:
             raise InputError("file_unreadable", file=self.rel(folder), reason=exc.strerror) from None
-        files = {}
+        by_fold = {h.casefold(): h for h in self.roster}
+        files = []
         for path in entries:
             if path.name.startswith("."):
                 continue
-            files[path.stem if path.suffix in (".yaml", ".yml") else path.name] = path
+            if path.suffix in (".yaml", ".yml"):
+                files.append((by_fold.get(path.stem.casefold(), path.stem), path))
+            else:
+                files.append((path.name, path))
         return files
 
     def has_input(self, path: Path) -> bool:

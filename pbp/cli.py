@@ -266,18 +266,20 @@ def _commit(campaign, key: str, no_commit: bool, **params) -> None:
 @click.pass_context
 def orders(ctx, handle, write_file):
     """A blank order file for the next turn, legal actions in comments."""
-    from pbp import i18n, orders as od, turn
+    from pbp import orders as od, turn
     from pbp.campaign import atomic_write
     from pbp.errors import PbpError
     from pbp.render import Renderer, template_paths
 
     campaign = _campaign(ctx)
-    if handle not in campaign.roster:
-        raise PbpError("unknown_player", player=handle, valid=list(campaign.roster),
-                       suggestion=i18n.closest(handle, campaign.roster))
+    handle = campaign.handle(handle)
     n = turn.next_turn(campaign)
     state = campaign.state(n - 1)
     rs, scenario = campaign.ruleset, campaign.scenario
+    if rs.is_over(state):
+        raise PbpError("game_over", turn=n - 1)
+    if handle not in rs.players_to_play(state, scenario):
+        raise PbpError("player_out_no_form", player=handle, character=scenario.name(handle))
     actions = [dict(id=a, en=(spec or {}).get("en"), arg=od.describe((spec or {}).get("arg"), rs), spec=spec or {})
                for a, spec in rs.actions.items()]
     paths = template_paths(rs.id, campaign.lang, campaign.root, rs.folder())
@@ -300,22 +302,77 @@ def orders(ctx, handle, write_file):
 @click.pass_context
 def check(ctx, n):
     """Validate the submitted orders; list who has not sent any."""
-    from pbp import turn
+    from pbp import i18n, loop, turn
 
-    from pbp.errors import PbpError
+    campaign = _campaign(ctx)
+    lang = campaign.lang
+    n = turn.check_turn_number(campaign, n)
+    report = loop.check_turn(campaign, n)
+    inputs = report.inputs
+    for error in inputs.errors + report.forced:
+        click.echo(error.text(lang), err=True)
+    for note in inputs.ignored + report.unused:
+        click.echo(note.text(lang), err=True)
+    names = campaign.names
+
+    def who(handles):
+        return [f"{h} ({names.get(h, h)})" if names.get(h, h) != h else h for h in handles]
+
+    if inputs.valid:
+        counts = [f"{h} ({i18n.t(lang, 'n_actions', count=len(inputs.orders[h].actions))})" for h in inputs.valid]
+        say("check_valid", count=len(inputs.valid), players=counts)
+    if inputs.refused:
+        say("check_refused", count=len(inputs.refused), players=who(inputs.refused))
+    missing = inputs.missing
+    if missing:
+        say("check_missing", count=len(missing), players=who(missing))
+    if inputs.blank:
+        say("check_blank", players=who(inputs.blank))
+    if inputs.inactive:
+        say("check_inactive", players=who(inputs.inactive))
+    if inputs.lost:
+        say("check_lost", players=[f"{h} ({i18n.t(lang, f'{campaign.ruleset.id}.{why}')})"
+                                   for h, why in inputs.lost.items()])
+    if report.ok and inputs.gm.rolls and not report.unused:
+        say("check_forced_ok", count=len(inputs.gm.rolls))
+    if report.ok and not missing and not inputs.blank:
+        say("check_all_done", turn=n)
+    else:
+        say("check_summary", turn=n, valid=len(inputs.valid), refused=len(inputs.refused),
+            missing=len(missing) + len(inputs.blank))
+    if not report.ok:
+        ctx.exit(1)
+
+
+@main.command()
+@click.option("--player", "handle", required=True, help="The player's forum handle.")
+@click.option("--turn", "n", type=int, default=None, help="Turn (default: the next one).")
+@FORMAT
+@click.pass_context
+def receipt(ctx, handle, n, fmt):
+    """What pbp understood of a player's orders, ready to paste into a private message."""
+    from pbp import loop, turn
+
+    campaign = _campaign(ctx)
+    handle = campaign.handle(handle)
+    n = turn.check_turn_number(campaign, n)
+    context = loop.receipt(campaign, handle, n)
+    click.echo(turn.renderer(campaign, fmt).render("receipt", title=campaign.title, **context), nl=False)
+
+
+@main.command()
+@click.option("--turn", "n", type=int, default=None, help="Turn (default: the next one).")
+@FORMAT
+@click.pass_context
+def remind(ctx, n, fmt):
+    """A reminder post: who has not sent valid orders yet, and the deadline."""
+    from pbp import loop, turn
 
     campaign = _campaign(ctx)
     n = turn.check_turn_number(campaign, n)
-    state = campaign.state(n - 1)
-    if campaign.ruleset.is_over(state):
-        raise PbpError("game_over", turn=n - 1)
-    inputs = turn.gather(campaign, n, state)
-    for handle, order in inputs.orders.items():
-        if not order.default:
-            say("check_ok", player=handle, count=len(order.actions), file=order.source)
-    if inputs.defaulted:
-        say("check_missing", players=inputs.defaulted)
-    say("check_done", turn=n)
+    context = loop.reminder(campaign, n)
+    click.echo(turn.renderer(campaign, fmt).render("remind", title=campaign.title, names=campaign.names,
+                                                   **context), nl=False)
 
 
 # -- run / post -------------------------------------------------------------------
@@ -340,13 +397,17 @@ def run(ctx, n, fmt, no_commit, dry_run):
         if dry_run:
             public = next(v for k, v in out.files.items() if k.startswith("public."))
             click.echo(public.decode(), nl=False)
+            # every label this turn rolls, so the MJ can force any of them in gm.yaml
+            say("dry_run_rolls", count=len(out.rolls))
+            for roll in out.rolls:
+                say("dry_run_roll_forced" if roll.forced else "dry_run_roll", label=roll.label, expr=roll.expr,
+                    total=roll.total)
             say("dry_run", turn=n)
             return
         written = turn.write(campaign, out)
-        defaulted = next((e.data["players"] for e in out.events if e.kind == "defaulted"), [])
         say("run_done", turn=n, count=len(written), folder=campaign.rel(campaign.turn_dir(n)))
-        if defaulted:
-            say("check_missing", players=defaulted)
+        if out.inputs.missing:
+            say("run_defaulted", players=out.inputs.missing + out.inputs.blank)
         if campaign.ruleset.is_over(out.state):
             say("game_finished")
         _commit(campaign, "commit_turn", no_commit, turn=n)
@@ -360,7 +421,7 @@ def run(ctx, n, fmt, no_commit, dry_run):
 @click.pass_context
 def post(ctx, n, handle, for_gm, fmt):
     """Print a rendered post (public by default)."""
-    from pbp import events, i18n, turn
+    from pbp import events, turn
     from pbp.errors import PbpError
 
     if handle and for_gm:
@@ -370,9 +431,8 @@ def post(ctx, n, handle, for_gm, fmt):
         n = campaign.last_turn()
         if n is None:
             raise PbpError("not_set_up")
-    if handle is not None and handle not in campaign.roster:
-        raise PbpError("unknown_player", player=handle, valid=list(campaign.roster),
-                       suggestion=i18n.closest(handle, campaign.roster))
+    if handle is not None:
+        handle = campaign.handle(handle)
     stored = turn.stored_events(campaign, n)
     # --player names a player, always: `--player gm` is the player whose handle is gm (a roster
     # refuses that handle anyway), never the MJ's report
@@ -420,12 +480,24 @@ def verify(ctx):
 
     campaign = _campaign(ctx)
     failures = 0
+    current = {"lang": campaign.lang, "format": campaign.format, "dialect": campaign.dialect}
     for n in campaign.resolved_turns():
         on_disk = turn.outputs_on_disk(campaign, n)
-        out = turn.compute(campaign, n)
+        record = turn.record_of(campaign, n)
+        # replayed as it was played: its recorded roster and rendering
+        replay = turn.as_recorded(campaign, record)
+        for key, was in (record.get("render") or {}).items():
+            if current.get(key) != was:
+                say("verify_config_changed", turn=n, key=key, was=was, now=current.get(key))
+        late = [h for h in campaign.roster if record and h not in (record.get("roster") or {})]
+        if late:
+            say("verify_roster_changed", turn=n, players=late)
+        out = turn.compute(replay, n)
+        if turn.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns
+            out.files.pop(turn.RECORD_FILE, None)
         for fmt, ext in FORMATS.items():
             if any(name.endswith("." + ext) for name in on_disk):
-                turn.render_all(campaign, out, fmt)
+                turn.render_all(replay, out, fmt)
         diffs = sorted(set(on_disk) ^ set(out.files) | {k for k in on_disk if out.files.get(k) != on_disk[k]})
         if not diffs:
             say("verify_ok", turn=n)

@@ -594,9 +594,23 @@ class Renderer:
         )
         from pbp.grammar import for_lang
 
-        self.env.globals.update(m=self.fmt, fmt=self.fmt.name, lang=lang, g=for_lang(lang))
+        from pbp import i18n
+
+        # `t(key, ...)`: a catalogue message (pbp's or a ruleset's), in the post's language
+        self.env.globals.update(m=self.fmt, fmt=self.fmt.name, lang=lang, g=for_lang(lang),
+                                t=lambda key, **params: i18n.t(lang, key, **params))
         # `items | map("extract", mapping)`: look each item up in a mapping (kept when absent).
         self.env.filters["extract"] = lambda key, mapping: mapping.get(key, key) if hasattr(mapping, "get") else key
+
+    def has(self, name: str) -> bool:
+        """Whether a template `name` exists for this format (an optional one)."""
+        import jinja2
+
+        try:
+            self.env.select_template([f"{name}.{self.fmt.name}.j2", f"{name}.j2"])
+        except jinja2.TemplateNotFound:
+            return False
+        return True
 
     def render(self, name: str, **context) -> str:
         """The template `name` rendered; any error of a template (syntax,

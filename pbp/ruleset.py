@@ -219,8 +219,16 @@ class Ruleset(ABC):
         """Turn 0: the initial state (sheet draw, placement) and its events."""
 
     def players_to_play(self, state: dict, scenario: Scenario) -> list[str]:
-        """Handles expected to send orders this turn."""
+        """Handles still in play this turn (their characters get orders: theirs,
+        or the default ones). A file from anyone else is ignored, with a note."""
         return list(scenario.roster)
+
+    def lost_turn(self, state: dict, scenario: Scenario, player: str) -> str | None:
+        """Why `player`, still in play, cannot act this turn (a message key of
+        this ruleset, e.g. "panic"), or None. Orders sent for a lost turn are
+        accepted and their actions ignored, and the player and the MJ are told;
+        the roleplay still counts. The player gets no actions at all."""
+        return None
 
     def check_orders(self, state: dict, scenario: Scenario, orders) -> list[Refusal]:
         """Rules checks of one player's orders against the state (legal move, costs...)."""

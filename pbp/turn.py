@@ -10,24 +10,54 @@ turn with the archive byte for byte.
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 from dataclasses import dataclass, field
 
 from pbp import events as ev, orders as od, yamlio
-from pbp.campaign import FORMATS, Campaign, atomic_write
+from pbp.campaign import FORMATS, Campaign, atomic_write, read_text
+from pbp.deadline import deadline_of, describe
 from pbp.dice import Dice
 from pbp.i18n import closest
 from pbp.errors import ErrorList, ForcedRollError, InputError, PbpError
 from pbp.render import Renderer, template_paths
 
-OUTPUT_FILES = ("state.yaml", "rolls.yaml", "events.yaml")
+#: the core's record of a turn: the roster and the rendering it was played with
+#: (so `pbp verify` replays it as it was), and the missed-orders counts
+RECORD_FILE = "turn.yaml"
+OUTPUT_FILES = ("state.yaml", "rolls.yaml", "events.yaml", RECORD_FILE)
 
 
 @dataclass
 class TurnInputs:
-    orders: dict[str, od.PlayerOrders]
+    """A turn's orders as read and judged, every file in one pass."""
+
+    orders: dict[str, od.PlayerOrders]  # what the rules get, in roster order
     gm: od.GmOrders
-    defaulted: list[str]  # players who sent nothing and got the default orders
+    defaulted: list[str]  # in play, and sent nothing (or an unfilled form): the default orders
+    blank: list[str] = field(default_factory=list)  # of them, who sent an unfilled form
+    valid: list[str] = field(default_factory=list)  # whose file was accepted
+    refused: list[str] = field(default_factory=list)  # whose file was refused (see errors)
+    lost: dict[str, str] = field(default_factory=dict)  # handle -> why their actions are ignored
+    ignored: list[PbpError] = field(default_factory=list)  # files read and set aside, with why
+    errors: list[PbpError] = field(default_factory=list)
+    by_player: dict[str, list[PbpError]] = field(default_factory=dict)  # each refused file's problems
+    inactive: list[str] = field(default_factory=list)  # in play, but no longer expected (missed orders)
+
+    def refuse(self, handle: str, problems: list[PbpError]) -> None:
+        self.errors += problems
+        self.by_player.setdefault(handle, []).extend(problems)
+        if handle not in self.refused:
+            self.refused.append(handle)
+
+    @property
+    def missing(self) -> list[str]:
+        """Who is still expected to send orders: in play, not set inactive."""
+        return [h for h in self.defaulted if h not in self.inactive]
+
+    def raise_errors(self) -> None:
+        if self.errors:
+            raise ErrorList(self.errors)
 
 
 @dataclass
@@ -37,6 +67,9 @@ class TurnOutput:
     events: list[ev.Event]
     files: dict[str, bytes] = field(default_factory=dict)  # path relative to the turn folder
     warnings: list[PbpError] = field(default_factory=list)
+    record: dict = field(default_factory=dict)  # what turn.yaml holds
+    rolls: list = field(default_factory=list)  # the roll log (pbp.dice.Roll), as rolls.yaml has it
+    inputs: TurnInputs | None = None  # the orders it was played from (None: the set-up)
 
 
 def next_turn(campaign: Campaign) -> int:
@@ -57,67 +90,140 @@ def check_turn_number(campaign: Campaign, n: int | None) -> int:
     return n
 
 
-def gather(campaign: Campaign, n: int, state: dict) -> TurnInputs:
-    """Every order of turn `n`, validated; all problems at once as an ErrorList.
+def gather(campaign: Campaign, n: int, state: dict, previous: dict | None = None) -> TurnInputs:
+    """Every order of turn `n`, read and judged in one pass: every problem of
+    every file (`errors`), who is valid, refused, missing, and why. Nothing is
+    raised for bad orders: `raise_errors` does, for the commands that need
+    them all valid (`previous`: the record of turn n-1, see `record_of`).
 
     Order files are a stranger's input: each must be a regular file inside the
     campaign, named `<handle>.yaml`, and is read without blocking and within
     the campaign's limits (`Campaign.read_input`); gm.yaml the same way."""
     ruleset, scenario = campaign.ruleset, campaign.scenario
     limits = campaign.limits
-    expected = ruleset.players_to_play(state, scenario)
-    errors: list[PbpError] = []
+    previous = previous if previous is not None else record_of(campaign, n - 1)
+    playing = ruleset.players_to_play(state, scenario)
+    lost = {h: why for h in playing if (why := ruleset.lost_turn(state, scenario, h))}
+    inputs = TurnInputs({}, od.GmOrders(n), [], lost=lost,
+                        inactive=[h for h in previous.get("inactive", []) if h in playing])
     orders: dict[str, od.PlayerOrders] = {}
-    refused: set[str] = set()  # handles whose file was refused: no default orders for them
-    for handle, path in campaign.order_files(n).items():
-        source = campaign.rel(path)
+    claimed: dict[str, list] = {}
+    for handle, path in campaign.order_files(n):
+        claimed.setdefault(handle, []).append(path)
+    for handle, paths in claimed.items():
+        source = campaign.rel(paths[0])
         try:
+            if len(paths) > 1:  # lucy.yaml and Lucy.yml: which one would the player mean?
+                raise InputError("orders_duplicate", file=source, player=handle,
+                                 files=[campaign.rel(p) for p in paths])
+            path = paths[0]
             campaign.check_input(path)  # a FIFO, a folder, a link outside: said by name, never opened
             if path.suffix not in (".yaml", ".yml"):
                 raise InputError("orders_not_yaml", file=source)
             if handle not in scenario.roster:
                 raise InputError("unknown_player_file", file=source, player=handle, valid=list(scenario.roster),
-                                 suggestion=od.i18n.closest(handle, scenario.roster))
-            if handle not in expected:
-                raise InputError("player_not_playing", file=source, player=handle)
+                                 suggestion=closest(handle, scenario.roster))
+            if handle not in playing:  # out of the game: set aside, not an error of the turn
+                inputs.ignored.append(InputError("player_not_playing", file=source, player=handle))
+                continue
             data = campaign.read_input(path, limits["order_file_bytes"], "order_file_bytes")
         except PbpError as exc:
-            errors.append(exc)
-            refused.add(handle)
+            inputs.refuse(handle, [exc])
             continue
         parsed, problems = od.parse_player_orders(data, source, ruleset=ruleset, scenario=scenario, turn=n,
                                                   expected_player=handle, limits=limits)
-        if not problems:
-            problems = od.check_rules(parsed, state, ruleset, scenario)
-        errors += problems
+        if parsed is not None and handle in lost:
+            # a lost turn: the file is accepted, its actions ignored, its roleplay kept
+            problems = [p for p in problems if not _about_actions(p, parsed)]
+            parsed = dataclasses.replace(parsed, actions=[], assumed=[])
+        elif parsed is not None:
+            problems = problems + od.check_rules(parsed, state, ruleset, scenario)
         if problems:
-            refused.add(handle)
-        if parsed is not None:
-            orders[handle] = parsed
-    defaulted = []
+            inputs.refuse(handle, problems)
+            continue
+        if parsed.blank and handle not in lost:
+            inputs.blank.append(handle)  # an unfilled form: as if nothing was sent
+            continue
+        orders[handle] = parsed
+        inputs.valid.append(handle)
     raw_default = campaign.config.get("default_orders")
-    for handle in expected:
-        if handle not in orders and handle not in refused:
-            defaulted.append(handle)
-            orders[handle] = od.default_orders(ruleset, scenario, handle, n, raw_default)
-            errors += od.check_rules(orders[handle], state, ruleset, scenario)
+    for handle in playing:
+        if handle in orders or handle in inputs.refused:
+            continue
+        if handle in lost:
+            orders[handle] = od.PlayerOrders(handle, n, [], default=True)
+            continue
+        inputs.defaulted.append(handle)
+        orders[handle] = od.default_orders(ruleset, scenario, handle, n, raw_default)
+        inputs.errors += od.check_rules(orders[handle], state, ruleset, scenario)
     gm_path = campaign.gm_file(n)
-    gm = od.GmOrders(n)
     if campaign.has_input(gm_path):
         source = campaign.rel(gm_path)
         try:
             data = campaign.read_input(gm_path, limits["gm_file_bytes"], "gm_file_bytes")
         except PbpError as exc:
-            errors.append(exc)
+            inputs.errors.append(exc)
         else:
             parsed_gm, problems = od.parse_gm(data, source, ruleset=ruleset, state=state, scenario=scenario,
                                               turn=n, limits=limits)
-            errors += problems
-            gm = parsed_gm or gm
-    if errors:
-        raise ErrorList(errors)
-    ordered = {h: orders[h] for h in scenario.roster if h in orders}
-    return TurnInputs(ordered, gm, defaulted)
+            inputs.errors += problems
+            inputs.gm = parsed_gm or inputs.gm
+    inputs.orders = {h: orders[h] for h in scenario.roster if h in orders}
+    return inputs
+
+
+def _about_actions(problem: PbpError, orders: od.PlayerOrders) -> bool:
+    """Whether a refusal is about the action list (ignored on a lost turn)."""
+    actions_line = orders.lines.line(("actions",))
+    return problem.line is not None and actions_line is not None and problem.line >= actions_line and \
+        problem.key not in ("roleplay_not_text", "text_too_long", "player_mismatch", "turn_mismatch")
+
+
+# -- the core's record of a turn ---------------------------------------------------
+
+def record_of(campaign: Campaign, n: int) -> dict:
+    """The record of turn n (turns/NNN/turn.yaml), {} when there is none (an
+    archive from before records, or a turn not played)."""
+    if n < 0:
+        return {}
+    path = campaign.turn_dir(n) / RECORD_FILE
+    if not path.exists():
+        return {}
+    data = yamlio.loads(read_text(path, campaign.rel(path)), campaign.rel(path))
+    return data if isinstance(data, dict) else {}
+
+
+def new_record(campaign: Campaign, inputs: TurnInputs | None, previous: dict) -> dict:
+    """What turn n records: the roster and rendering it was played with, and
+    the missed-orders counts (consecutive turns without orders, by player)."""
+    missed = dict(previous.get("missed") or {})
+    inactive = set(previous.get("inactive") or [])
+    if inputs is not None:
+        for handle in inputs.defaulted + inputs.blank:
+            missed[handle] = missed.get(handle, 0) + 1
+        for handle in inputs.valid:
+            missed.pop(handle, None)
+            inactive.discard(handle)  # back in the game
+        after = campaign.nmr.get("inactive_after")
+        if after:
+            inactive |= {h for h, count in missed.items() if count >= after}
+    roster = campaign.roster
+    return {"roster": roster, "render": {"lang": campaign.lang, "format": campaign.format,
+                                         "dialect": campaign.dialect},
+            "missed": {h: missed[h] for h in roster if missed.get(h)},
+            "inactive": [h for h in roster if h in inactive]}
+
+
+def as_recorded(campaign: Campaign, record: dict) -> Campaign:
+    """The campaign as turn n was played: its recorded roster and rendering
+    (a player who joined later, or a format changed since, leave it as it was)."""
+    if not record:
+        return campaign
+    config = dict(campaign.config)
+    if record.get("roster") is not None:
+        config["players"] = record["roster"]
+    config.update({k: v for k, v in (record.get("render") or {}).items() if v is not None})
+    return dataclasses.replace(campaign, config=config)
 
 
 def _plain(value):
@@ -155,6 +261,29 @@ def extra_events(campaign: Campaign, inputs: TurnInputs, state: dict) -> list[ev
                                              "text": orders.roleplay}, audience))
     if inputs.defaulted:
         out.append(ev.gm("defaulted", players=inputs.defaulted))
+    for handle, why in inputs.lost.items():
+        if handle in inputs.valid:  # they sent orders for a turn they lose: both are told
+            out.append(ev.private(handle, "actions_ignored", player=handle, reason=f"{ruleset.id}.{why}"))
+    for note in inputs.ignored:
+        out.append(ev.gm("file_ignored", file=note.file, player=note.params.get("player")))
+    return out
+
+
+def core_events(campaign: Campaign, n: int, record: dict, state: dict) -> list[ev.Event]:
+    """The core's own news of a turn: who the MJ should chase (missed orders),
+    and when the next orders are due (shown in the public post)."""
+    out = []
+    flag_after = campaign.nmr.get("flag_after")
+    flagged = [h for h, count in (record.get("missed") or {}).items() if flag_after and count >= flag_after]
+    if record.get("missed"):
+        out.append(ev.gm("missed_orders", missed=record["missed"], flagged=flagged,
+                         inactive=record.get("inactive") or []))
+    if not campaign.ruleset.is_over(state):
+        when = deadline_of(campaign.config.get("deadline"), n + 1)
+        if when is not None:
+            out.append(ev.public("deadline", turn=n + 1, when=describe(when, campaign.lang,
+                                                                        (campaign.config.get("deadline") or {})
+                                                                        .get("zone"))))
     return out
 
 
@@ -165,7 +294,9 @@ def compute(campaign: Campaign, n: int) -> TurnOutput:
     state = campaign.state(n - 1)
     if campaign.ruleset.is_over(state):
         raise PbpError("game_over", turn=n - 1)
-    inputs = gather(campaign, n, state)
+    previous = record_of(campaign, n - 1)
+    inputs = gather(campaign, n, state, previous)
+    inputs.raise_errors()
     dice = Dice(campaign.secret, n, dict(inputs.gm.rolls))
     try:
         result = campaign.ruleset.resolve(pickle.loads(pickle.dumps(state)), campaign.scenario, inputs.orders,
@@ -178,7 +309,11 @@ def compute(campaign: Campaign, n: int) -> TurnOutput:
                          line=_forced_line(inputs.gm, label), label=label, suggestion=closest(label, rolled))
                 for label in dice.unused_forced()]
     events += [ev.gm("forced_unused", label=w.params["label"]) for w in warnings]
-    return _finish(campaign, n, result.state, events, dice, warnings)
+    record = new_record(campaign, inputs, previous)
+    events += core_events(campaign, n, record, result.state)
+    out = _finish(campaign, n, result.state, events, dice, warnings, record)
+    out.inputs = inputs
+    return out
 
 
 def _forced_line(gm: od.GmOrders, label) -> int | None:
@@ -206,12 +341,15 @@ def compute_setup(campaign: Campaign) -> TurnOutput:
         result = campaign.ruleset.setup(campaign.scenario, dice)
     except ForcedRollError as exc:
         raise exc.located(campaign.rel(gm_path))
-    return _finish(campaign, 0, result.state, list(result.events), dice, [])
+    record = new_record(campaign, None, {})
+    events = list(result.events) + core_events(campaign, 0, record, result.state)
+    return _finish(campaign, 0, result.state, events, dice, [], record)
 
 
-def _finish(campaign, n, state, events, dice, warnings) -> TurnOutput:
+def _finish(campaign, n, state, events, dice, warnings, record) -> TurnOutput:
     plain_events = [ev.Event.from_dict(_plain(e.to_dict())) for e in events]
-    out = TurnOutput(n, state, plain_events, warnings=warnings)
+    out = TurnOutput(n, state, plain_events, warnings=warnings, record=record, rolls=list(dice.log))
+    out.files[RECORD_FILE] = yamlio.dumps(record).encode()
     out.files["state.yaml"] = yamlio.dumps(_plain(state)).encode()
     out.files["rolls.yaml"] = yamlio.dumps([r.to_dict() for r in dice.log]).encode()
     out.files["events.yaml"] = yamlio.dumps([e.to_dict() for e in plain_events]).encode()
@@ -254,9 +392,15 @@ def render_post(campaign: Campaign, n: int, events: list[ev.Event], audience: ev
                    # the MJ's report may go through each player's events
                    by_player={h: grouped[ev.Players(h)] for h in campaign.roster if ev.Players(h) in grouped}
                    if audience is ev.GM else {})
-    if n == 0:
-        template = "setup_" + template
-    return rend.render(template, **context)
+    body = rend.render(("setup_" if n == 0 else "") + template, **context)
+    # what the core says in every post, whatever the ruleset's templates:
+    # ignored actions, the next deadline, the MJ's missed-orders list...
+    footer = f"footer_{template}"
+    if rend.has(footer):
+        tail = rend.render(footer, **context)
+        if tail.strip():
+            body = body.rstrip("\n") + "\n\n" + tail
+    return body
 
 
 def post_path(audience: ev.Audience, ext: str) -> str:

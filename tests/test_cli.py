@@ -374,7 +374,7 @@ def test_undo_to_a_turn_removes_every_later_turn(tmp_path):
     before = {p: p.read_bytes() for p in (root / "turns").rglob("*") if p.is_file()}
     r = pbp("undo", "--to", "1", cwd=root)
     assert r.exit_code == 0, r.output
-    assert r.output.count("annulé (9 fichiers retirés ; les ordres restent).") == 2
+    assert r.output.count("annulé (10 fichiers retirés ; les ordres restent).") == 2
     assert r.output.startswith("Tour 3 annulé") and "Tour 2 annulé" in r.output and "Tour 1 annulé" not in r.output
     assert [n for n in (0, 1, 2, 3) if (root / f"turns/00{n}/state.yaml").exists()] == [0, 1]
     assert (root / "turns/003/orders").is_dir() and (root / "turns/002/gm.yaml").exists()

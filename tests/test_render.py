@@ -56,7 +56,7 @@ def test_bbcode_player_text_never_makes_a_tag(text):
 
 
 @given(st.text(alphabet=st.sampled_from(list("[]/=\"bquoteimgurl x")), max_size=40))
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 def test_bbcode_escape_property(text):
     html = _bb_html("[quote]" + bbcode_escape(text) + "[/quote]")
     assert [t for t in re.findall(r"<(\w+)", html) if t != "br"] == ["blockquote"]
@@ -70,7 +70,7 @@ def test_markdown_player_text_makes_no_link_image_heading_html(text):
 
 
 @given(st.text(alphabet=st.sampled_from(list("[]()!#=-*_<>&`|:/ hxa\n")), max_size=40))
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 def test_markdown_escape_property(text):
     html = markdown.markdown(markdown_escape(text), extensions=["tables"])
     assert set(re.findall(r"<(\w+)", html)) <= {"p", "br"}, (text, html)
