@@ -13,7 +13,7 @@ import pytest
 
 from pbp.dice import FreeDice
 from pbp.orders import GmOrders, PlayerOrders
-from pbp.rulesets.d100 import balance
+from pbp.rulesets.d100 import balance, checks
 from pbp.rulesets.d100.resolve import Turn
 from tests.helpers import simulate_json, copy_example, pbp
 
@@ -185,7 +185,7 @@ def test_bots_and_the_simulated_mj_give_legal_orders_over_whole_games(kind, tmp_
 
     def checked_gm(rules, state, scenario_, dice):
         out = original(rules, state, scenario_, dice)
-        parsed, refusals = RS.gm_orders(scenario_, out, state)
+        parsed, refusals = checks.gm_orders(RS, scenario_, RS.sheets(scenario_), RS.factions(scenario_), out, state)
         assert refusals == [] and parsed == out, (refusals, out)
         checked.update(list(out))
         return out
