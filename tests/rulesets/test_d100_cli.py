@@ -268,6 +268,27 @@ def test_cli_forced_rolls_from_gm_yaml(example):
     assert "état stable, intention côté obscur +10" in tia
 
 
+def test_cli_sheet_problems_name_the_items_line(example):
+    """An item's problem is placed on the item's own line (a list position), not on its slot's."""
+    path = example / "characters.yaml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("    - Comlink\n", "    - {nom: Comlink, effet: {pv: deux}}\n", 1)
+    text = text.replace("{nom: Kit de piratage, jet: {carac: logique, competence: piratage}}",
+                        "{nom: Kit de piratage, jet: {carac: logique, competence: piratag}}")
+    path.write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    comlink = lines.index("    - {nom: Comlink, effet: {pv: deux}}") + 1
+    kit = next(i for i, line in enumerate(lines, 1) if "competence: piratag}" in line)
+    r = pbp("check", cwd=example)
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert r.stderr == (
+        f"characters.yaml:{comlink}: kira.equipement.2 : « effet » associe une jauge à un nombre de points "
+        "(pv: 3). Valeurs possibles : pv, force, action.\n"
+        f"characters.yaml:{kit}: tia.equipement : l'objet « Kit de piratage » demande la compétence « piratag », "
+        "absente de la fiche. Valeurs possibles : blaster, piratage, electronique, mecanique, discretion, bluff, "
+        "athletisme.\n")
+
+
 # -- pbp d100 generate ---------------------------------------------------------------------------------
 
 def generate(campaign, *args):

@@ -245,11 +245,13 @@ def _read_items(handle, fields, rules, problems) -> dict:
         raw = fields.get(slot)
         if raw is None:
             continue
-        if not isinstance(raw, list):
-            raw = [raw]
-        for i, entry in enumerate(raw):
-            at = f"{handle}.{slot}.{i + 1}"
-            item = {"id": "", "name": "", "slot": slot, "effect": {}, "uses": None, "check": None}
+        listed = isinstance(raw, list)
+        for i, entry in enumerate(raw if listed else [raw]):
+            at = f"{handle}.{slot}.{i + 1}"  # as the MJ counts, in the message
+            # where the core finds the item's line (a list position counts from 0 there)
+            path = (handle, slot, i) if listed else (handle, slot)
+            first = len(problems)
+            item = {"id": "", "name": "", "slot": slot, "effect": {}, "uses": None, "check": None, "at": path}
             spec = entry if isinstance(entry, dict) else {"nom": entry}
             for key, value in spec.items():
                 field = _field_of(ITEM_KEYS, key, at, "item_unknown_key", problems)
@@ -269,11 +271,12 @@ def _read_items(handle, fields, rules, problems) -> dict:
             item["id"] = normalize_id(item["name"])
             if not item["id"]:
                 problems.append(_problem("item_no_name", at))
-                continue
-            if item["id"] in items:
+            elif item["id"] in items:
                 problems.append(_problem("duplicate_item", at, item=item["name"]))
-                continue
-            items[item["id"]] = item
+            else:
+                items[item["id"]] = item
+            for problem in problems[first:]:
+                problem.params.setdefault("at", path)
     return items
 
 
@@ -333,7 +336,7 @@ def read_all(scenario, rules: dict) -> tuple[dict[str, dict], list[PbpError]]:
             check = item["check"]
             if check and check["competence"] and check["competence"] not in sheet["skills"]:
                 problems.append(_problem("item_unknown_skill", f"{handle}.{item['slot']}", item=item["name"],
-                                         skill=check["competence"], valid=list(sheet["skills"])))
+                                         skill=check["competence"], valid=list(sheet["skills"]), at=item["at"]))
         sheets[handle] = sheet
     return sheets, problems
 
