@@ -13,7 +13,7 @@ import pytest
 
 from pbp.dice import FreeDice
 from pbp.orders import GmOrders, PlayerOrders
-from pbp.rulesets.d100 import balance
+from pbp.rulesets.d100 import balance, checks
 from pbp.rulesets.d100.resolve import Turn
 from tests.helpers import simulate_json, copy_example, pbp
 
@@ -95,9 +95,16 @@ def test_alignment_odds_against_brute_force():
 
 
 def test_odds_cli_in_the_forums_words():
-    out = pbp("odds", "--rule", "d100.jet").output
-    assert "chance 50 %" in out and "réussite critique             5.0 %" in out
-    assert "réussite                      45.0 %" in out and "échec critique                5.0 %" in out
+    out = pbp("odds", "--rule", "d100.jet").stdout
+    assert out == ("Jet de 1d100 : caractéristique 50, compétence 0 (0 %) → chance 50 %\n\n"
+                   "                              probabilité\n"
+                   "réussite critique             5.0 %\n"
+                   "réussite                      45.0 %\n"
+                   "échec                         45.0 %\n"
+                   "échec critique                5.0 %\n"
+                   "réussite (critique comprise)  50.0 %\n"
+                   "échec (critique compris)      50.0 %\n\n"
+                   "1–5 : réussite critique, 96–100 : échec critique, quelle que soit la chance.\n")
     out = pbp("odds", "--rule", "d100.jet", "--set", "carac=45", "--set", "niveau=2", "--set", "confiance=3",
               "--set", "groupe=1", "--set", "stable=1", "--format", "bbcode").output
     assert out.startswith("[b]Jet de 1d100 : caractéristique 45, compétence +2 (+10 %), confiance +3 "
@@ -185,7 +192,7 @@ def test_bots_and_the_simulated_mj_give_legal_orders_over_whole_games(kind, tmp_
 
     def checked_gm(rules, state, scenario_, dice):
         out = original(rules, state, scenario_, dice)
-        parsed, refusals = RS.gm_orders(scenario_, out, state)
+        parsed, refusals = checks.gm_orders(RS, scenario_, RS.sheets(scenario_), RS.factions(scenario_), out, state)
         assert refusals == [] and parsed == out, (refusals, out)
         checked.update(list(out))
         return out
@@ -240,7 +247,7 @@ def test_a_real_turn_keeps_no_simulation_tally():
     state = setup_state(RS, sc)
     new, events, _ = resolve(RS, sc, state, {"kira": [{"jet": "physique"}]})
     assert "simulation" not in new and not RS.is_over(new)
-    assert any(e.kind == "summary" for e in events)
+    assert [e.data["player"] for e in events if e.kind == "summary"] == ["kira", "brann", "tia"]
 
 
 def test_a_character_down_is_counted_with_its_cause():
@@ -289,4 +296,9 @@ def test_simulate_the_example_campaign(tmp_path):
     assert out["players"] == 3 and out["source"] == "d100"
     assert set(out["base"]["figures"]) >= {"confiance_empire", "confiance_syndicat", "ruptures"}
     text = pbp("simulate", "--games", "10", "--jobs", "1", "--svg", tmp_path / "d.svg", cwd=root).output
-    assert "réussite critique" in text and "IC 95 %" in text
+    assert ("Issues (556) :\n"
+            "  réussite                      44.6 %   [IC 95 % : 40.5 – 48.8]\n"
+            "  réussite critique              4.1 %   [IC 95 % : 2.8 – 6.1]\n"
+            "  échec                         46.2 %   [IC 95 % : 42.1 – 50.4]\n"
+            "  échec critique                 5.0 %   [IC 95 % : 3.5 – 7.2]\n") in text
+    assert "Morts par cause : échec 1, échec critique 2\n" in text

@@ -41,10 +41,35 @@ def test_example_next_turn_plays(example):
     r = pbp("run", "--no-commit", cwd=example)
     assert r.exit_code == 0, r.output
     state = yamlio.load_file(example / "turns" / "004" / "state.yaml")
-    # Brann's stimulant: +2 Action before his instinctive shot (-1)
+    # Brann's stimulant: +2 Action (4 -> 5, the gauge's maximum) before his instinctive shot (-1)
     assert state["characters"]["brann"]["uses"]["stimulant"] == 0
+    assert state["characters"]["brann"]["action"] == 4
     public = (example / "turns" / "004" / "public.bbcode").read_text()
-    assert "[b]Brann Dask[/b] utilise Stimulant" in public
+    assert public == (
+        "[size=18][b]Sauvetage sur Tellis IV — tour 4[/b][/size]\n\n"
+        "[size=15][b]Actions du tour[/b][/size]\n\n"
+        "[b]Kira Vel[/b] — jet de Mental (« convaincre l'officier de garde de baisser son arme »), face à : "
+        "Garnison impériale : [b]réussite[/b]\n\n"
+        "[b]Brann Dask[/b] utilise Stimulant\n\n"
+        "[b]Brann Dask[/b] — jet de Physique (« couvrir la retraite ») : [b]réussite[/b]\n\n"
+        "[b]Tia Rook[/b] — jet de Logique (« saboter les tourelles du hangar, tant pis pour les techniciens ») : "
+        "[b]réussite[/b]\n\n"
+        "[size=15][b]Roleplay des joueurs[/b][/size]\n\n"
+        "[quote=\"Kira Vel\"]« Vous n'êtes pas obligé de mourir pour eux, lieutenant. »[/quote]\n\n"
+        "[quote=\"Brann Dask\"]Brann s'injecte le stimulant et se poste à l'angle du couloir.[/quote]\n\n"
+        "[quote=\"Tia Rook\"]Tia arrache un panneau et commence à croiser les câbles.[/quote]\n")
+    brann = (example / "turns" / "004" / "private" / "brann.bbcode").read_text()
+    assert brann == (
+        "[size=18][b]Rapport privé de Brann Dask — tour 4[/b][/size]\n\n"
+        "Stimulant (équipement) : effet appliqué ; il reste 0 utilisation(s).\n\n"
+        "Brann Dask, Stimulant : Action 4 → 5/5.\n\n"
+        "Jet de Physique + blaster (« couvrir la retraite ») : 1d100 (38) ≤ 62 : [b]réussite[/b]\n\n"
+        "Chance : Physique 47 ; blaster (Expertise) +15 = 62. Coût : 1 point(s) d'Action.\n\n"
+        "[size=15][b]Fiche en fin de tour[/b][/size]\n\n"
+        "[b]Jauges[/b] : PV 9/15, Action 4/5\n\n"
+        "[b]Alignement[/b] : 5 clair(s), 5 obscur(s)\n\n"
+        "[b]Confiance[/b] : Syndicat de la Bordure +2, Garnison impériale -2\n\n"
+        "[b]Consommables[/b] : Stimulant ×0\n")
     assert pbp("verify", cwd=example).exit_code == 0
 
 
@@ -62,16 +87,74 @@ def test_example_shows_the_rules_in_its_archive():
     assert final["tia"]["light"] == 0   # the alignment event made her stable (dark)
 
 
+STATUS_BODY = """
+Niveau 1
+
+Kira Vel (kira)
+---------------
+
+Jauges : PV 11/11, Force 5/5, Action 3/4
+
+Alignement : 9 clair(s), 1 obscur(s)
+
+Confiance : Syndicat de la Bordure +2, Garnison impériale -2
+
+Consommables : Medpac ×2
+
+Brann Dask (brann)
+------------------
+
+Jauges : PV 9/15, Action 4/5
+
+Alignement : 5 clair(s), 5 obscur(s)
+
+Confiance : Syndicat de la Bordure +2, Garnison impériale -2
+
+Consommables : Stimulant ×1
+
+Tia Rook (tia)
+--------------
+
+Jauges : PV 11/11, Action 5/5
+
+Alignement : 0 clair(s), 10 obscur(s) — état stable (côté obscur)
+
+Confiance : Syndicat de la Bordure +1, Garnison impériale -1
+
+Consommables : Medpac ×1
+"""
+
+TIA_HINTS = """\
+# Votre fiche (Tia Rook) :
+#   Physique 25, Logique 55, Mental 49
+#   Jauges : PV 11/11, Action 5/5
+#   Alignement : 0 clair(s), 10 obscur(s) — état stable obscur : intention « obscur » seulement (+10 %)
+#   compétence blaster (armes) : +1
+#   compétence piratage (techniques) : +3
+#   compétence electronique (techniques) : +2
+#   compétence mecanique (techniques) : +1
+#   compétence discretion (autres) : +2
+#   compétence bluff (autres) : +1
+#   compétence athletisme (autres) : -1
+#   objet Charges de thermite (inventaire)
+#   objet Kit de piratage (equipement)
+#   objet Medpac (equipement), 1 utilisation(s) au départ
+#   objet Blaster de poche (armement)
+#   reste : Medpac ×1
+#   Factions : empire (Garnison impériale), syndicat (Syndicat de la Bordure)
+"""
+
+
 def test_example_status_and_orders_form(example):
     r = pbp("status", cwd=example)
-    assert r.exit_code == 0 and "Tia Rook (tia)" in r.output and "état stable (côté obscur)" in r.output
+    assert r.exit_code == 0
+    assert STATUS_BODY in r.output  # the ruleset's part (status_body.j2), after the core's title
     r = pbp("orders", "--player", "tia", cwd=example)
     assert r.exit_code == 0
     head = r.output.split("\nplayer: tia")[0]
     assert all(line.startswith("#") for line in head.splitlines())
-    assert "#   compétence piratage (techniques) : +3" in r.output
-    assert "état stable obscur" in r.output
-    yamlio.loads(r.output)  # the form is valid YAML
+    assert "\n#\n" + TIA_HINTS + "#\n# Exemples :\n" in head  # orders_hints.j2, between the core's lines
+    assert yamlio.loads(r.output)["player"] == "tia"  # the form is valid YAML
 
 
 # -- refused orders, through the CLI ---------------------------------------------------------------
@@ -185,6 +268,27 @@ def test_cli_forced_rolls_from_gm_yaml(example):
     assert "état stable, intention côté obscur +10" in tia
 
 
+def test_cli_sheet_problems_name_the_items_line(example):
+    """An item's problem is placed on the item's own line (a list position), not on its slot's."""
+    path = example / "characters.yaml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("    - Comlink\n", "    - {nom: Comlink, effet: {pv: deux}}\n", 1)
+    text = text.replace("{nom: Kit de piratage, jet: {carac: logique, competence: piratage}}",
+                        "{nom: Kit de piratage, jet: {carac: logique, competence: piratag}}")
+    path.write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    comlink = lines.index("    - {nom: Comlink, effet: {pv: deux}}") + 1
+    kit = next(i for i, line in enumerate(lines, 1) if "competence: piratag}" in line)
+    r = pbp("check", cwd=example)
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert r.stderr == (
+        f"characters.yaml:{comlink}: kira.equipement.2 : « effet » associe une jauge à un nombre de points "
+        "(pv: 3). Valeurs possibles : pv, force, action.\n"
+        f"characters.yaml:{kit}: tia.equipement : l'objet « Kit de piratage » demande la compétence « piratag », "
+        "absente de la fiche. Valeurs possibles : blaster, piratage, electronique, mecanique, discretion, bluff, "
+        "athletisme.\n")
+
+
 # -- pbp d100 generate ---------------------------------------------------------------------------------
 
 def generate(campaign, *args):
@@ -265,9 +369,20 @@ def test_generate_replace_and_new_draws_are_reproducible(example):
 
 def test_generate_is_reachable_as_pbp_d100(example):
     r = pbp("d100", "generate", "--player", "nova", "--physique", "4", "--logique", "4", "--mental", "4",
-            "--dry-run", cwd=example)
+            "--dry-run", "--roll", "nova.physique=20", "--roll", "nova.physique.bonus=1,2,3,4", "--roll",
+            "nova.logique=22", "--roll", "nova.logique.bonus=4,4,4,4", "--roll", "nova.mental=31", "--roll",
+            "nova.alignement=10", cwd=example)
     assert r.exit_code == 0, r.output
-    assert "Tirage des caractéristiques de nova (nova)" in r.output
+    assert r.stdout == ("Tirage des caractéristiques de nova (nova)\n"
+                        "  Physique : 4d10 (20) ≤ 30 : + 4d4 (1+2+3+4 = 10) → 30\n"
+                        "  Logique : 4d10 (22) ≤ 30 : + 4d4 (4+4+4+4 = 16) → 38\n"
+                        "  Mental : 4d10 (31) → 31\n"
+                        "  PV : 10\n"
+                        "  Force : 0\n"
+                        "  Action : 5\n"
+                        "  Alignement : 1d10 (10) → 10 point(s) clair(s), 0 obscur(s)\n"
+                        "(essai : rien n'a été écrit)\n")
+    assert r.stderr == "« nova » n'est pas encore dans campaign.yaml (players) : ajoutez « nova: nova ».\n"
 
 
 # -- pbp init ----------------------------------------------------------------------------------------------
@@ -284,8 +399,20 @@ def test_init_skeleton_sets_up_and_plays(tmp_path):
         actions:
           - jet: {carac: mental, competence: persuasion, faction: empire}
     """)
+    write(target, "turns/001/gm.yaml", """
+        rolls:
+          joueur1.jet: 60
+    """)
     r = pbp("run", "--no-commit", cwd=target)
     assert r.exit_code == 0, r.output
+    public = (target / "turns" / "001" / "public.bbcode").read_text()
+    assert public.endswith("[b]Personnage 1[/b] — jet de Mental, face à : Empire galactique : [b]réussite[/b]\n")
+    report = (target / "turns" / "001" / "private" / "joueur1.bbcode").read_text()
+    assert ("Jet de Mental + persuasion : 1d100 (60) ≤ 65 : [b]réussite[/b]\n\n"
+            "Chance : Mental 60 ; persuasion (Connaissance) +5 ; confiance Empire galactique +0 +0 = 65. "
+            "Confiance Empire galactique : +1 en fin de tour.\n\n"
+            "Confiance envers Empire galactique : +0 → +1 (+1).\n\n") in report
+    assert "[b]Confiance[/b] : Empire galactique +1\n" in report
     assert pbp("verify", cwd=target).exit_code == 0
 
 

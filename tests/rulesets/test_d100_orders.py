@@ -3,11 +3,10 @@ would be valid, in French and in English. Players' orders and the MJ's gm.yaml."
 
 from __future__ import annotations
 
+import ast
 import textwrap
 
-import pytest
-
-from pbp import orders as od
+from pbp import i18n, orders as od, yamlio
 from pbp.orders import PlayerOrders
 
 from .test_d100_support import ruleset, scenario, setup_state, sheet
@@ -43,8 +42,10 @@ def test_unknown_characteristic_names_the_line_and_the_valid_ones():
           - jet: {carac: agilite}
     """)
     assert e.file == "turns/001/orders/kira.yaml" and e.line == 4
-    assert "physique, logique, mental" in e.text("fr")
-    assert e.text("en").startswith("turns/001/orders/kira.yaml:4: `agilite` is not a valid value.")
+    assert e.text("fr") == ("turns/001/orders/kira.yaml:4: « agilite » n'est pas une valeur possible. "
+                            "Valeurs possibles : physique, logique, mental.")
+    assert e.text("en") == ("turns/001/orders/kira.yaml:4: `agilite` is not a valid value. "
+                            "Valid values: physique, logique, mental.")
 
 
 def test_english_characteristic_aliases_are_accepted():
@@ -82,7 +83,9 @@ def test_passive_skill_is_for_the_mj():
           - jet: {carac: mental, competence: sixieme_sens}
     """)
     assert e.key == "d100.passive_skill" and e.line == 4
-    assert "only the MJ can trigger it" in e.text("en")
+    assert e.text("en") == ("turns/001/orders/kira.yaml:4: `sixieme_sens` is a passive skill: only the MJ can "
+                            "trigger it (ask them; they order it in gm.yaml). Drop `competence` or pick an active "
+                            "skill. Valid values: sabre, telekinesie, piratage, pilotage, persuasion, discretion.")
 
 
 def make_stable(handle="kira", light=10):
@@ -145,8 +148,10 @@ def test_a_complex_check_with_an_empty_action_gauge_is_refused():
           - jet: {carac: logique, type: complexe}
     """, state_edit=empty("action"))
     assert e.key == "d100.gauge_empty" and e.line == 4
-    assert "kira a 0 point(s) et il en faut 1" in e.text("fr")
-    assert "Valeurs possibles : type: simple, dormir, rien." in e.text("fr")
+    assert e.text("fr") == ("turns/001/orders/kira.yaml:4: jauge « action » épuisée : kira a 0 point(s) et il en "
+                            "faut 1 jusqu'à cette action (action complexe ou par instinct : points d'Action ; "
+                            "pouvoir de Force : points de Force). Faites un jet simple, dormez ou ne faites rien "
+                            "pour récupérer. Valeurs possibles : type: simple, dormir, rien.")
     # a simple check stays possible
     assert problems("""
         player: kira
@@ -168,7 +173,10 @@ def test_gauge_costs_add_up_within_a_turn():
           - jet: {carac: logique, type: complexe}
     """)
     assert [(e.key, e.line) for e in errors] == [("d100.gauge_empty", 8)]
-    assert "`action` gauge exhausted: kira has 4 point(s) and 5 are needed" in errors[0].text("en")
+    assert errors[0].text("en") == (
+        "turns/001/orders/kira.yaml:8: `action` gauge exhausted: kira has 4 point(s) and 5 are needed up to this "
+        "action (complex or instinctive action: Action points; Force power: Force points). Make a simple check, "
+        "sleep or do nothing to recover. Valid values: type: simple, dormir, rien.")
 
 
 def test_a_force_power_with_an_empty_force_gauge_is_refused():
@@ -178,7 +186,12 @@ def test_a_force_power_with_an_empty_force_gauge_is_refused():
         actions:
           - jet: {carac: mental, competence: telekinesie}
     """, state_edit=empty("force"))
-    assert e.key == "d100.gauge_empty" and "jauge « force » épuisée" in e.text("fr")
+    assert (e.key, e.line) == ("d100.gauge_empty", 4)
+    # no "type: simple" on offer: a simple check with a Force power still costs Force
+    assert e.text("fr") == ("turns/001/orders/kira.yaml:4: jauge « force » épuisée : kira a 0 point(s) et il en "
+                            "faut 1 jusqu'à cette action (action complexe ou par instinct : points d'Action ; "
+                            "pouvoir de Force : points de Force). Faites un jet simple, dormez ou ne faites rien "
+                            "pour récupérer. Valeurs possibles : dormir, rien.")
 
 
 def test_a_force_power_on_a_sheet_without_the_force_is_refused():
@@ -190,7 +203,8 @@ def test_a_force_power_on_a_sheet_without_the_force_is_refused():
           - jet: {carac: mental, competence: telekinesie}
     """, sc=sc)
     assert e.key == "d100.no_force_power"
-    assert e.text("en").endswith("kira does not have the Force: `telekinesie` is a Force power.")
+    assert e.text("en") == ("turns/001/orders/kira.yaml:4: kira does not have the Force: `telekinesie` is a "
+                            "Force power.")
 
 
 def test_unknown_faction_and_item():
@@ -202,8 +216,12 @@ def test_unknown_faction_and_item():
           - utiliser: medipac
     """)
     assert [(e.key, e.line) for e in errors] == [("d100.unknown_faction", 4), ("d100.unknown_item", 5)]
-    assert "Did you mean `empire`? Valid values: empire, syndicat." in errors[0].text("en")
-    assert "Did you mean `medpac`?" in errors[1].text("en")
+    assert errors[0].text("en") == ("turns/001/orders/kira.yaml:4: unknown faction `empir` (world.yaml, factions). "
+                                    "Did you mean `empire`? Valid values: empire, syndicat.")
+    assert errors[1].text("fr") == ("turns/001/orders/kira.yaml:5: objet inconnu « medipac » : il n'est ni dans "
+                                    "l'inventaire, ni dans l'équipement, ni dans l'armement de kira. Vouliez-vous "
+                                    "dire « medpac » ? Valeurs possibles : Rations, Medpac, Kit de crochetage, "
+                                    "Sabre laser.")
 
 
 def test_a_used_up_item_is_refused():
@@ -215,6 +233,8 @@ def test_a_used_up_item_is_refused():
           - utiliser: Medpac
     """)
     assert [(e.key, e.line) for e in errors] == [("d100.item_used_up", 5)]
+    assert errors[0].text("fr") == ("turns/001/orders/kira.yaml:5: « Medpac » est épuisé "
+                                    "(il reste 1 utilisation(s)).")
 
 
 def test_the_inventory_is_out_of_reach_in_combat():
@@ -228,6 +248,9 @@ def test_the_inventory_is_out_of_reach_in_combat():
           - utiliser: sabre laser
     """, state_edit=combat)
     assert (e.key, e.line) == ("d100.inventory_in_combat", 4)
+    assert e.text("en") == ("turns/001/orders/kira.yaml:4: `Rations` is in the inventory (the backpack): out of reach "
+                            "in combat. Equipment and armament can still be used. Valid values: Medpac, "
+                            "Kit de crochetage, Sabre laser.")
 
 
 def test_sleeping_and_doing_nothing_take_the_whole_turn():
@@ -239,6 +262,8 @@ def test_sleeping_and_doing_nothing_take_the_whole_turn():
           - jet: physique
     """)
     assert [(e.key, e.line) for e in errors] == [("d100.alone_action", 4)]
+    assert errors[0].text("fr") == ("turns/001/orders/kira.yaml:4: « dormir » occupe tout le tour : "
+                                    "pas d'autre action avec.")
 
 
 def test_recovering_force_needs_the_force():
@@ -248,7 +273,9 @@ def test_recovering_force_needs_the_force():
         actions:
           - sleep: force
     """, player="brann")
-    assert e.key == "d100.no_force"
+    assert (e.key, e.line) == ("d100.no_force", 4)
+    assert e.text("en") == ("turns/001/orders/brann.yaml:4: this character does not have the Force: only Action "
+                            "points can be recovered. Valid values: action.")
 
 
 def test_a_campaign_may_limit_actions_per_turn():
@@ -261,6 +288,8 @@ def test_a_campaign_may_limit_actions_per_turn():
           - jet: mental
     """, rs=rs)
     assert [(e.key, e.line) for e in errors] == [("d100.too_many_actions", 5)]
+    assert errors[0].text("fr") == ("turns/001/orders/kira.yaml:5: trop d'actions ce tour : 1 au plus "
+                                    "(jets et objets).")
 
 
 def test_legal_orders_all_pass_the_checks():
@@ -301,7 +330,9 @@ def test_unknown_gm_order_suggests():
         orders:
           confiace: {faction: empire, niveau: 1}
     """)
-    assert e.line == 2 and "« confiance »" in e.text("fr")
+    assert e.text("fr") == ("turns/001/gm.yaml:2: ordre MJ inconnu « confiace ». Vouliez-vous dire « confiance » ? "
+                            "Valeurs possibles : confiance, situation, jet, alignement, evenement_grave, "
+                            "manipulation, jauge, combat, fin_de_niveau.")
 
 
 def test_gm_trust_outside_minus_5_plus_5_and_unknown_faction():
@@ -312,6 +343,9 @@ def test_gm_trust_outside_minus_5_plus_5_and_unknown_faction():
             - {faction: hutts, niveau: 1}
     """)
     assert [(e.key, e.line) for e in errors] == [("arg_range", 3), ("d100.unknown_faction", 4)]
+    assert [e.text("en") for e in errors] == [
+        "turns/001/gm.yaml:3: 6 is out of range (-5 to 5).",
+        "turns/001/gm.yaml:4: unknown faction `hutts` (world.yaml, factions). Valid values: empire, syndicat."]
 
 
 def test_gm_grave_event_needs_a_stable_state():
@@ -321,6 +355,7 @@ def test_gm_grave_event_needs_a_stable_state():
             - joueur: kira
     """)
     assert e.key == "d100.not_stable" and e.line == 3
+    assert e.text("en") == "turns/001/gm.yaml:3: kira is not in a stable state: there is nothing to break."
     assert gm_problems("""
         orders:
           evenement_grave:
@@ -334,7 +369,10 @@ def test_gm_alignment_reaction_of_a_stable_character_must_match():
           alignement:
             - {joueur: kira, reaction: obscur}
     """, state_edit=make_stable())
-    assert e.key == "d100.reaction_refused_stable"
+    assert (e.key, e.line) == ("d100.reaction_refused_stable", 3)
+    assert e.text("fr") == ("turns/001/gm.yaml:3: kira est dans l'état stable « clair » : sa réaction ne peut être "
+                            "que « clair » (une rupture passe par evenement_grave ou manipulation). "
+                            "Valeurs possibles : clair.")
 
 
 def test_gm_check_may_use_a_passive_skill_but_not_an_unknown_one():
@@ -347,6 +385,10 @@ def test_gm_check_may_use_a_passive_skill_but_not_an_unknown_one():
           jet: {joueur: kira, carac: mental, competence: sixieme}
     """)
     assert e.key == "d100.unknown_skill"
+    # the MJ may call a passive skill: it is on offer
+    assert e.text("en") == ("turns/001/gm.yaml:2: unknown skill `sixieme`: it is not on kira's sheet. Did you mean "
+                            "`sixieme_sens`? Valid values: sabre, telekinesie, piratage, pilotage, persuasion, "
+                            "discretion, sixieme_sens.")
 
 
 def test_gm_bad_situational_die_and_manipulation_without_chance():
@@ -355,14 +397,37 @@ def test_gm_bad_situational_die_and_manipulation_without_chance():
           situation: {de: 1d, plage: 9}
           manipulation: {joueur: kira}
     """, state_edit=make_stable())
-    assert [e.key for e in errors] == ["bad_dice", "arg_range", "d100.manipulation_needs"]
+    assert [(e.key, e.line) for e in errors] == [("bad_dice", 2), ("arg_range", 2),
+                                                 ("d100.manipulation_needs", 3)]
+    assert errors[2].text("fr") == ("turns/001/gm.yaml:3: une manipulation donne soit « chance » (un PnJ), soit "
+                                    "« par » et « carac » (un PJ).")
 
 
-@pytest.mark.parametrize("lang", ["fr", "en"])
-def test_every_d100_message_exists_in_both_languages(lang):
-    from pbp import i18n
+MESSAGES = yamlio.load_file(RS.folder() / "messages.yaml")
 
-    keys = [k for k in i18n._catalog if k.startswith("d100.")]
-    assert len(keys) > 40
-    for key in keys:
-        assert i18n._catalog[key].get(lang), key
+
+def test_every_d100_message_exists_in_both_languages():
+    assert len(MESSAGES) > 40
+    assert [k for k, texts in MESSAGES.items() if set(texts) != {"fr", "en"} or not all(texts.values())] == []
+    assert all(i18n.has(f"d100.{key}") for key in MESSAGES)
+
+
+def message_keys_in_the_code() -> set[str]:
+    """The first argument of every Refusals.add, sheet problem and InputError in the package."""
+    keys = set()
+    for path in RS.folder().glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)):
+                continue
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "add" or \
+                    isinstance(node.func, ast.Name) and node.func.id in ("_problem", "InputError"):
+                keys.add(node.args[0].value)
+    return keys
+
+
+def test_every_message_the_code_says_is_in_a_catalogue():
+    keys = message_keys_in_the_code()
+    assert {"unknown_skill", "bad_dice", "sheet_missing", "d100.gen_exists"} <= keys  # the reader finds them
+    # a refusal's key is d100's own (messages.yaml) or the core's; a sheet problem is always d100's
+    missing = [k for k in keys if not (i18n.has(k) or i18n.has(f"d100.{k}") or k in MESSAGES)]
+    assert missing == []

@@ -1,6 +1,6 @@
-"""d100 for the balance tools (pbp simulate, pbp odds): a synthetic party, a bot,
-the simulated MJ, a game's summary and the exact odds of a check, of a rupture
-and of an alignment event.
+"""d100 for the balance tools (pbp simulate, pbp odds): a synthetic party, the
+bots (every legal order, and a quicker policy), the simulated MJ, a game's
+summary and the exact odds of a check, of a rupture and of an alignment event.
 
 A simulated game (GmOrders.quiet) keeps its tally in the state, under
 `simulation` (a key a real campaign's state never has): the turn, the checks'
@@ -14,17 +14,15 @@ from fractions import Fraction
 
 from pbp.dice import FreeDice
 from pbp.odds import Calculator, Param, Table, distribution, pct, versus
-from pbp.orders import Action
+from pbp.orders import Action, PlayerOrders
 from pbp.ruleset import Scenario
 
-from . import rules as R
-from .resolve import check_cost
+from . import checks, rules as R
 
 #: the forum's words for a check's outcome
 LABELS = {"critical_success": "réussite critique", "success": "réussite", "failure": "échec",
           "critical_failure": "échec critique"}
 UNKNOWN_CAUSE = "inconnue"
-PERCENT = R.dice_expr("1d100")  # the simulated MJ's percentage rolls
 
 
 # -- the synthetic party -------------------------------------------------------------------
@@ -78,9 +76,9 @@ def _skills(rules: dict, rng, force: bool) -> dict:
         rest = [n for n in pool if n not in skills]
         if rest and bonus >= 2 and rng.random() * 100 < spec["malus"]:
             skills[rest.pop(0)] = -rng.randint(1, min(-sk["level_min"], bonus - 1, budget))
-        if cat == "techniques" and rest and rng.random() * 100 < spec["die"]:
+        if cat == spec["die_category"] and rest and rng.random() * 100 < spec["die"]:
             skills[rest.pop(0)] = dict(spec["situation_die"])
-        if cat == "speciales" and rest and left >= 1 and rng.random() * 100 < spec["passive"]:
+        if cat == spec["passive_category"] and rest and left >= 1 and rng.random() * 100 < spec["passive"]:
             skills[rest.pop(0)] = {"niveau": 1, "passif": True}
         out[cat] = skills
     return out
@@ -92,10 +90,44 @@ def _pct(rng, chance) -> bool:
     return rng.random() * 100 < chance
 
 
+def legal_orders(rules: dict, sheet: dict, me: dict, factions: dict, state: dict, player: str) -> list[list[Action]]:
+    """Every order of one action a player may give this turn (nothing, sleep,
+    a check per characteristic, per active skill and per faction, each item),
+    those `checks.check_orders` refuses left out."""
+    side = R.stable_side(me["light"], rules)
+    candidates = [[Action("rien", None, 0)], [Action("dormir", None, 0)]]
+    if sheet["gauges"]["force"] > 0:
+        candidates.append([Action("dormir", "force", 0)])
+    for carac in rules["characteristics"]:
+        candidates.append([Action("jet", _full_arg(rules, "jet", carac=carac, intention=side), 0)])
+    best = max(rules["characteristics"], key=lambda c: sheet["characteristics"][c])
+    for skill in sheet["skills"].values():
+        if not skill["passive"]:
+            candidates.append([Action("jet", _full_arg(rules, "jet", carac=skill["carac"] or best,
+                                                       competence=skill["name"], intention=side), 0)])
+    for faction in factions:
+        candidates.append([Action("jet", _full_arg(rules, "jet", carac="mental", faction=faction), 0)])
+    for item in sheet["items"].values():
+        candidates.append([Action("utiliser", _full_arg(rules, "utiliser", objet=item["name"]), 0)])
+    combat = state.get("combat")
+    return [c for c in candidates
+            if not checks.check_orders(rules, sheet, me, factions, combat, PlayerOrders(player, 0, c))]
+
+
+def _full_arg(rules: dict, action_id: str, **values) -> dict:
+    """An action's argument with every field, as the core's parsing gives it (defaults filled in)."""
+    fields = rules["actions"][action_id]["arg"]["fields"]
+    out = {}
+    for name, spec in fields.items():
+        spec = rules["arg_types"].get(spec, {}) if isinstance(spec, str) else spec
+        out[name] = values.get(name, (spec or {}).get("default"))
+    return out
+
+
 def bot_view(rules: dict, sheets: dict) -> dict:
     """What the bot reads of each sheet, computed once per scenario: the skills
     a player may name, with what a simple check with each costs."""
-    return {h: [(s, check_cost(rules, sheet, None, s["id"])) for s in sheet["skills"].values() if not s["passive"]]
+    return {h: [(s, R.check_cost(rules, sheet, None, s["id"])) for s in sheet["skills"].values() if not s["passive"]]
             for h, sheet in sheets.items()}
 
 
@@ -119,7 +151,7 @@ def bot_orders(rules: dict, sheets: dict, view: dict, factions: dict, state: dic
         item_id, target = item
         used = sheet["items"][item_id]
         if used["check"]:
-            cost = check_cost(rules, sheet, None, used["check"]["competence"])
+            cost = R.check_cost(rules, sheet, None, used["check"]["competence"])
             if not _affordable(cost, me, spent):
                 return [Action("rien", None, 0)]
             _spend(cost, spent)
@@ -202,10 +234,11 @@ def _check(rules, skills, me, factions, spent, rng) -> dict | None:
 # -- the simulated MJ ------------------------------------------------------------------------------
 
 def simulated_gm(rules: dict, state: dict, scenario, dice) -> dict:
-    """The MJ's orders of a simulated turn, as `D100.gm_orders` gives them
+    """The MJ's orders of a simulated turn, as `checks.gm_orders` gives them
     (normalised): PV lost for last turn's failed checks, alignment events for
     oscillating characters, grave events for stable ones (`simulation.mj`)."""
     mj = rules["simulation"]["mj"]
+    percent = R.dice_expr(mj["die"])
     tally = state.get("simulation") or {}
     chars = state["characters"]
     orders: dict[str, list] = {}
@@ -215,7 +248,7 @@ def simulated_gm(rules: dict, state: dict, scenario, dice) -> dict:
 
     for handle, outcome in tally.get("failed", ()):
         spec = mj["damage"].get(outcome)
-        if not spec or chars[handle]["down"] or dice.roll("mj.simulation", PERCENT).total > spec["chance"]:
+        if not spec or chars[handle]["down"] or dice.roll("mj.simulation", percent).total > spec["chance"]:
             continue
         damage = dice.roll("mj.degats", R.dice_expr(spec["dice"])).total
         if damage > 0:
@@ -226,10 +259,10 @@ def simulated_gm(rules: dict, state: dict, scenario, dice) -> dict:
             continue
         side = R.stable_side(me["light"], rules)
         if side is None:
-            if dice.roll("mj.simulation", PERCENT).total <= mj["alignment_event"]:
-                light = dice.roll("mj.simulation", PERCENT).total <= mj["light_reaction"]
+            if dice.roll("mj.simulation", percent).total <= mj["alignment_event"]:
+                light = dice.roll("mj.simulation", percent).total <= mj["light_reaction"]
                 add("alignement", joueur=handle, reaction=R.LIGHT if light else R.DARK)
-        elif dice.roll("mj.simulation", PERCENT).total <= mj["grave_event"]:
+        elif dice.roll("mj.simulation", percent).total <= mj["grave_event"]:
             add("evenement_grave", joueur=handle)
     return orders
 
@@ -245,8 +278,10 @@ def _gm_entry(rules: dict, order_id: str, values: dict) -> dict:
     return out
 
 
-def record(rules: dict, state: dict, turn, number: int, down_before: dict) -> None:
-    """A simulated turn's tally, in the state (lean: counts and a few turns)."""
+def record(rules: dict, turn, number: int) -> None:
+    """A simulated turn's tally, in the state (lean: counts and a few turns).
+    `turn`: the resolve.Turn just played (its checks, PV losses, who was down)."""
+    state = turn.state
     tally = state.setdefault("simulation", {"turn": 0, "outcomes": {}, "failed": [], "zero": {}, "ruptures": 0,
                                             "causes": {}})
     tally["turn"] = number
@@ -266,7 +301,7 @@ def record(rules: dict, state: dict, turn, number: int, down_before: dict) -> No
         before = turn.light_start.get(handle)
         if R.stable_side(before, rules) is not None and R.stable_side(me["light"], rules) is None:
             tally["ruptures"] += 1
-        if me["down"] and not down_before.get(handle):
+        if me["down"] and not turn.down_before.get(handle):
             tally["causes"][handle] = turn.pv_cause.get(handle) or UNKNOWN_CAUSE
         elif not me["down"]:
             tally["causes"].pop(handle, None)

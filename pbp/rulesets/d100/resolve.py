@@ -1,7 +1,10 @@
 """One d100 turn: the MJ's orders and the players' orders, resolved in a fixed
-order, into a new state and events (each with its audience).
+order, into a new state and events (each with its audience); and turn 0, the
+set-up, which puts every character in the state.
 
 Order of a turn:
+ 0. players added to the roster since the last turn join (their alignment drawn
+    if their sheet has none);
  1. MJ: starting trust (`confiance`), combat flag, situational dice (`situation`);
  2. players, in roster order, their actions in file order (checks, item uses,
     sleep, nothing); then the MJ's called checks (`jet`);
@@ -12,6 +15,9 @@ Order of a turn:
  5. MJ: gauge changes (`jauge`), then recovery (sleep, a full turn without action);
  6. MJ: end-of-level alignment changes;
  7. characters at 0 PV go down; healed ones get up; a summary for each player.
+
+The MJ's orders come in normalised (checks.gm_orders, or the simulated MJ of
+balance.py): this module only plays them.
 """
 
 from __future__ import annotations
@@ -20,6 +26,55 @@ from pbp import events as ev
 from pbp.orders import normalize_id
 
 from . import rules as R
+from .sheets import find_faction, sheet_data
+
+
+# -- turn 0 and players joining ---------------------------------------------------------------
+
+def set_up(rules: dict, scenario, sheets: dict, factions: dict, dice) -> tuple[dict, list[ev.Event]]:
+    """The initial state (every character with full gauges) and turn 0's events."""
+    state = {"characters": {}, "combat": False, "level": 1}
+    events = [ev.public("cast", players=list(scenario.roster))]
+    for handle in scenario.roster:
+        events += enter(rules, state, handle, sheets[handle], dice)
+    for handle in scenario.roster:
+        events.append(summary_event(handle, state, sheets[handle], factions, rules))
+    events.append(ev.gm("factions", factions=list(factions.values())))
+    return state, events
+
+
+def enter(rules: dict, state: dict, handle: str, sheet: dict, dice) -> list[ev.Event]:
+    """Put a character in the state (set-up, or a player added to the roster
+    later), drawing their alignment if the sheet has none."""
+    total = rules["alignment"]["points"]
+    light, drawn = sheet["alignment"], None
+    if light is None:
+        drawn = dice.roll(f"{handle}.alignement", rules["alignment"]["draw"], "alignment draw")
+        light = max(0, min(total, drawn.total))
+    state["characters"][handle] = R.initial_character(sheet, light, rules)
+    events = [ev.private(handle, "sheet", player=handle, **sheet_data(sheet, rules))]
+    if drawn is not None:
+        events.append(ev.private(handle, "alignment_draw", player=handle, roll=drawn, light=light,
+                                 dark=total - light))
+    return events
+
+
+def summary_event(handle: str, state: dict, sheet: dict, factions: dict, rules: dict) -> ev.Event:
+    """A player's private end-of-turn sheet (rules.summary)."""
+    return ev.private(handle, "summary", **R.summary(handle, state, sheet, factions, rules))
+
+
+def play_turn(rules: dict, state: dict, scenario, sheets: dict, factions: dict, orders: dict, gm: dict, dice,
+              quiet: bool = False) -> tuple["Turn", list[ev.Event]]:
+    """A whole turn on `state` (changed in place): the players who join, then
+    the turn itself. Returns the Turn (its tally, for a simulation) and the events."""
+    joined = []
+    for handle in scenario.roster:
+        if handle not in state["characters"]:
+            joined.append(ev.public("joined", player=handle))
+            joined += enter(rules, state, handle, sheets[handle], dice)
+    turn = Turn(rules, state, scenario, sheets, factions, dice, quiet=quiet)
+    return turn, joined + turn.run(orders, gm)
 
 
 class Turn:
@@ -40,6 +95,8 @@ class Turn:
         self.acted: set[str] = set()
         self.slept: set[str] = set()
         self.recovery_choice: dict[str, str | None] = {}
+        #: who was down when the turn began (a simulation counts who goes down, and why)
+        self.down_before = {h: c["down"] for h, c in state["characters"].items()}
         # the roster's characters (a player taken out of campaign.yaml is left alone)
         self.handles = [h for h in scenario.roster if h in state["characters"]]
 
@@ -102,7 +159,7 @@ class Turn:
             self.recovery_choice.setdefault(handle, action.arg)
 
     def cost(self, sheet: dict, check_type: str | None, skill_id: str | None) -> dict:
-        return check_cost(self.rules, sheet, check_type, skill_id)
+        return R.check_cost(self.rules, sheet, check_type, skill_id)
 
     def check(self, handle, carac, skill_word, modifier, intent, faction_word, check_type, purpose, *,
               origin, index=None, public=True, item=None, charge=True) -> str:
@@ -352,42 +409,3 @@ class Turn:
             elif me["pv"] > 0 and me["down"]:
                 me["down"] = False
                 self.events.append(ev.public("up", player=handle))
-
-
-# -- shared with the ruleset's checks -------------------------------------------------------
-
-def find_faction(factions: dict, word) -> dict | None:
-    key = normalize_id(word)
-    if key in factions:
-        return factions[key]
-    for faction in factions.values():
-        if normalize_id(faction["name"]) == key:
-            return faction
-    return None
-
-
-def check_cost(rules: dict, sheet: dict, check_type: str | None, skill_id: str | None) -> dict:
-    """Gauge points a check costs: its type (complex, instinct: Action), and a
-    Force power skill (Force)."""
-    spec = rules["check"]
-    cost = dict(spec["types"].get(check_type or spec["default_type"]) or {})
-    skill = sheet["skills"].get(skill_id) if skill_id else None
-    if skill is not None and skill["force"]:
-        for gauge, points in (spec.get("force_power_cost") or {}).items():
-            cost[gauge] = cost.get(gauge, 0) + points
-    return cost
-
-
-def summary_event(handle: str, state: dict, sheet: dict, factions: dict, rules: dict) -> ev.Event:
-    """A player's private end-of-turn sheet: gauges, alignment, trust, items left."""
-    me = state["characters"][handle]
-    total = rules["alignment"]["points"]
-    gauges = [{"gauge": g, "value": me[g], "max": sheet["gauges"][g]} for g in rules["gauges"]
-              if g != "force" or sheet["gauges"]["force"] > 0]
-    trust = [{"faction": f, "faction_name": factions[f]["name"] if f in factions else f, "level": v}
-             for f, v in me["trust"].items()]
-    uses = [{"item": sheet["items"][i]["name"], "left": n} for i, n in me["uses"].items() if i in sheet["items"]]
-    dark = None if me["light"] is None else total - me["light"]
-    return ev.private(handle, "summary", player=handle, gauges=gauges, light=me["light"], dark=dark,
-                      stable=R.stable_side(me["light"], rules), trust=trust, uses=uses, down=me["down"],
-                      combat=state.get("combat", False))

@@ -7,7 +7,13 @@ campaign's overrides), plain values and a dice roller. No I/O, no printing.
   checks, doubled (capped at +-10) when the whole group is on one side;
 - alignment: light points out of 10; all on one side is the stable state;
   alignment events (d20 vs d20) and the rupture roll (5d10 vs 1d50);
+- gauges: what a check costs, where a recovery point goes, a character's
+  state when they enter the game and their end-of-turn summary;
 - characteristic generation: Nd10, +Nd4 at 30 or less, -Nd6 at 80 or more.
+
+Sheets here are the normalised ones of sheets.py (`characteristics`, `gauges`,
+`skills`, `items`...); a character's state is the one of state.yaml (`pv`,
+`force`, `action`, `light`, `trust`, `uses`, `down`, `no_sleep_heal`).
 """
 
 from __future__ import annotations
@@ -158,6 +164,18 @@ def break_stable(light: int, broken: bool, rules: dict) -> dict:
 
 # -- gauges ---------------------------------------------------------------------------
 
+def check_cost(rules: dict, sheet: dict, check_type: str | None, skill_id: str | None) -> dict:
+    """Gauge points a check costs: its type (complex, instinct: Action), and a
+    Force power skill (Force)."""
+    spec = rules["check"]
+    cost = dict(spec["types"].get(check_type or spec["default_type"]) or {})
+    skill = sheet["skills"].get(skill_id) if skill_id else None
+    if skill is not None and skill["force"]:
+        for gauge, points in (spec.get("force_power_cost") or {}).items():
+            cost[gauge] = cost.get(gauge, 0) + points
+    return cost
+
+
 def recovery_gauge(choice: str | None, current: dict, maxima: dict, rules: dict) -> str | None:
     """Which of Action / Force a recovery point goes to: the player's choice
     (Force only for a character who has it), else the other one if the chosen
@@ -170,6 +188,39 @@ def recovery_gauge(choice: str | None, current: dict, maxima: dict, rules: dict)
         if current[gauge] < maxima[gauge]:
             return gauge
     return None
+
+
+# -- a character in the state ------------------------------------------------------------
+
+def initial_character(sheet: dict, light: int | None, rules: dict) -> dict:
+    """A character's state when they enter the game: full gauges, the sheet's
+    starting trust and items' uses; `light` None: an alignment still to draw."""
+    return {**{g: sheet["gauges"][g] for g in rules["gauges"]}, "light": light,
+            "trust": dict(sheet["trust"]),
+            "uses": {i: item["uses"] for i, item in sheet["items"].items() if item["uses"] is not None},
+            "down": sheet["gauges"]["pv"] <= 0, "no_sleep_heal": False}
+
+
+def character(state: dict, handle: str, sheet: dict, rules: dict) -> dict:
+    """A character's state; a player joining this turn gets their starting one
+    (an alignment still to draw counts as not stable)."""
+    me = state["characters"].get(handle)
+    return me if me is not None else initial_character(sheet, sheet["alignment"], rules)
+
+
+def summary(handle: str, state: dict, sheet: dict, factions: dict, rules: dict) -> dict:
+    """What a player's end-of-turn sheet shows: gauges, alignment, trust, items left."""
+    me = state["characters"][handle]
+    total = rules["alignment"]["points"]
+    gauges = [{"gauge": g, "value": me[g], "max": sheet["gauges"][g]} for g in rules["gauges"]
+              if g != "force" or sheet["gauges"]["force"] > 0]
+    trust = [{"faction": f, "faction_name": factions[f]["name"] if f in factions else f, "level": v}
+             for f, v in me["trust"].items()]
+    uses = [{"item": sheet["items"][i]["name"], "left": n} for i, n in me["uses"].items() if i in sheet["items"]]
+    dark = None if me["light"] is None else total - me["light"]
+    return {"player": handle, "gauges": gauges, "light": me["light"], "dark": dark,
+            "stable": stable_side(me["light"], rules), "trust": trust, "uses": uses, "down": me["down"],
+            "combat": state.get("combat", False)}
 
 
 # -- characteristic generation ------------------------------------------------------------

@@ -1,5 +1,10 @@
 """Character sheets (characters.yaml) and factions (world.yaml): reading them
-into one normalised shape, and saying precisely what is wrong with them.
+into one normalised shape, saying precisely what is wrong with them, and what
+of them a public post must never show (`secret_values`).
+
+A module of its own because the sheets are d100's biggest input: four skill
+categories with budgets, items in three slots, French and English keys, each
+problem named by its place. Read once per scenario and rules (`read`).
 
 A sheet, keyed by the player's forum handle in characters.yaml:
 
@@ -31,7 +36,7 @@ from __future__ import annotations
 
 from pbp import i18n
 from pbp.dice import parse as parse_dice
-from pbp.errors import PbpError
+from pbp.errors import InputError, PbpError
 from pbp.orders import normalize_id
 
 SLOTS = ("inventaire", "equipement", "armement")
@@ -56,8 +61,8 @@ CHECK_KEYS = {"carac": "carac", "competence": "competence", "skill": "competence
               "modificateur": "modificateur", "modifier": "modificateur"}
 
 
-def _problem(message: str, where: str, file: str = "characters.yaml", **params) -> PbpError:
-    return PbpError(f"d100.{message}", file=file, where=where, **params)
+def _problem(message: str, where: str, file: str = "characters.yaml", **params) -> InputError:
+    return InputError(f"d100.{message}", file=file, where=where, **params)
 
 
 def _field_of(table: dict, key, at: str, message: str, problems: list):
@@ -240,11 +245,13 @@ def _read_items(handle, fields, rules, problems) -> dict:
         raw = fields.get(slot)
         if raw is None:
             continue
-        if not isinstance(raw, list):
-            raw = [raw]
-        for i, entry in enumerate(raw):
-            at = f"{handle}.{slot}.{i + 1}"
-            item = {"id": "", "name": "", "slot": slot, "effect": {}, "uses": None, "check": None}
+        listed = isinstance(raw, list)
+        for i, entry in enumerate(raw if listed else [raw]):
+            at = f"{handle}.{slot}.{i + 1}"  # as the MJ counts, in the message
+            # where the core finds the item's line (a list position counts from 0 there)
+            path = (handle, slot, i) if listed else (handle, slot)
+            first = len(problems)
+            item = {"id": "", "name": "", "slot": slot, "effect": {}, "uses": None, "check": None, "at": path}
             spec = entry if isinstance(entry, dict) else {"nom": entry}
             for key, value in spec.items():
                 field = _field_of(ITEM_KEYS, key, at, "item_unknown_key", problems)
@@ -264,11 +271,12 @@ def _read_items(handle, fields, rules, problems) -> dict:
             item["id"] = normalize_id(item["name"])
             if not item["id"]:
                 problems.append(_problem("item_no_name", at))
-                continue
-            if item["id"] in items:
+            elif item["id"] in items:
                 problems.append(_problem("duplicate_item", at, item=item["name"]))
-                continue
-            items[item["id"]] = item
+            else:
+                items[item["id"]] = item
+            for problem in problems[first:]:
+                problem.params.setdefault("at", path)
     return items
 
 
@@ -328,6 +336,74 @@ def read_all(scenario, rules: dict) -> tuple[dict[str, dict], list[PbpError]]:
             check = item["check"]
             if check and check["competence"] and check["competence"] not in sheet["skills"]:
                 problems.append(_problem("item_unknown_skill", f"{handle}.{item['slot']}", item=item["name"],
-                                         skill=check["competence"], valid=list(sheet["skills"])))
+                                         skill=check["competence"], valid=list(sheet["skills"]), at=item["at"]))
         sheets[handle] = sheet
     return sheets, problems
+
+
+def read(scenario, rules: dict, rules_key: str) -> tuple[dict, list[PbpError], dict]:
+    """(sheets, their problems, factions) of a scenario, read once: a scenario
+    never changes, and `rules_key` names the rules they were read with (one
+    scenario is played by two rulesets in `pbp simulate --override`)."""
+    def build():
+        sheets, problems = read_all(scenario, rules)
+        return sheets, problems, factions(scenario.world)
+    return scenario.derived(("d100.sheets", rules_key), build)
+
+
+def find_faction(known: dict, word) -> dict | None:
+    """The faction a player or the MJ names, by id or by name (accents and case ignored)."""
+    key = normalize_id(word)
+    if key in known:
+        return known[key]
+    for faction in known.values():
+        if normalize_id(faction["name"]) == key:
+            return faction
+    return None
+
+
+def sheet_data(sheet: dict, rules: dict) -> dict:
+    """A sheet as event data: what its player (and the MJ) may read."""
+    total = rules["alignment"]["points"]
+    skills = [{k: s[k] for k in ("name", "category", "level", "passive", "force", "die", "range")}
+              for s in sheet["skills"].values()]
+    skills.sort(key=lambda s: rules["skills"]["categories"].index(s["category"]))
+    items = [{"name": i["name"], "slot": i["slot"], "uses": i["uses"], "effect": i["effect"]}
+             for i in sheet["items"].values()]
+    return {"name": sheet["name"], "characteristics": sheet["characteristics"], "max_gauges": sheet["gauges"],
+            "skills": skills, "items": items, "flaw": sheet["flaw"],
+            "alignment": sheet["alignment"], "total": total}
+
+
+# -- secrecy ---------------------------------------------------------------------------------
+
+#: how the reports name each gauge, in French and English (the forms secret_values gives)
+GAUGE_LABELS = {"pv": ("PV", "HP"), "force": ("Force",), "action": ("Action",)}
+
+
+def secret_values(state: dict, sheets: dict, known_factions: dict, rules: dict) -> set[str]:
+    """What only a sheet's player and the MJ know (README, Secrecy): the flaw,
+    the characteristics, the gauges, the alignment and the trust of every
+    character in the state, each as the reports print it (a bare 45 or +2
+    would match anything): "Physique 45", "PV 11/15", "4 clair(s), 6 obscur(s)",
+    "Empire +2". (Items become public when used, skills are common words a
+    check's purpose may use: the audiences alone keep them secret.)"""
+    total = rules["alignment"]["points"]
+    out = set()
+    for handle, me in (state.get("characters") or {}).items():
+        sheet = sheets.get(handle)
+        if sheet is None:
+            continue
+        out.add(sheet.get("flaw") or "")
+        out |= {f"{carac.capitalize()} {value}" for carac, value in sheet["characteristics"].items()}
+        for gauge in rules["gauges"]:
+            labels = GAUGE_LABELS.get(gauge, (gauge.capitalize(),))
+            out |= {f"{label} {me[gauge]}/{sheet['gauges'][gauge]}" for label in labels}
+        light = me.get("light")
+        if light is not None:
+            out |= {f"{light} clair(s), {total - light} obscur(s)", f"{light} light, {total - light} dark",
+                    f"{light} point(s) clair(s)", f"{light} light point(s)"}
+        for fid, level in (me.get("trust") or {}).items():
+            name = known_factions[fid]["name"] if fid in known_factions else fid
+            out.add(f"{name} {level:+d}")
+    return {v.strip() for v in out if v and v.strip()}
