@@ -451,7 +451,7 @@ def post(ctx, n, handle, for_gm, fmt):
 @click.pass_context
 def status(ctx):
     """The MJ's overview of the current state (secret)."""
-    from pbp import turn
+    from pbp import loop, turn
     from pbp.errors import PbpError
 
     campaign = _campaign(ctx)
@@ -460,12 +460,19 @@ def status(ctx):
         raise PbpError("not_set_up")
     state = campaign.state(n)
     rend = turn.renderer(campaign, "text")
-    entries = campaign.ruleset.status(state, campaign.scenario)
-    waiting = campaign.order_files(n + 1)
-    click.echo(rend.render("status", turn=n, title=campaign.title, events=entries,
-                           over=campaign.ruleset.is_over(state), received=sorted(waiting),
-                           expected=campaign.ruleset.players_to_play(state, campaign.scenario),
-                           names={h: campaign.scenario.name(h) for h in campaign.roster}), nl=False)
+    rs, scenario = campaign.ruleset, campaign.scenario
+    entries = rs.status(state, scenario)
+    record = turn.record_of(campaign, n)
+    flag_after = campaign.nmr.get("flag_after")
+    missed = record.get("missed") or {}
+    received = sorted({handle for handle, _ in campaign.order_files(n + 1)})
+    playing = rs.players_to_play(state, scenario)
+    click.echo(rend.render("status", turn=n, title=campaign.title, events=entries, over=rs.is_over(state),
+                           received=received, expected=[h for h in playing if not rs.lost_turn(state, scenario, h)],
+                           names={h: scenario.name(h) for h in campaign.roster}, missed=missed,
+                           flagged=[h for h, c in missed.items() if flag_after and c >= flag_after],
+                           inactive=record.get("inactive") or [], deadline=loop.deadline_text(campaign, n + 1)),
+               nl=False)
 
 
 @main.command()

@@ -248,9 +248,15 @@ class Formatter:
         return self.esc(text)
 
     def table(self, rows, header=None) -> Markup:
-        lines = [header] if header else []
-        lines += list(rows)
-        return Markup("\n".join(" | ".join(self.esc(c) for c in row) for row in lines))
+        """Plain text: columns aligned (the MJ's terminal), a rule under the header."""
+        lines = [[str(self.esc(c)) for c in row] for row in ([header] if header else []) + list(rows)]
+        if not lines:
+            return Markup("")
+        widths = [max(len(row[i]) if i < len(row) else 0 for row in lines) for i in range(max(map(len, lines)))]
+        out = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in lines]
+        if header:
+            out.insert(1, "  ".join("-" * w for w in widths))
+        return Markup("\n".join(out))
 
     def md(self, markdown_text) -> Markup:
         """MJ narration written in Markdown (trusted), in this output format."""
