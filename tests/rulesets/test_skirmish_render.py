@@ -13,7 +13,7 @@ from pbp import events as ev, yamlio
 from pbp.dice import Dice
 from pbp.render import Renderer, template_paths
 from pbp.ruleset import Scenario
-from pbp.rulesets.skirmish.rules import Skirmish
+from pbp.rulesets.skirmish import Skirmish
 from pbp.turn import _plain
 from tests.rulesets.test_skirmish_support import Game, creature, sheet
 

@@ -7,7 +7,8 @@ states what it changes.
 
 import pytest
 
-from pbp.rulesets.skirmish.rules import Skirmish, half_up
+from pbp.rulesets.skirmish import Skirmish, rules as R
+from pbp.rulesets.skirmish.rules import half_up
 from tests.rulesets.test_skirmish_support import Game, creature, sheet
 
 
@@ -19,13 +20,13 @@ def keys(refusals):
 
 def test_characteristic_bonus_is_value_minus_ten_and_luck_one_per_five_capped_at_four():
     rs = Skirmish()
-    assert [rs.char_bonus(v) for v in (7, 10, 16)] == [-3, 0, 6]
-    assert [rs.luck_bonus(v) for v in (0, 4, 5, 9, 14, 20, 24, 40)] == [0, 0, 1, 1, 2, 4, 4, 4]
+    assert [R.char_bonus(rs.rules, v) for v in (7, 10, 16)] == [-3, 0, 6]
+    assert [R.luck_bonus(rs.rules, v) for v in (0, 4, 5, 9, 14, 20, 24, 40)] == [0, 0, 1, 1, 2, 4, 4, 4]
 
 
 def test_faction_bonus_rises_with_ever_smaller_gains():
     rs = Skirmish()
-    values = [rs.faction_bonus(n) for n in range(0, 11)]
+    values = [R.faction_bonus(rs.rules, n) for n in range(0, 11)]
     # round(3), round(4.5), round(5.5), round(6.25), round(6.85) ... halves up
     assert values[:6] == [0, 3, 5, 6, 6, 7]
     assert values[10] == 9  # 3 * H(10) = 8.79: a crowd does not give an absurd bonus
@@ -230,7 +231,7 @@ def test_creatures_dodge_only_with_an_esquive_skill_doors_never():
                                          (24, "0"), (25, "1d4"), (33, "1d6"), (41, "2d6"), (56, "2d6+4"),
                                          (80, "2d6+4")])
 def test_damage_bonus_table(total, dice):
-    assert Skirmish().damage_bonus(total) == dice
+    assert R.damage_bonus(Skirmish().rules, total) == dice
 
 
 def test_melee_damage_uses_size_plus_strength_ranged_size_plus_dexterity():
@@ -261,9 +262,9 @@ def test_reduction_from_def_armour_legendary_armour_and_effects():
 
 def test_def_reduction_is_capped_at_five_before_armour():
     rs = Skirmish()
-    assert rs.reduction({"DEF": 9})["value"] == 0
-    assert rs.reduction({"DEF": 49})["value"] == 4
-    assert rs.reduction({"DEF": 70, "armure": {"nom": "", "reduction": 2}})["value"] == 7
+    assert R.reduction(rs.rules, {"DEF": 9})["value"] == 0
+    assert R.reduction(rs.rules, {"DEF": 49})["value"] == 4
+    assert R.reduction(rs.rules, {"DEF": 70, "armure": {"nom": "", "reduction": 2}})["value"] == 7
 
 
 def test_reduction_larger_than_damage_gives_zero_never_negative():

@@ -7,6 +7,7 @@ soin 1, benediction 3, malediction 4, peau_de_pierre 1.
 
 import pytest
 
+from pbp.rulesets.skirmish import rules as R
 from tests.rulesets.test_skirmish_support import Game, creature, sheet
 
 ALL = ["trait_de_feu", "boule_de_feu", "soin", "benediction", "malediction", "peau_de_pierre"]
@@ -64,7 +65,7 @@ def test_range_grows_with_the_casters_level(level, allowed):
     assert (r == []) is allowed
     if not allowed:
         assert keys(r) == ["out_of_range"] and r[0].params["max"] == 4
-    assert g.rs.spell_range(g.rs.rules["spells"]["trait_de_feu"], level) == min(8, 4 + level - 1)
+    assert R.spell_range(g.rs.rules["spells"]["trait_de_feu"], level) == min(8, 4 + level - 1)
 
 
 def test_not_enough_pa_for_a_spell():

@@ -10,7 +10,7 @@ from pbp import events as ev, orders as od
 from pbp.dice import Dice
 from pbp.orders import GmOrders
 from pbp.ruleset import Scenario
-from pbp.rulesets.skirmish.rules import Skirmish
+from pbp.rulesets.skirmish import Skirmish
 from pbp.turn import _plain
 
 
