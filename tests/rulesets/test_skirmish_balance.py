@@ -320,7 +320,7 @@ def test_hit_after_dodge_agrees_with_10000_real_attacks(rs):
     action = Action("melee", {"perso": "aria", "cible": "dag", "arme": "epee"}, 0)
     n, landed, damage = 10_000, 0, 0
     for _ in range(n):
-        state["units"]["aria"]["pa"] = 10
+        state["units"]["aria"]["ap"] = 10
         (event,) = resolve.resolve_action(g.rs.rules, state, "aria", "p1", action, dice, quiet=True)
         if "damage" in event.data:
             landed += 1
@@ -349,7 +349,7 @@ def test_counter_magic_agrees_with_10000_real_spells(rs):
     action = Action("sort", {"perso": "cyra", "sort": "trait_de_feu", "cible": "eli"}, 0)
     n, counts = 10_000, {"lands": 0, "countered": 0, "reflected": 0}
     for _ in range(n):
-        state["units"]["cyra"]["pa"] = state["units"]["eli"]["pa"] = 10
+        state["units"]["cyra"]["ap"] = state["units"]["eli"]["ap"] = 10
         (event,) = resolve.resolve_action(g.rs.rules, state, "cyra", "p1", action, dice, quiet=True)
         counter = event.data.get("counter") or {}
         counts["countered"] += bool(counter.get("success"))

@@ -51,14 +51,14 @@ def test_example_shows_the_issue_forum_line_and_keeps_sheets_out_of_the_public_p
         events = yamlio.load_file(pristine / f"turns/{n:03d}/events.yaml")
         for e in events:
             if e["audience"] == "public":
-                assert not {"details", "xp", "pv", "sheets", "units"} & set(e["data"]) or e["kind"] == "setup"
+                assert not {"details", "xp", "after", "sheets", "units"} & set(e["data"]) or e["kind"] == "setup"
 
 
 def test_example_has_three_turns_and_the_next_orders_ready(pristine):
     state, n = last_state(pristine)
     assert n == 4 and (pristine / "turns/004/orders").is_dir()
     factions = {u["faction"] for u in state["units"].values() if u["type"] == "character"}
-    players = {u["joueur"] for u in state["units"].values() if u["type"] == "character"}
+    players = {u["player"] for u in state["units"].values() if u["type"] == "character"}
     kinds = [u["type"] for u in state["units"].values()]
     assert len(factions) == 2 and len(players) == 3 and kinds.count("character") == 6
     assert "creature" in kinds and "door" in kinds
@@ -82,7 +82,7 @@ def test_status_and_order_form(pristine):
 # -- refused orders ---------------------------------------------------------------------------------
 
 def _free_neighbour(state, pos):
-    taken = {tuple(u["position"]) for u in state["units"].values() if u["pv"] > 0}
+    taken = {tuple(u["position"]) for u in state["units"].values() if u["hp"] > 0}
     taken |= {tuple(w) for w in state["grid"]["walls"]}
     for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)):
         cell = (pos[0] + dx, pos[1] + dy)
@@ -94,7 +94,7 @@ def _free_neighbour(state, pos):
 def _target_at(state, uid, test):
     me = state["units"][uid]
     for tid, u in state["units"].items():
-        if u["pv"] > 0 and u.get("joueur") != me["joueur"] and test(math.dist(me["position"], u["position"])):
+        if u["hp"] > 0 and u.get("player") != me["player"] and test(math.dist(me["position"], u["position"])):
             return tid, math.dist(me["position"], u["position"])
     raise AssertionError("no such target")
 
@@ -139,7 +139,7 @@ def test_not_enough_pa_short_by_one_is_refused_on_its_line(camp):
     state, n = last_state(camp)
     home = state["units"]["bran"]["position"]
     away = _free_neighbour(state, home)
-    pa = state["units"]["bran"]["pa_max"]
+    pa = state["units"]["bran"]["ap_max"]
     moves = [f"  - deplacer: {{perso: bran, vers: [{c[0]}, {c[1]}]}}\n"
              for c in ([away, home] * pa)[:pa + 1]]  # pa moves of 1 PA, then one more
     write(camp, f"turns/{n:03d}/orders/alice.yaml", f"player: alice\nturn: {n}\nactions:\n" + "".join(moves))

@@ -100,7 +100,7 @@ def test_a_busy_turn_has_every_kind_of_event():
     assert {"initiative", "move", "attack", "spell", "lost", "down_skip", "effects_end", "level_up",
             "board"} <= kinds
     spell = next(s for s in g.gm_events("spell") if s["actor"] == "cyra")
-    assert spell["reflected"] and spell["reflect_effect"]["hits"] == [{"id": "cyra", "nom": "Cyra", "value": 4,
+    assert spell["reflected"] and spell["reflect_effect"]["hits"] == [{"id": "cyra", "name": "Cyra", "value": 4,
                                                                        "down": False}]
     assert g.public("down_skip")[0]["actor"] == "dag"
     assert g.public("lost")[0]["reason"] == "not_enough_pa"  # Eli paid 2 PA for her counter
@@ -145,7 +145,7 @@ def test_public_events_and_post_hold_no_sheet_value():
     g = busy_game()
     for e in g.events:
         if e.audience == ev.PUBLIC:
-            assert not {"details", "xp", "pv", "sheets", "units"} & set(e.data), e
+            assert not {"details", "xp", "after", "sheets", "units"} & set(e.data), e
             assert "DEX" not in str(e.data) and "competences" not in str(e.data)
     public = render(g, "public")
     gm = render(g, "gm")
@@ -220,7 +220,7 @@ def test_the_skirmish_ends_when_only_one_players_characters_stand():
                                                                                                pv=1)})
     g.play({"cyra.attaque": 10, "dag.esquive": 99}, p1=["melee: {perso: cyra, cible: dag}"])
     assert g.rs.is_over(g.state)  # Cyra and Fenn are foes, but both p1's: nobody can fight any more
-    assert g.public("over") == [{"winners": [{"id": "a", "nom": "Faction A"}, {"id": "b", "nom": "Faction B"}]}]
+    assert g.public("over") == [{"winners": [{"id": "a", "name": "Faction A"}, {"id": "b", "name": "Faction B"}]}]
 
 
 def test_bots_play_whole_games_to_an_end():

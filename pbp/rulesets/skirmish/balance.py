@@ -221,7 +221,7 @@ def game_summary(state: dict, scenario) -> dict:
             "xp": [u["xp"] - ((sheets.get(uid) or {}).get("xp") or 0) for uid, u in characters.items()],
             "tours_survecus": [(downed.get(uid) or {}).get("turn", turn) if not R.alive(u) else turn
                                for uid, u in characters.items()],
-            "pv_restants": [u["pv"] for u in characters.values() if R.alive(u)],
+            "pv_restants": [u["hp"] for u in characters.values() if R.alive(u)],
         },
         "main": "degats_par_touche",
     }

@@ -37,8 +37,8 @@ class Board:
                       "units": {uid: dict(u, position=list(u["position"])) for uid, u in state["units"].items()}}
         self.spent: dict[str, int] = {}
 
-    def pa(self, uid: str) -> int:
-        return self.state["units"][uid].get("pa_max", 0) - self.spent.get(uid, 0)
+    def ap(self, uid: str) -> int:
+        return self.state["units"][uid].get("ap_max", 0) - self.spent.get(uid, 0)
 
     def spend(self, uid: str, plan: dict) -> None:
         self.spent[uid] = self.spent.get(uid, 0) + plan["cost"]
@@ -59,7 +59,7 @@ def find(state: dict, name) -> str | None:
     if key in units:
         return key
     for uid, u in units.items():
-        if normalize_id(u["nom"]) == key:
+        if normalize_id(u["name"]) == key:
             return uid
     return None
 
@@ -67,14 +67,14 @@ def find(state: dict, name) -> str | None:
 def actor(state: dict, player: str, action) -> str:
     """Which of the player's characters an action is for (its `perso` field)."""
     units = state["units"]
-    own = [uid for uid, u in units.items() if u["type"] == CHARACTER and u["joueur"] == player]
+    own = [uid for uid, u in units.items() if u["type"] == CHARACTER and u["player"] == player]
     living = [uid for uid in own if alive(units[uid])]
     name = (action.arg or {}).get("perso")
     if name is None:
         if len(living) == 1:
             return living[0]
         if not living:
-            raise Problem("character_down", character=", ".join(units[u]["nom"] for u in own), valid=[])
+            raise Problem("character_down", character=", ".join(units[u]["name"] for u in own), valid=[])
         raise Problem("perso_missing", valid=living)
     uid = find(state, name)
     if uid is None:
@@ -83,7 +83,7 @@ def actor(state: dict, player: str, action) -> str:
     if uid not in own:
         raise Problem("not_your_character", value=name, valid=living)
     if not alive(units[uid]):
-        raise Problem("character_down", character=units[uid]["nom"], valid=living)
+        raise Problem("character_down", character=units[uid]["name"], valid=living)
     return uid
 
 
@@ -129,7 +129,7 @@ def in_reach(rules: dict, state: dict, actor_id: str, spec: dict, player) -> lis
         else (spec["max_distance"] ** 2, True)
     out = []
     for uid, u in units.items():
-        if uid == actor_id or not alive(u) or (player is not None and u.get("joueur") == player):
+        if uid == actor_id or not alive(u) or (player is not None and u.get("player") == player):
             continue
         d2 = dist2(me["position"], u["position"])
         if d2 < limit[0] or (limit[1] and d2 == limit[0]):
@@ -143,15 +143,15 @@ def target(state: dict, actor_id: str, name, player) -> str:
     units = state["units"]
     found = find(state, name)
     candidates = [uid for uid, u in units.items() if alive(u) and uid != actor_id
-                  and (player is None or u.get("joueur") != player)]
+                  and (player is None or u.get("player") != player)]
     if found is None:
         raise Problem("unknown_target", value=name, valid=candidates,
                       suggestion=i18n.closest(normalize_id(name), candidates))
     u = units[found]
-    if found == actor_id or (player is not None and u.get("joueur") == player):
-        raise Problem("own_character", target=u["nom"], valid=candidates)
+    if found == actor_id or (player is not None and u.get("player") == player):
+        raise Problem("own_character", target=u["name"], valid=candidates)
     if not alive(u):
-        raise Problem("target_down", target=u["nom"], type=u["type"], valid=candidates)
+        raise Problem("target_down", target=u["name"], type=u["type"], valid=candidates)
     return found
 
 
@@ -184,7 +184,7 @@ def plan_move(state: dict, actor_id: str, action, spec: dict, placement: bool = 
         raise Problem("already_there", x=x, y=y)
     blocker = occupant(state, (x, y))
     if blocker is not None and placement:
-        raise Problem("occupied", x=x, y=y, by=units[blocker]["nom"])
+        raise Problem("occupied", x=x, y=y, by=units[blocker]["name"])
     steps = path(state, tuple(me["position"]), (x, y))
     if steps is None:
         if placement:
@@ -200,26 +200,26 @@ def plan_attack(rules: dict, state: dict, actor_id: str, action, spec: dict, pla
     aim = target(state, actor_id, action.arg["cible"], player)
     weapon = None
     if spec.get("weapon_type"):
-        mine = [wid for wid, w in me.get("armes", {}).items() if w["type"] == spec["weapon_type"]]
+        mine = [wid for wid, w in me.get("weapons", {}).items() if w["type"] == spec["weapon_type"]]
         wanted = action.arg.get("arme")
         if wanted is not None:
             weapon = normalize_id(wanted)
             if weapon not in mine:
-                raise Problem("unknown_weapon", value=wanted, character=me["nom"], valid=mine,
+                raise Problem("unknown_weapon", value=wanted, character=me["name"], valid=mine,
                               suggestion=i18n.closest(weapon, mine))
         elif mine:
             weapon = mine[0]
         else:
-            raise Problem("no_weapon", character=me["nom"], kind=spec["weapon_type"])
+            raise Problem("no_weapon", character=me["name"], kind=spec["weapon_type"])
     d2 = dist2(me["position"], units[aim]["position"])
     adjacent_below = rules["grid"]["adjacent_below"]
     if not placement:
         pass
     elif spec["placement"] == "adjacent" and not d2 < adjacent_below ** 2:
-        raise Problem("not_adjacent", target=units[aim]["nom"], distance=shown(math.sqrt(d2)), limit=adjacent_below,
+        raise Problem("not_adjacent", target=units[aim]["name"], distance=shown(math.sqrt(d2)), limit=adjacent_below,
                       valid=in_reach(rules, state, actor_id, spec, player))
     elif spec["placement"] == "range" and not d2 <= spec["max_distance"] ** 2:
-        raise Problem("out_of_range", target=units[aim]["nom"], distance=shown(math.sqrt(d2)),
+        raise Problem("out_of_range", target=units[aim]["name"], distance=shown(math.sqrt(d2)),
                       max=spec["max_distance"], valid=in_reach(rules, state, actor_id, spec, player))
     return {"kind": "attack", "target": aim, "weapon": weapon, "cost": spec["cost"]}
 
@@ -232,8 +232,8 @@ def plan_spell(rules: dict, state: dict, actor_id: str, action, player, placemen
     if sid is None:
         raise Problem("unknown_spell", value=action.arg["sort"], valid=list(spells),
                       suggestion=i18n.closest(normalize_id(action.arg["sort"]), spells))
-    if sid not in me.get("sorts", []):
-        raise Problem("spell_not_learned", spell=sid, character=me["nom"], valid=me.get("sorts", []))
+    if sid not in me.get("spells", []):
+        raise Problem("spell_not_learned", spell=sid, character=me["name"], valid=me.get("spells", []))
     spell = spells[sid]
     characters_only = spell["type"] != "degats" or bool(spell.get("zone"))
     if spell["type"] in ("soin", "buff"):
@@ -243,19 +243,19 @@ def plan_spell(rules: dict, state: dict, actor_id: str, action, player, placemen
             raise Problem("unknown_target", value=action.arg["cible"], valid=candidates,
                           suggestion=i18n.closest(normalize_id(action.arg["cible"]), candidates))
         if units[aim]["type"] != CHARACTER:
-            raise Problem("spell_needs_character", spell=sid, target=units[aim]["nom"], valid=candidates)
+            raise Problem("spell_needs_character", spell=sid, target=units[aim]["name"], valid=candidates)
         if not alive(units[aim]):
-            raise Problem("target_down", target=units[aim]["nom"], type=CHARACTER, valid=candidates)
+            raise Problem("target_down", target=units[aim]["name"], type=CHARACTER, valid=candidates)
     else:
         aim = target(state, actor_id, action.arg["cible"], player)
         if characters_only and units[aim]["type"] != CHARACTER:
             others = [uid for uid, u in units.items() if alive(u) and u["type"] == CHARACTER and uid != actor_id
-                      and (player is None or u.get("joueur") != player)]
-            raise Problem("spell_needs_character", spell=sid, target=units[aim]["nom"], valid=others)
-    reach = spell_range(spell, me["niveau"])
+                      and (player is None or u.get("player") != player)]
+            raise Problem("spell_needs_character", spell=sid, target=units[aim]["name"], valid=others)
+    reach = spell_range(spell, me["level"])
     d2 = dist2(me["position"], units[aim]["position"])
     if placement and d2 > reach ** 2:
-        raise Problem("out_of_range", target=units[aim]["nom"], distance=shown(math.sqrt(d2)), max=reach, valid=[])
+        raise Problem("out_of_range", target=units[aim]["name"], distance=shown(math.sqrt(d2)), max=reach, valid=[])
     return {"kind": "spell", "spell": sid, "target": aim, "cost": spell["cost"], "harmful": spell["type"] in HARMFUL}
 
 

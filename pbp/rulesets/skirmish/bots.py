@@ -48,7 +48,7 @@ def bot_orders(rules: dict, state: dict, player: str, rng) -> list[Action]:
     actions: list[Action] = []
     dodges: dict[str, float] = {}  # a foe's allies never move in this plan: its dodge chance holds
     for uid, u in state["units"].items():
-        if u["type"] == R.CHARACTER and u["joueur"] == player and R.alive(u):
+        if u["type"] == R.CHARACTER and u["player"] == player and R.alive(u):
             _plan_unit(rules, sim, uid, player, rng, actions, dodges)
     return actions
 
@@ -59,7 +59,7 @@ def creature_actions(rules: dict, state: dict) -> dict[str, list[Action]]:
     sim = Board(state)
     out = {}
     for uid, u in state["units"].items():
-        if u["type"] == R.CREATURE and R.alive(u) and u.get("pa_max"):
+        if u["type"] == R.CREATURE and R.alive(u) and u.get("ap_max"):
             actions: list[Action] = []
             _plan_unit(rules, sim, uid, None, None, actions, {})
             if actions:
@@ -73,7 +73,7 @@ def _foes(units: dict, uid: str, player) -> list[str]:
     me = units[uid]
     kinds = (R.CHARACTER,) if player is None else (R.CHARACTER, R.CREATURE)
     return [f for f, x in units.items() if f != uid and R.alive(x) and x["type"] in kinds
-            and (player is None or x.get("joueur") != player)
+            and (player is None or x.get("player") != player)
             and not (me.get("faction") and x.get("faction") == me.get("faction"))]
 
 
@@ -82,7 +82,7 @@ def _friends(units: dict, uid: str) -> list[str]:
     me = units[uid]
     return [f for f, x in units.items() if x["type"] == R.CHARACTER and R.alive(x)
             and ((me.get("faction") and x.get("faction") == me["faction"])
-                 or (me.get("joueur") and x.get("joueur") == me["joueur"]) or f == uid)]
+                 or (me.get("player") and x.get("player") == me["player"]) or f == uid)]
 
 
 def _key(aid: str, arg: dict) -> tuple:
@@ -95,16 +95,16 @@ def _plan_unit(rules: dict, sim, uid: str, player, rng, out: list[Action], dodge
     shortest free path, found by the same search as board.path)."""
     done: set = set()  # options that failed the check; heals, buffs and curses already cast this turn
     for _ in range(rules["simulation"]["bot"]["max_actions"]):
-        pa = sim.pa(uid)
-        if pa <= 0:
+        ap = sim.ap(uid)
+        if ap <= 0:
             return
         units = sim.state["units"]
         foes = _foes(units, uid, player)
         if not foes:
             return
-        option = (_support(rules, sim, uid, pa, rng, foes, done)
-                  or _best_attack(rules, sim, uid, foes, pa, done, dodges, rng)
-                  or _approach(rules, sim, uid, foes, pa, rng))
+        option = (_support(rules, sim, uid, ap, rng, foes, done)
+                  or _best_attack(rules, sim, uid, foes, ap, done, dodges, rng)
+                  or _approach(rules, sim, uid, foes, ap, rng))
         if option is None:
             return
         aid, arg, planned = option if len(option) == 3 else (*option, None)
@@ -114,7 +114,7 @@ def _plan_unit(rules: dict, sim, uid: str, player, rng, out: list[Action], dodge
                 planned = plan(rules, sim.state, uid, action, player)
             except Problem:
                 planned = None
-        if planned is None or planned["cost"] > sim.pa(uid):
+        if planned is None or planned["cost"] > sim.ap(uid):
             if rules["actions"][aid].get("kind") == "move":
                 return
             done.add(_key(aid, arg))
@@ -125,14 +125,14 @@ def _plan_unit(rules: dict, sim, uid: str, player, rng, out: list[Action], dodge
             done.add(_key(aid, arg))
 
 
-def _spells(rules: dict, me: dict, kinds: tuple, pa: int):
-    for sid in me.get("sorts", []):
+def _spells(rules: dict, me: dict, kinds: tuple, ap: int):
+    for sid in me.get("spells", []):
         spell = rules["spells"].get(sid)
-        if spell and spell["type"] in kinds and spell["cost"] <= pa:
+        if spell and spell["type"] in kinds and spell["cost"] <= ap:
             yield sid, spell
 
 
-def _support(rules: dict, sim, uid, pa, rng, foes, done):
+def _support(rules: dict, sim, uid, ap, rng, foes, done):
     """Heal the most wounded friend under `bot.heal_below` of their PV; else, now
     and then (`bot.buff`), a buff on a friend or a curse on a foe not under it."""
     units = sim.state["units"]
@@ -140,31 +140,31 @@ def _support(rules: dict, sim, uid, pa, rng, foes, done):
     bot = rules["simulation"]["bot"]
     here = me["position"]
     friends = None
-    for sid, spell in _spells(rules, me, ("soin",), pa):
-        reach = R.spell_range(spell, me.get("niveau", 1)) ** 2
+    for sid, spell in _spells(rules, me, ("soin",), ap):
+        reach = R.spell_range(spell, me.get("level", 1)) ** 2
         friends = friends or _friends(units, uid)
-        hurt = [f for f in friends if units[f]["pv"] <= bot["heal_below"] * units[f]["pv_max"]
+        hurt = [f for f in friends if units[f]["hp"] <= bot["heal_below"] * units[f]["hp_max"]
                 and R.dist2(here, units[f]["position"]) <= reach and ("sort", sid, f) not in done]
         if hurt:
-            target = min(hurt, key=lambda f: (units[f]["pv"] / units[f]["pv_max"], f))
+            target = min(hurt, key=lambda f: (units[f]["hp"] / units[f]["hp_max"], f))
             return "sort", {"sort": sid, "cible": target}
     if rng is None or rng.random() >= bot["buff"]:
         return None
-    for sid, spell in _spells(rules, me, ("buff", "debuff"), pa):
-        reach = R.spell_range(spell, me.get("niveau", 1)) ** 2
+    for sid, spell in _spells(rules, me, ("buff", "debuff"), ap):
+        reach = R.spell_range(spell, me.get("level", 1)) ** 2
         if spell["type"] == "buff":
             friends = friends or _friends(units, uid)
-            pool = [f for f in friends if not any(e.get("sort") == sid for e in units[f]["effets"])]
+            pool = [f for f in friends if not any(e.get("spell") == sid for e in units[f]["effects"])]
         else:
             pool = [f for f in foes if units[f]["type"] == R.CHARACTER
-                    and not any(e.get("sort") == sid for e in units[f]["effets"])]
+                    and not any(e.get("spell") == sid for e in units[f]["effects"])]
         pool = [f for f in pool if R.dist2(here, units[f]["position"]) <= reach and ("sort", sid, f) not in done]
         if pool:
             return "sort", {"sort": sid, "cible": rng.choice(pool)}
     return None
 
 
-def _best_attack(rules: dict, sim, uid, foes, pa, done, dodges, rng):
+def _best_attack(rules: dict, sim, uid, foes, ap, done, dodges, rng):
     """The attack or damage spell with the best expected damage per PA now (a tie
     drawn with the bot's rng, so that neither side of a mirrored board is favoured)."""
     state = sim.state
@@ -189,10 +189,10 @@ def _best_attack(rules: dict, sim, uid, foes, pa, done, dodges, rng):
 
     reductions: dict[str, int] = {}
     for aid, spec in rules["actions"].items():
-        if spec.get("kind") != "attack" or spec["cost"] > pa:
+        if spec.get("kind") != "attack" or spec["cost"] > ap:
             continue
         if spec.get("weapon_type"):
-            weapons = [w for w, a in me.get("armes", {}).items() if a["type"] == spec["weapon_type"]]
+            weapons = [w for w, a in me.get("weapons", {}).items() if a["type"] == spec["weapon_type"]]
         else:
             weapons = [None]
         if spec["placement"] == "adjacent":
@@ -216,8 +216,8 @@ def _best_attack(rules: dict, sim, uid, foes, pa, done, dodges, rng):
                     continue
                 consider((aid, {"cible": f, **({"arme": w} if w else {})}),
                          chance * (1 - dodge(f)) * max(floor, damages[w] - reductions[f]) / spec["cost"])
-    for sid, spell in _spells(rules, me, ("degats",), pa):
-        reach = R.spell_range(spell, me.get("niveau", 1)) ** 2
+    for sid, spell in _spells(rules, me, ("degats",), ap):
+        reach = R.spell_range(spell, me.get("level", 1)) ** 2
         chance = None
         for f in foes:
             if R.dist2(here, units[f]["position"]) > reach or ("sort", sid, f) in done:
@@ -243,16 +243,16 @@ def _reach2(rules: dict, me: dict) -> int:
     """The squared distance from which the unit can hurt someone (its longest reach)."""
     best = 1
     for spec in rules["actions"].values():
-        if spec.get("kind") != "attack" or me["competences"].get(spec["skill"], 0) <= 0:
+        if spec.get("kind") != "attack" or me["skills"].get(spec["skill"], 0) <= 0:
             continue
-        if spec.get("weapon_type") and not any(a["type"] == spec["weapon_type"] for a in me.get("armes", {}).values()):
+        if spec.get("weapon_type") and not any(a["type"] == spec["weapon_type"] for a in me.get("weapons", {}).values()):
             continue
         if spec["placement"] != "adjacent":
             best = max(best, math.floor(spec["max_distance"] ** 2))
-    for sid in me.get("sorts", []):
+    for sid in me.get("spells", []):
         spell = rules["spells"].get(sid)
         if spell and spell["type"] == "degats":
-            best = max(best, math.floor(R.spell_range(spell, me.get("niveau", 1)) ** 2))
+            best = max(best, math.floor(R.spell_range(spell, me.get("level", 1)) ** 2))
     return best
 
 
@@ -269,7 +269,7 @@ def _offsets(limit) -> list[tuple[int, int]]:
     return found
 
 
-def _approach(rules: dict, sim, uid, foes, pa, rng):
+def _approach(rules: dict, sim, uid, foes, ap, rng):
     """A move along the shortest free path towards the nearest square from which a
     foe is in reach (adjacent ones for a fighter), keeping the PA of an attack when
     the move leaves enough; if no foe can be reached, towards the closest one can get.
@@ -318,7 +318,7 @@ def _approach(rules: dict, sim, uid, foes, pa, rng):
         return None
     cheapest = min((s["cost"] for s in rules["actions"].values() if s.get("kind") == "attack"), default=0)
     per_square = rules["actions"][move]["cost_per_square"]
-    steps = len(path) if len(path) * per_square + cheapest <= pa else min(len(path), pa // max(1, per_square))
+    steps = len(path) if len(path) * per_square + cheapest <= ap else min(len(path), ap // max(1, per_square))
     if steps <= 0:
         return None
     to = list(path[steps - 1])
@@ -336,7 +336,7 @@ def legal_orders(rules: dict, state: dict, player: str) -> list[list[Action]]:
     units = state["units"]
     options: dict[str, list[tuple]] = {}
     for uid, u in units.items():
-        if u["type"] != R.CHARACTER or u["joueur"] != player or not R.alive(u):
+        if u["type"] != R.CHARACTER or u["player"] != player or not R.alive(u):
             continue
         found = []
         for aid, spec in rules["actions"].items():
@@ -345,7 +345,7 @@ def legal_orders(rules: dict, state: dict, player: str) -> list[list[Action]]:
                 for target in in_reach(rules, state, uid, spec, player):
                     found.append((aid, {"perso": uid, "cible": target, "arme": None}))
             elif kind == "spell":
-                for sid in u["sorts"]:
+                for sid in u["spells"]:
                     for target, t in units.items():
                         if R.alive(t):
                             found.append((aid, {"perso": uid, "sort": sid, "cible": target}))

@@ -43,7 +43,7 @@ def check_sequence(rules: dict, state: dict, player, actions, base: tuple | None
         try:
             who = creature or actor(state, player, action)
             planned = plan(rules, board.state, who, action, player, placement=creature is None)
-            affordable(planned, state["units"][who]["nom"], board.pa(who))
+            affordable(planned, state["units"][who]["name"], board.ap(who))
         except Problem as p:
             refusals.add(p.key, at + ((FIELD_OF[p.key],) if p.key in FIELD_OF else ()), **p.params)
             continue
@@ -69,7 +69,7 @@ def gm_actions(ruleset, state: dict, scenario, gm_orders) -> tuple[dict, Refusal
             refusals.add("gm_not_creature", (key,), value=key, valid=creatures)
             continue
         if not alive(state["units"][uid]):
-            refusals.add("target_down", (key,), target=state["units"][uid]["nom"], type=CREATURE, valid=creatures)
+            refusals.add("target_down", (key,), target=state["units"][uid]["name"], type=CREATURE, valid=creatures)
             continue
         actions = parse_actions(raw, ruleset, scenario, refusals, (key,))
         for a in actions:
@@ -99,21 +99,21 @@ def order_context(rules: dict, state: dict, player: str) -> dict:
     units, actions = state["units"], rules["actions"]
     mine = []
     for uid, u in units.items():
-        if u["type"] != CHARACTER or u["joueur"] != player or not alive(u):
+        if u["type"] != CHARACTER or u["player"] != player or not alive(u):
             continue
-        entry = {"id": uid, "nom": u["nom"], "position": u["position"], "pa": u["pa_max"],
-                 "armes": [{"id": w, **a} for w, a in u["armes"].items()], "attacks": {}, "spells": []}
+        entry = {"id": uid, "name": u["name"], "position": u["position"], "ap": u["ap_max"],
+                 "weapons": [{"id": w, **a} for w, a in u["weapons"].items()], "attacks": {}, "spells": []}
         for aid, spec in actions.items():
-            armed = not spec.get("weapon_type") or any(w["type"] == spec["weapon_type"] for w in u["armes"].values())
+            armed = not spec.get("weapon_type") or any(w["type"] == spec["weapon_type"] for w in u["weapons"].values())
             if spec.get("kind") == "attack" and armed:
                 entry["attacks"][aid] = {"cost": spec["cost"], "targets": in_reach(rules, state, uid, spec, player)}
-        for sid in u["sorts"]:
+        for sid in u["spells"]:
             spell = rules["spells"][sid]
             entry["spells"].append({"id": sid, "name": spell.get("name") or {}, "type": spell["type"],
-                                    "cost": spell["cost"], "range": spell_range(spell, u["niveau"])})
+                                    "cost": spell["cost"], "range": spell_range(spell, u["level"])})
         mine.append(entry)
-    targets = [{"id": uid, "nom": u["nom"], "type": u["type"], "position": u["position"]}
-               for uid, u in units.items() if alive(u) and u.get("joueur") != player]
+    targets = [{"id": uid, "name": u["name"], "type": u["type"], "position": u["position"]}
+               for uid, u in units.items() if alive(u) and u.get("player") != player]
     costs = {aid: spec.get("cost", spec.get("cost_per_square")) for aid, spec in actions.items()
              if spec.get("cost", spec.get("cost_per_square")) is not None}
     ranges = [spec["max_distance"] for spec in actions.values() if spec.get("max_distance")]

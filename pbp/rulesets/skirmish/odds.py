@@ -27,7 +27,8 @@ CALCULATOR_OF = {"melee": "touche"}
 SKILL_DEFAULTS = {"bagarre": 30, "melee": 45, "distance": 40}
 SKILL_NAMES = {"melee": "mêlée"}
 PART_NAMES = {"mastery": "maîtrise", "faction": "faction", "hindrance": "gêne", "range": "distance",
-              "effects": "effets", "armure_legendaire": "armure légendaire", "armure_naturelle": "armure naturelle",
+              "effects": "effets", "armour": "armure", "legendary_armour": "armure légendaire",
+              "natural_armour": "armure naturelle",
               "luck": "chance", "difficulty": "difficulté", "spell_bonus": "bonus du sort"}
 
 
@@ -101,10 +102,9 @@ def damage_distribution(rules: dict, attacker: dict, spec: dict, weapon, perfect
     """The dice rolled for a hit (rules.damage_terms) and the exact distribution of
     the damage after reduction."""
     expr = R.combine(*(t["dice"] for t in R.damage_terms(rules, attacker, spec, weapon, perfect)))
-    floor = rules["reduction"]["min_damage"]
     out: dict[int, Fraction] = {}
     for value, p in distribution(str(expr)).items():
-        final = max(floor, value - reduction)
+        final = R.final_damage(rules, value, reduction)
         out[final] = out.get(final, Fraction(0)) + p
     return str(expr), dict(sorted(out.items()))
 
@@ -299,7 +299,7 @@ def _counter_calculator(rules: dict) -> Calculator:
         notes = [f"Sort : {describe_chance(o['cast'])}.", f"Contre : {describe_chance(o['counter'])}."]
         if not o["can_counter"]:
             notes.append("Sans compétence magie, la cible ne contre pas.")
-        lost = [f"{(s.get('name') or {}).get('fr', sid)} ({s['cost']} PA) : {-(-s['cost'] // cm['pa_loss_divisor'])}"
+        lost = [f"{(s.get('name') or {}).get('fr', sid)} ({s['cost']} PA) : {R.counter_ap_loss(rules, s, math.inf)}"
                 for sid, s in rules["spells"].items() if s["type"] == "degats"]
         notes.append("PA perdus par la cible qui contre : " + ", ".join(lost) + " (au plus ce qui lui reste).")
         return Table(f"Contre-magie : sort à {o['cast']['chance']} %, contre à {o['counter']['chance']} %",

@@ -42,8 +42,8 @@ def turn(rules: dict, state: dict, scenario, orders: dict, creature_orders: dict
     units = state["units"]
     state["turn"] = state.get("turn", 0) + 1
     for u in units.values():
-        if alive(u) and "pa_max" in u:
-            u["pa"] = u["pa_max"]
+        if alive(u) and "ap_max" in u:
+            u["ap"] = u["ap_max"]
     queues: dict[str, list] = {}
     for handle, order in orders.items():
         for action in order.actions:
@@ -51,17 +51,17 @@ def turn(rules: dict, state: dict, scenario, orders: dict, creature_orders: dict
     for uid, acts in creature_orders.items():
         queues.setdefault(uid, []).extend((None, a) for a in acts)
     position = {uid: i for i, uid in enumerate(units)}
-    order = sorted(queues, key=lambda uid: (-units[uid]["DEX"], -units[uid]["chance"], position[uid]))
-    events = [ev.public("initiative", order=[{"id": uid, "nom": units[uid]["nom"]} for uid in order])]
+    order = sorted(queues, key=lambda uid: (-units[uid]["DEX"], -units[uid]["luck"], position[uid]))
+    events = [ev.public("initiative", order=[{"id": uid, "name": units[uid]["name"]} for uid in order])]
     if not quiet:
-        events.append(ev.gm("initiative", order=[{"id": uid, "nom": units[uid]["nom"], "DEX": units[uid]["DEX"],
-                                                  "chance": units[uid]["chance"]} for uid in order]))
+        events.append(ev.gm("initiative", order=[{"id": uid, "name": units[uid]["name"], "DEX": units[uid]["DEX"],
+                                                  "luck": units[uid]["luck"]} for uid in order]))
     for uid in order:
         told = False
         for i, (player, action) in enumerate(queues[uid]):
             if not alive(units[uid]):
                 if not told:
-                    events.append(ev.public("down_skip", actor=uid, nom=units[uid]["nom"],
+                    events.append(ev.public("down_skip", actor=uid, name=units[uid]["name"],
                                             count=len(queues[uid]) - i))
                     told = True
                 continue
@@ -77,16 +77,16 @@ def resolve_action(rules: dict, state: dict, uid: str, player, action, dice, qui
     me = state["units"][uid]
     try:
         planned = plan(rules, state, uid, action, player)
-        affordable(planned, me["nom"], me["pa"])
+        affordable(planned, me["name"], me["ap"])
     except Problem as p:
-        data = {"actor": uid, "nom": me["nom"], "action": action.id, "reason": p.key,
+        data = {"actor": uid, "name": me["name"], "action": action.id, "reason": p.key,
                 "params": {k: v for k, v in p.params.items() if k not in ("valid", "suggestion")}}
         return [ev.public("lost", **data)]
-    me["pa"] -= planned["cost"]
+    me["ap"] -= planned["cost"]
     if planned["kind"] == "move":
         before = list(me["position"])
         me["position"] = planned["to"]
-        return [ev.public("move", actor=uid, nom=me["nom"], start=before, to=planned["to"],
+        return [ev.public("move", actor=uid, name=me["name"], start=before, to=planned["to"],
                           squares=len(planned["path"]), cost=planned["cost"])]
     out = Outcome(rules, state, uid)
     if planned["kind"] == "attack":
@@ -105,18 +105,18 @@ def attack(rules: dict, state: dict, uid: str, action, planned: dict, dice, out:
     foe = units[target]
     spec = rules["actions"][action.id]
     weapon = planned["weapon"]
-    out.info.update(action=action.id, target=target, target_nom=foe["nom"], target_type=foe["type"],
+    out.info.update(action=action.id, target=target, target_name=foe["name"], target_type=foe["type"],
                     distance=R.shown(R.distance(me["position"], foe["position"])))
     if weapon:
-        w = me["armes"][weapon]
-        out.info["weapon"] = {"id": weapon, "nom": w["nom"], **({"avec": w["avec"]} if w.get("avec") else {})}
+        w = me["weapons"][weapon]
+        out.info["weapon"] = {"id": weapon, "name": w["name"], **({"phrase": w["phrase"]} if w.get("phrase") else {})}
     chance = R.attack_chance(rules, state, uid, spec, weapon, target)
     roll = dice.roll(f"{uid}.attaque", rules["check"]["dice"], f"{action.id} -> {target}")
     hit = R.succeeds(roll.total, chance["chance"])
     perfect = hit and R.is_perfect(rules, roll.total)
     out.info["attack"] = {"roll": roll, "chance": chance["chance"], "hit": hit, "perfect": perfect}
     out.detail(uid, "attaque", roll=roll, **chance)
-    out.count(uid, "attaques")
+    out.count(uid, "attacks")
     if not hit:
         out.xp(uid, "attack_missed")
         if foe["type"] == CHARACTER:
@@ -130,14 +130,14 @@ def attack(rules: dict, state: dict, uid: str, action, planned: dict, dice, out:
         out.info["dodge"] = {"roll": droll, "chance": dodge["chance"], "success": dodged}
         out.detail(target, "esquive", roll=droll, **dodge)
         if dodged:
-            out.count(target, "esquives")
+            out.count(target, "dodges")
             out.xp(uid, "attack_dodged")
             out.xp(target, "dodge")
             out.retort(target, "esquive")
             return
-    out.count(uid, "touches")
+    out.count(uid, "hits")
     if perfect:
-        out.count(uid, "parfaites")
+        out.count(uid, "perfects")
         out.retort(uid, "parfaite")
     terms = R.damage_terms(rules, me, spec, weapon, perfect)
     droll = dice.roll(f"{uid}.degats", R.combine(*(t["dice"] for t in terms)), f"{action.id} -> {target}")
@@ -163,9 +163,9 @@ def spell(rules: dict, state: dict, uid: str, planned: dict, dice, out: "Outcome
     spec = rules["spells"][sid]
     foe = units[target]
     out.info.update(action="sort", spell=sid, spell_name=spec.get("name") or {}, spell_type=spec["type"],
-                    target=target, target_nom=foe["nom"], target_type=foe["type"],
+                    target=target, target_name=foe["name"], target_type=foe["type"],
                     distance=R.shown(R.distance(me["position"], foe["position"])), zone=spec.get("zone"))
-    out.count(uid, "sorts")
+    out.count(uid, "spells_cast")
     chance = R.magic_chance(rules, state, uid, spec)
     roll = dice.roll(f"{uid}.magie", rules["check"]["dice"], f"{sid} -> {target}")
     success = R.succeeds(roll.total, chance["chance"])
@@ -180,14 +180,14 @@ def spell(rules: dict, state: dict, uid: str, planned: dict, dice, out: "Outcome
         blocked = R.succeeds(croll.total, counter["chance"])
         perfect = blocked and R.reflects(rules, croll.total)
         lost = 0
-        if blocked and "pa" in foe:
-            lost = R.counter_pa_loss(rules, spec, foe["pa"])
-            foe["pa"] -= lost
-        out.info["counter"] = {"who": target, "nom": foe["nom"], "roll": croll, "chance": counter["chance"],
-                               "success": blocked, "perfect": perfect, "pa_lost": lost}
+        if blocked and "ap" in foe:
+            lost = R.counter_ap_loss(rules, spec, foe["ap"])
+            foe["ap"] -= lost
+        out.info["counter"] = {"who": target, "name": foe["name"], "roll": croll, "chance": counter["chance"],
+                               "success": blocked, "perfect": perfect, "ap_lost": lost}
         out.detail(target, "contre", roll=croll, **counter)
         if blocked:
-            out.count(target, "contres")
+            out.count(target, "counters")
             out.xp(target, "counter")
             if perfect:
                 out.xp(target, "counter_perfect_bonus")
@@ -197,7 +197,7 @@ def spell(rules: dict, state: dict, uid: str, planned: dict, dice, out: "Outcome
                 spell_effect(rules, state, uid, uid, [uid], spec, sid, dice, out, source=target)
             return
     out.xp(uid, "spell_success")
-    out.count(uid, "sorts_reussis")
+    out.count(uid, "spells_landed")
     spell_effect(rules, state, uid, target, R.spell_targets(state, uid, target, spec), spec, sid, dice, out)
 
 
@@ -224,22 +224,22 @@ def spell_effect(rules: dict, state: dict, uid: str, target: str, hits: list, sp
                     value = R.final_damage(rules, value, red["value"])
                 else:
                     value = R.final_damage(rules, value)
-                effect["hits"].append({"id": hit, "nom": u["nom"], "value": value})
+                effect["hits"].append({"id": hit, "name": u["name"], "value": value})
                 out.hurt(source, hit, value, effect["hits"][-1])
             else:
-                healed = max(0, min(u["pv_max"] - u["pv"], roll.total))
-                u["pv"] += healed
-                effect["hits"].append({"id": hit, "nom": u["nom"], "value": healed})
+                healed = max(0, min(u["hp_max"] - u["hp"], roll.total))
+                u["hp"] += healed
+                effect["hits"].append({"id": hit, "name": u["name"], "value": healed})
                 out.touched(hit)
     else:
         value = spec["value"]
         effect.update(stat=spec["stat"], value=value, duration=spec["duration"])
         for hit in hits:
             u = units[hit]
-            u["effets"] = [e for e in u["effets"] if e.get("sort") != sid]
-            u["effets"].append({"nom": sid, "stat": spec["stat"], "valeur": value, "tours": spec["duration"],
-                                "sort": sid, "sort_nom": dict(spec.get("name") or {})})
-            effect["hits"].append({"id": hit, "nom": u["nom"], "value": value})
+            u["effects"] = [e for e in u["effects"] if e.get("spell") != sid]
+            u["effects"].append({"name": sid, "stat": spec["stat"], "value": value, "turns": spec["duration"],
+                                "spell": sid, "spell_name": dict(spec.get("name") or {})})
+            effect["hits"].append({"id": hit, "name": u["name"], "value": value})
             out.touched(hit)
     out.info["reflect_effect" if reflected else "effect"] = effect
 
@@ -253,30 +253,30 @@ def end_turn(rules: dict, state: dict) -> list:
     units = state["units"]
     for uid, u in units.items():
         kept, gone = [], []
-        for e in u.get("effets", []):
-            if "tours" in e:
-                e["tours"] -= 1
-                if e["tours"] <= 0:
-                    gone.append({"nom": e["nom"], **({"sort_nom": e["sort_nom"]} if e.get("sort_nom") else {})})
+        for e in u.get("effects", []):
+            if "turns" in e:
+                e["turns"] -= 1
+                if e["turns"] <= 0:
+                    gone.append({"name": e["name"], **({"spell_name": e["spell_name"]} if e.get("spell_name") else {})})
                     continue
             kept.append(e)
-        u["effets"] = kept
+        u["effects"] = kept
         if gone and alive(u):
-            events.append(ev.public("effects_end", actor=uid, nom=u["nom"], effects=gone))
+            events.append(ev.public("effects_end", actor=uid, name=u["name"], effects=gone))
         if u["type"] == CHARACTER and alive(u):
-            level = R.level_for(rules, u["xp"], u["niveau"])
-            if level > u["niveau"]:
-                u["niveau"] = level
-                events.append(ev.public("level_up", actor=uid, nom=u["nom"], level=level))
+            level = R.level_for(rules, u["xp"], u["level"])
+            if level > u["level"]:
+                u["level"] = level
+                events.append(ev.public("level_up", actor=uid, name=u["name"], level=level))
     standing = {u["faction"] for u in units.values() if u["type"] == CHARACTER and alive(u)}
-    owners = {u["joueur"] for u in units.values() if u["type"] == CHARACTER and alive(u)}
+    owners = {u["player"] for u in units.values() if u["type"] == CHARACTER and alive(u)}
     end = rules["end"]
     limit = end.get("turn_limit")
     if ((end["last_faction_standing"] and len(standing) <= 1) or (end["last_player_standing"] and len(owners) <= 1)
             or (limit and state["turn"] >= limit)):
         state["over"] = True
         winners = sorted(f for f in standing if f)
-        events.append(ev.public("over", winners=[{"id": f, "nom": state["factions"].get(f, {}).get("nom", f)}
+        events.append(ev.public("over", winners=[{"id": f, "name": state["factions"].get(f, {}).get("name", f)}
                                                  for f in winners]))
     return events
 
@@ -285,20 +285,19 @@ def end_turn(rules: dict, state: dict) -> list:
 
 class Outcome:
     """What one attack or spell did: the public forum line (`info`), the MJ's log
-    (`details`), XP (`gains`), the units touched and their PV."""
+    (`details`), XP (`gains`), the units touched and their PV and PA after it (`after`)."""
 
     def __init__(self, rules: dict, state: dict, uid: str):
         self.rules, self.state, self.uid = rules, state, uid
         self.units = state["units"]
-        self.info = {"actor": uid, "nom": self.units[uid]["nom"]}
+        self.info = {"actor": uid, "name": self.units[uid]["name"]}
         self.details: list[dict] = []
         self.gains: list[dict] = []
         self.touched_ids: list[str] = [uid]
-        self.downed: list[dict] = []
 
     def detail(self, who, what, **data):
         self.touched(who)
-        self.details.append({"who": who, "nom": self.units[who]["nom"], "what": what, **data})
+        self.details.append({"who": who, "name": self.units[who]["name"], "what": what, **data})
 
     def count(self, who, stat):
         stats = self.units[who].get("stats")
@@ -312,11 +311,11 @@ class Outcome:
             return
         self.touched(who)
         u["xp"] += amount
-        self.gains.append({"who": who, "nom": u["nom"], "reason": reason, "amount": amount})
+        self.gains.append({"who": who, "name": u["name"], "reason": reason, "amount": amount})
 
     def retort(self, who, kind):
         u = self.units[who]
-        self.info["retort"] = {"who": who, "nom": u["nom"], "kind": kind, "text": (u.get("repliques") or {}).get(kind)}
+        self.info["retort"] = {"who": who, "name": u["name"], "kind": kind, "text": (u.get("retorts") or {}).get(kind)}
 
     def touched(self, who):
         if who not in self.touched_ids:
@@ -325,19 +324,18 @@ class Outcome:
     def hurt(self, by, who, amount, record=None):
         u = self.units[who]
         self.touched(who)
-        u["pv"] = max(0, u["pv"] - amount)
-        if "stats" in self.units[by] and "degats_infliges" in self.units[by]["stats"]:
-            self.units[by]["stats"]["degats_infliges"] += amount
-        if "degats_subis" in u.get("stats", {}):
-            u["stats"]["degats_subis"] += amount
-        down = u["pv"] == 0
+        u["hp"] = max(0, u["hp"] - amount)
+        if "stats" in self.units[by] and "damage_dealt" in self.units[by]["stats"]:
+            self.units[by]["stats"]["damage_dealt"] += amount
+        if "damage_taken" in u.get("stats", {}):
+            u["stats"]["damage_taken"] += amount
+        down = u["hp"] == 0
         if record is not None:
             record["down"] = down
         else:
             self.info["down"] = down
         if down:
-            self.count(by, "mises_hors_combat")
-            self.downed.append({"id": who, "nom": u["nom"], "type": u["type"]})
+            self.count(by, "downed")
 
     def events(self, planned: dict, quiet: bool = False) -> list:
         """The public line; unless quiet, the MJ's log and each player's own parts."""
@@ -345,19 +343,19 @@ class Outcome:
         public = dict(self.info, cost=planned["cost"])
         if quiet:  # a simulation reads the public line only (balance.record)
             return [ev.public(kind, **public)]
-        pv = {uid: {"nom": self.units[uid]["nom"], "pv": self.units[uid]["pv"], "pv_max": self.units[uid]["pv_max"],
-                    **({"pa": self.units[uid]["pa"]} if "pa" in self.units[uid] else {})}
-              for uid in self.touched_ids}
-        out = [ev.public(kind, **public), ev.gm(kind, **public, details=self.details, xp=self.gains, pv=pv)]
+        after = {uid: {"name": self.units[uid]["name"], "hp": self.units[uid]["hp"],
+                       "hp_max": self.units[uid]["hp_max"], **({"ap": self.units[uid]["ap"]} if "ap" in self.units[uid] else {})}
+                 for uid in self.touched_ids}
+        out = [ev.public(kind, **public), ev.gm(kind, **public, details=self.details, xp=self.gains, after=after)]
         players = []
         for uid in self.touched_ids:
-            p = self.units[uid].get("joueur")
+            p = self.units[uid].get("player")
             if p and p not in players:
                 players.append(p)
         for p in players:
-            mine = {uid for uid, u in self.units.items() if u.get("joueur") == p}
+            mine = {uid for uid, u in self.units.items() if u.get("player") == p}
             out.append(ev.private(p, kind, **public,
                                   details=[d for d in self.details if d["who"] in mine],
                                   xp=[g for g in self.gains if g["who"] in mine],
-                                  pv={uid: v for uid, v in pv.items() if uid in mine}))
+                                  after={uid: v for uid, v in after.items() if uid in mine}))
         return out

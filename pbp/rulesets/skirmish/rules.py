@@ -32,8 +32,8 @@ WEAPON_TYPES = ("melee", "distance")
 SPELL_TYPES = ("degats", "soin", "buff", "debuff")
 HARMFUL = ("degats", "debuff")
 #: what a unit's record counts (the players' reports show it)
-STATS = ("attaques", "touches", "parfaites", "esquives", "sorts", "sorts_reussis", "contres",
-         "degats_infliges", "degats_subis", "mises_hors_combat")
+STATS = ("attacks", "hits", "perfects", "dodges", "spells_cast", "spells_landed", "counters",
+         "damage_dealt", "damage_taken", "downed")
 #: king moves, in the order the path search tries them
 NEIGHBOURS = ((0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1))
 
@@ -60,7 +60,7 @@ def shown(d: float) -> float:
 
 
 def alive(unit: dict) -> bool:
-    return unit.get("pv", 0) > 0
+    return unit.get("hp", 0) > 0
 
 
 def combine(*exprs) -> DiceExpr:
@@ -87,7 +87,7 @@ def spell_id(rules: dict, name) -> str | None:
 
 def players_standing(state: dict, roster) -> list[str]:
     """The handles (in roster order) with at least one character standing."""
-    owners = {u["joueur"] for u in state["units"].values() if u["type"] == CHARACTER and alive(u)}
+    owners = {u["player"] for u in state["units"].values() if u["type"] == CHARACTER and alive(u)}
     return [h for h in roster if h in owners]
 
 
@@ -113,7 +113,7 @@ def faction_allies(rules: dict, state: dict, uid: str) -> list[str]:
         if other == uid or not alive(u) or u.get("faction") != me["faction"] or u["type"] not in (CHARACTER,
                                                                                                  CREATURE):
             continue
-        if not faction["count_own_characters"] and me.get("joueur") and u.get("joueur") == me["joueur"]:
+        if not faction["count_own_characters"] and me.get("player") and u.get("player") == me["player"]:
             continue
         if dist2(me["position"], u["position"]) <= faction["radius"] ** 2:
             out.append(other)
@@ -129,24 +129,24 @@ def faction_bonus(rules: dict, n: int) -> int:
 def faction_part(rules: dict, state: dict, uid: str) -> dict:
     allies = faction_allies(rules, state, uid)
     return {"key": "faction", "value": faction_bonus(rules, len(allies)),
-            "allies": [state["units"][a]["nom"] for a in allies]}
+            "allies": [state["units"][a]["name"] for a in allies]}
 
 
 def hindrance(rules: dict, state: dict, uid: str) -> list[dict]:
     """Each other visible character of the same player: max(0, 5 - (d - 1)), rounded."""
     units, hind = state["units"], rules["hindrance"]
     me = units[uid]
-    if not me.get("joueur"):
+    if not me.get("player"):
         return []
     out = []
     for other, u in units.items():
-        if other == uid or not alive(u) or u.get("joueur") != me["joueur"]:
+        if other == uid or not alive(u) or u.get("player") != me["player"]:
             continue
         d = distance(me["position"], u["position"])
         if d > rules["grid"]["visible_within"]:
             continue
         value = max(0, half_up(hind["per_character"] - (d - hind["free_squares"])))
-        out.append({"id": other, "nom": u["nom"], "distance": shown(d), "value": value})
+        out.append({"id": other, "name": u["name"], "distance": shown(d), "value": value})
     return out
 
 
@@ -157,9 +157,9 @@ def range_malus(rules: dict, d: float) -> int:
 
 def effects_on(unit: dict, stat: str) -> tuple[int, list[dict]]:
     """The total of a unit's effects on `stat`, and those effects (name, spell name)."""
-    found = [e for e in unit.get("effets", []) if e["stat"] == stat]
-    return sum(e["valeur"] for e in found), [{"nom": e["nom"], **({"sort_nom": e["sort_nom"]}
-                                                                    if e.get("sort_nom") else {})} for e in found]
+    found = [e for e in unit.get("effects", []) if e["stat"] == stat]
+    return sum(e["value"] for e in found), [{"name": e["name"], **({"spell_name": e["spell_name"]}
+                                                                    if e.get("spell_name") else {})} for e in found]
 
 
 def capped(parts: list[dict], cap: int) -> dict:
@@ -191,10 +191,10 @@ def attack_chance_of(rules: dict, me: dict, spec: dict, weapon, faction, hindran
     """`faction()`: the faction part; `hindrance()`: the hindering characters
     ([{value, ...}]); `distance()`: to the target. Each is asked only when the
     action's spec uses it."""
-    parts = [{"key": "skill", "skill": spec["skill"], "value": me["competences"].get(spec["skill"], 0)}]
+    parts = [{"key": "skill", "skill": spec["skill"], "value": me["skills"].get(spec["skill"], 0)}]
     if spec.get("mastery") and weapon:
-        parts.append({"key": "mastery", "weapon": me["armes"][weapon]["nom"],
-                      "value": me["maitrises"].get(weapon, 0)})
+        parts.append({"key": "mastery", "weapon": me["weapons"][weapon]["name"],
+                      "value": me["masteries"].get(weapon, 0)})
     if spec.get("characteristic"):
         parts.append(_characteristic_part(rules, me, spec["characteristic"]))
     if spec.get("faction"):
@@ -215,10 +215,10 @@ def dodge_chance(rules: dict, state: dict, uid: str) -> dict:
 
 def dodge_chance_of(rules: dict, me: dict, faction) -> dict:
     dodge = rules["dodge"]
-    parts = [{"key": "skill", "skill": dodge["skill"], "value": me["competences"].get(dodge["skill"], 0)},
+    parts = [{"key": "skill", "skill": dodge["skill"], "value": me["skills"].get(dodge["skill"], 0)},
              _characteristic_part(rules, me, dodge["characteristic"])]
     if dodge["luck"]:
-        parts.append({"key": "luck", "score": me["chance"], "value": luck_bonus(rules, me["chance"])})
+        parts.append({"key": "luck", "score": me["luck"], "value": luck_bonus(rules, me["luck"])})
     if dodge["faction"]:
         parts.append(faction())
     _effects_part(me, "esquive", parts)
@@ -231,7 +231,7 @@ def magic_chance(rules: dict, state: dict, uid: str, spell: dict) -> dict:
 
 def magic_chance_of(rules: dict, me: dict, spell: dict, faction) -> dict:
     magic = rules["magic"]
-    parts = [{"key": "skill", "skill": magic["skill"], "value": me["competences"].get(magic["skill"], 0)}]
+    parts = [{"key": "skill", "skill": magic["skill"], "value": me["skills"].get(magic["skill"], 0)}]
     parts += [_characteristic_part(rules, me, c) for c in magic["characteristics"]]
     if magic["faction"]:
         parts.append(faction())
@@ -247,7 +247,7 @@ def counter_chance(rules: dict, state: dict, uid: str) -> dict:
 
 def counter_chance_of(rules: dict, me: dict, faction) -> dict:
     counter = rules["counter_magic"]
-    parts = [{"key": "skill", "skill": counter["skill"], "value": me["competences"].get(counter["skill"], 0)}]
+    parts = [{"key": "skill", "skill": counter["skill"], "value": me["skills"].get(counter["skill"], 0)}]
     parts += [_characteristic_part(rules, me, c) for c in counter["characteristics"]]
     if counter["faction"]:
         parts.append(faction())
@@ -263,14 +263,14 @@ def succeeds(roll_total: int, chance: int) -> bool:
 def can_dodge(rules: dict, unit: dict) -> bool:
     if unit["type"] == CHARACTER:
         return True
-    return unit["type"] == CREATURE and rules["dodge"]["creatures"] and unit.get("esquive_possible", False)
+    return unit["type"] == CREATURE and rules["dodge"]["creatures"] and unit.get("can_dodge", False)
 
 
 def can_counter(rules: dict, unit: dict) -> bool:
-    if unit["type"] not in (CHARACTER, CREATURE) or "competences" not in unit:
+    if unit["type"] not in (CHARACTER, CREATURE) or "skills" not in unit:
         return False
     counter = rules["counter_magic"]
-    return not counter["requires_skill"] or unit["competences"].get(counter["skill"], 0) > 0
+    return not counter["requires_skill"] or unit["skills"].get(counter["skill"], 0) > 0
 
 
 # -- damage ----------------------------------------------------------------------------------
@@ -285,11 +285,11 @@ def damage_bonus(rules: dict, total: int) -> str:
 def reduction(rules: dict, unit: dict) -> dict:
     red = rules["reduction"]
     parts = [{"key": "DEF", "score": unit["DEF"], "value": min(red["def_max"], max(0, unit["DEF"]) // red["def_step"])}]
-    for key in ("armure", "armure_legendaire"):
+    for key in ("armour", "legendary_armour"):
         if unit.get(key):
-            parts.append({"key": key, "nom": unit[key]["nom"], "value": unit[key]["reduction"]})
-    if unit.get("armure_naturelle"):
-        parts.append({"key": "armure_naturelle", "value": unit["armure_naturelle"]})
+            parts.append({"key": key, "name": unit[key]["name"], "value": unit[key]["reduction"]})
+    if unit.get("natural_armour"):
+        parts.append({"key": "natural_armour", "value": unit["natural_armour"]})
     _effects_part(unit, "reduction", parts)
     return {"parts": parts, "value": max(red["floor"], sum(p["value"] for p in parts))}
 
@@ -304,7 +304,7 @@ def damage_terms(rules: dict, unit: dict, spec: dict, weapon, perfect: bool) -> 
     bonus of TAI+FOR (or the action's `damage_base`), the perfect die, the effects."""
     terms = []
     if weapon:
-        terms.append({"key": "weapon", "nom": unit["armes"][weapon]["nom"], "dice": unit["armes"][weapon]["degats"]})
+        terms.append({"key": "weapon", "name": unit["weapons"][weapon]["name"], "dice": unit["weapons"][weapon]["damage"]})
     else:
         terms.append({"key": "bare_hands", "dice": str(spec["damage_dice"])})
     stats = spec["damage_base"]
@@ -338,12 +338,12 @@ def spell_targets(state: dict, uid: str, target: str, spell: dict) -> list[str]:
         return [target]
     units = state["units"]
     centre = units[target]["position"]
-    player = units[uid].get("joueur")
+    player = units[uid].get("player")
     hits = [target]
     for other, u in units.items():
         if other == target or not alive(u) or dist2(centre, u["position"]) > spell["zone"] ** 2:
             continue
-        if spell["type"] in HARMFUL and (other == uid or (player and u.get("joueur") == player)):
+        if spell["type"] in HARMFUL and (other == uid or (player and u.get("player") == player)):
             continue
         if spell["type"] != "degats" and u["type"] != CHARACTER:
             continue
@@ -351,9 +351,9 @@ def spell_targets(state: dict, uid: str, target: str, spell: dict) -> list[str]:
     return hits
 
 
-def counter_pa_loss(rules: dict, spell: dict, left: int) -> int:
+def counter_ap_loss(rules: dict, spell: dict, left: int) -> int:
     """A successful counter costs ceil(cost / divisor) PA, at most what is left."""
-    return min(left, -(-spell["cost"] // rules["counter_magic"]["pa_loss_divisor"]))
+    return min(left, -(-spell["cost"] // rules["counter_magic"]["ap_loss_divisor"]))
 
 
 def reflects(rules: dict, roll_total: int) -> bool:

@@ -25,6 +25,9 @@ ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 def validate_scenario(rules: dict, scenario) -> list[InputError]:
+    """What schema.yaml cannot say about world.yaml and characters.yaml: squares on
+    the grid, free and off the walls; ids in lower case; factions, owners and
+    spells that exist; a character for every player of the roster."""
     errors = []
 
     def bad(file, where, problem, **params):
@@ -200,7 +203,7 @@ def initial_state(rules: dict, scenario) -> dict:
         units[uid] = unit(rules, uid, sheet, CHARACTER, used)
     for uid, sheet in (world.get("cibles") or {}).items():
         units[uid] = unit(rules, uid, sheet, sheet["type"], used)
-    factions = {fid: {"nom": str(f.get("nom", fid) if isinstance(f, dict) else f or fid)}
+    factions = {fid: {"name": str(f.get("nom", fid) if isinstance(f, dict) else f or fid)}
                 for fid, f in (world.get("factions") or {}).items()}
     return {
         "turn": 0,
@@ -213,60 +216,65 @@ def initial_state(rules: dict, scenario) -> dict:
 
 
 def unit(rules: dict, uid: str, sheet: dict, kind: str, used: set) -> dict:
+    """A unit of the state from its sheet (a checked one): the sheet's French
+    fields under English keys, with the defaults of data.yaml; `used` holds the
+    board letters already taken."""
     neutral = rules["characteristic_neutral"]
     equipment = sheet.get("equipement") or {}
-    armes = {wid: {"nom": w.get("nom", wid), "type": w["type"], "degats": str(w["degats"]),
-                   **({"avec": w["avec"]} if w.get("avec") else {})}
-             for wid, w in (equipment.get("armes") or {}).items()}
+    weapons = {wid: {"name": w.get("nom", wid), "type": w["type"], "damage": str(w["degats"]),
+                     **({"phrase": w["avec"]} if w.get("avec") else {})}
+               for wid, w in (equipment.get("armes") or {}).items()}
     default_def = (rules["npc_defaults"].get(kind) or {}).get("DEF", neutral) if kind != CHARACTER else neutral
-    pa = sheet.get("pa", rules["pa"]["default" if kind == CHARACTER else "npc_default"])
+    ap = sheet.get("pa", rules["ap"]["default" if kind == CHARACTER else "npc_default"])
     out = {
         "type": kind,
-        "nom": str(sheet.get("nom", uid)),
-        "joueur": sheet.get("joueur") if kind == CHARACTER else None,
+        "name": str(sheet.get("nom", uid)),
+        "player": sheet.get("joueur") if kind == CHARACTER else None,
         "faction": sheet.get("faction"),
-        "symbole": _symbol(sheet, kind, used),
+        "symbol": _symbol(sheet, kind, used),
         "position": list(sheet["position"]),
-        "pv": sheet["pv"],
-        "pv_max": sheet.get("pv_max", sheet["pv"]),
+        "hp": sheet["pv"],
+        "hp_max": sheet.get("pv_max", sheet["pv"]),
     }
     if kind in (DOOR, OBJECT):
-        out.update({"DEF": sheet.get("DEF", default_def), "armure_naturelle": sheet.get("armure_naturelle", 0),
-                     "effets": [], "stats": {}})
+        out.update({"DEF": sheet.get("DEF", default_def), "natural_armour": sheet.get("armure_naturelle", 0),
+                    "effects": [], "stats": {}})
         return out
     out.update({
-        "pa": pa, "pa_max": pa,
-        "niveau": sheet.get("niveau", 1), "xp": sheet.get("xp", 0),
+        "ap": ap, "ap_max": ap,
+        "level": sheet.get("niveau", 1), "xp": sheet.get("xp", 0),
         **{c: sheet.get(c, default_def if c == "DEF" else neutral) for c in CHARACTERISTICS},
-        "chance": sheet.get("chance", 0),
-        "competences": {s: (sheet.get("competences") or {}).get(s, 0) for s in SKILLS},
-        "maitrises": dict(sheet.get("maitrises") or {}),
-        "sorts": [spell_id(rules, s) for s in sheet.get("sorts") or []],
-        "armes": armes,
-        "armure": _armour(equipment.get("armure")),
-        "armure_legendaire": _armour(equipment.get("armure_legendaire")),
-        "armure_naturelle": sheet.get("armure_naturelle", 0),
-        "effets": [_effect(e) for e in sheet.get("effets") or []],
-        "repliques": {str(k): str(v) for k, v in (sheet.get("repliques") or {}).items()},
+        "luck": sheet.get("chance", 0),
+        "skills": {s: (sheet.get("competences") or {}).get(s, 0) for s in SKILLS},
+        "masteries": dict(sheet.get("maitrises") or {}),
+        "spells": [spell_id(rules, s) for s in sheet.get("sorts") or []],
+        "weapons": weapons,
+        "armour": _armour(equipment.get("armure")),
+        "legendary_armour": _armour(equipment.get("armure_legendaire")),
+        "natural_armour": sheet.get("armure_naturelle", 0),
+        "effects": [_effect(e) for e in sheet.get("effets") or []],
+        "retorts": {str(k): str(v) for k, v in (sheet.get("repliques") or {}).items()},
         "stats": {s: 0 for s in STATS},
     })
     if kind != CHARACTER:
-        out["esquive_possible"] = "esquive" in (sheet.get("competences") or {})
+        out["can_dodge"] = "esquive" in (sheet.get("competences") or {})
     return out
 
 
-def _armour(raw):
+def _armour(raw) -> dict | None:
+    """`armure: 2` or `armure: {nom: mailles, reduction: 2}`."""
     if not raw:
         return None
     if isinstance(raw, int):
-        return {"nom": "", "reduction": raw}
-    return {"nom": str(raw.get("nom", "")), "reduction": int(raw.get("reduction", 0))}
+        return {"name": "", "reduction": raw}
+    return {"name": str(raw.get("nom", "")), "reduction": int(raw.get("reduction", 0))}
 
 
 def _effect(raw) -> dict:
-    out = {"nom": str(raw.get("nom", raw["stat"])), "stat": raw["stat"], "valeur": int(raw.get("valeur", 0))}
+    """`{nom, stat, valeur, tours}`; no `tours`: permanent (an item)."""
+    out = {"name": str(raw.get("nom", raw["stat"])), "stat": raw["stat"], "value": int(raw.get("valeur", 0))}
     if raw.get("tours") is not None:
-        out["tours"] = int(raw["tours"])
+        out["turns"] = int(raw["tours"])
     return out
 
 

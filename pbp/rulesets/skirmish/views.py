@@ -25,18 +25,18 @@ SKILL_LABELS = {"bagarre": ("bagarre", "brawl"), "melee": ("mêlée", "melee"), 
 
 def sheet(rules: dict, state: dict, uid: str) -> dict:
     u = state["units"][uid]
-    out = {"id": uid, "nom": u["nom"], "type": u["type"], "symbole": u["symbole"], "position": u["position"],
-           "pv": u["pv"], "pv_max": u["pv_max"], "faction": u.get("faction"),
-           "effets": [dict(e) for e in u.get("effets", [])]}
+    out = {"id": uid, "name": u["name"], "type": u["type"], "symbol": u["symbol"], "position": u["position"],
+           "hp": u["hp"], "hp_max": u["hp_max"], "faction": u.get("faction"),
+           "effects": [dict(e) for e in u.get("effects", [])]}
     if u["type"] == CHARACTER:
-        out.update(joueur=u["joueur"], niveau=u["niveau"], xp=u["xp"])
-    if "pa" in u:
-        out.update(pa=u["pa"], pa_max=u["pa_max"])
+        out.update(player=u["player"], level=u["level"], xp=u["xp"])
+    if "ap" in u:
+        out.update(ap=u["ap"], ap_max=u["ap_max"])
     if u["type"] in (CHARACTER, CREATURE):
-        out.update(characteristics={c: u[c] for c in CHARACTERISTICS}, chance=u["chance"],
-                   competences=dict(u["competences"]), maitrises=dict(u["maitrises"]),
-                   armes=[{"id": w, **a} for w, a in u["armes"].items()],
-                   sorts=list(u.get("sorts", [])), stats=dict(u["stats"]))
+        out.update(characteristics={c: u[c] for c in CHARACTERISTICS}, luck=u["luck"],
+                   skills=dict(u["skills"]), masteries=dict(u["masteries"]),
+                   weapons=[{"id": w, **a} for w, a in u["weapons"].items()],
+                   spells=list(u.get("spells", [])), stats=dict(u["stats"]))
     out["reduction"] = reduction(rules, u)["value"]
     return out
 
@@ -53,10 +53,10 @@ def board(state: dict) -> dict:
         if not alive(u):
             continue
         x, y = u["position"]
-        cells[y][x] = u["symbole"]
-        legend.append({"symbole": u["symbole"], "id": uid, "nom": u["nom"], "type": u["type"],
+        cells[y][x] = u["symbol"]
+        legend.append({"symbol": u["symbol"], "id": uid, "name": u["name"], "type": u["type"],
                        "position": u["position"], "faction": u.get("faction"),
-                       "faction_nom": state["factions"].get(u.get("faction"), {}).get("nom")})
+                       "faction_name": state["factions"].get(u.get("faction"), {}).get("name")})
     header = "   " + "".join(str(x % 10) for x in range(grid["width"]))
     rows = [header] + [f"{y:>2} " + "".join(row) for y, row in enumerate(cells)]
     return {"rows": rows, "legend": legend}
@@ -64,7 +64,7 @@ def board(state: dict) -> dict:
 
 def public_roster(state: dict) -> list[dict]:
     """Who is on the field, as the set-up post names them."""
-    return [{"id": uid, "nom": u["nom"], "type": u["type"], "joueur": u.get("joueur"),
+    return [{"id": uid, "name": u["name"], "type": u["type"], "player": u.get("player"),
              "faction": u.get("faction"), "position": u["position"]} for uid, u in state["units"].items()]
 
 
@@ -80,7 +80,7 @@ def end_events(rules: dict, state: dict, roster) -> list:
     events = [ev.public("board", **board(state))]
     for handle in roster:
         sheets = [sheet(rules, state, uid) for uid, u in state["units"].items()
-                  if u["type"] == CHARACTER and u["joueur"] == handle]
+                  if u["type"] == CHARACTER and u["player"] == handle]
         if sheets:
             events.append(ev.private(handle, "sheets", sheets=sheets))
     events.append(ev.gm("status", units=[sheet(rules, state, uid) for uid in state["units"]]))
@@ -102,11 +102,11 @@ def secret_values(state: dict) -> set[str]:
         if u["type"] not in (CHARACTER, CREATURE):
             continue
         out |= {f"{c} {u[c]}" for c in CHARACTERISTICS if c in u}
-        out |= {f"chance ({u['chance']} pts)", f"luck ({u['chance']} pts)"}
-        for skill, value in (u.get("competences") or {}).items():
+        out |= {f"chance ({u['luck']} pts)", f"luck ({u['luck']} pts)"}
+        for skill, value in (u.get("skills") or {}).items():
             if value:
                 out |= {f"{label} {_signed(value)}" for label in SKILL_LABELS.get(skill, (skill,))}
-        out.add(f"{u['pv']}/{u['pv_max']} PV")
+        out.add(f"{u['hp']}/{u['hp_max']} PV")
         if u["type"] == CHARACTER:
             out.add(f"{u['xp']} XP")
     return out
