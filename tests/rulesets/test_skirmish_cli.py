@@ -73,10 +73,23 @@ def test_example_plays_its_next_turn(camp):
 
 def test_status_and_order_form(pristine):
     r = pbp("status", cwd=pristine)
-    assert r.exit_code == 0 and "Aria" in r.output and "PV" in r.output
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    for line in (" 6 ··B··A·█······", "• t : le tonneau de poudre en [4, 1]",
+                 "• Aria : 18/26 PV, 3/10 PA, 12 XP, niveau 1, en [5, 6], réduction 2",
+                 "• Cyra : 0/16 PV, 10/10 PA, 0 XP, niveau 2, en [4, 5] — hors de combat, réduction 1",
+                 "• Brute : 9/30 PV, 4/8 PA, en [5, 7], réduction 2",
+                 "• la porte de chêne : 0/12 PV, en [7, 4] — hors de combat, réduction 3"):
+        assert line in lines, line
     r = pbp("orders", "--player", "alice", cwd=pristine)
-    assert r.exit_code == 0
-    assert "perso: aria" in r.output and "player: alice" in r.output and "turn: 4" in r.output
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    for line in ("# Aria (perso: aria) en [5, 6], 10 PA par tour", "#   armes : epee (melee, 1d8)",
+                 "#   melee possible d'ici sur : brute", "# Bran (perso: bran) en [2, 6], 10 PA par tour",
+                 "#   armes : arc (distance, 1d8), dague (melee, 1d4)", "#   tir possible d'ici sur : brute",
+                 "# Cibles : dag [8, 4], eli [8, 7], fenn [8, 8], brute [5, 7], tonneau [4, 1]",
+                 "player: alice", "turn: 4", "actions: []"):
+        assert line in lines, line
 
 
 # -- refused orders ---------------------------------------------------------------------------------
@@ -208,5 +221,6 @@ def test_a_new_campaign_from_the_skeleton_sets_up_and_plays(tmp_path):
     # damage 1d8 + 1d4 (TAI+FOR 26) = 7, minus the wolf's base DEF 10 -> 1
     assert ("Alda attaque Loup à l'épée : 1d100 (30) ≤ 54 → touché ; esquive 1d100 (90) > 20 ; "
             "dégâts 1d8+1d4 (7) − 1 = 6") in public
-    assert "Roleplay" in public and (root / "turns/001/private/joueur1.bbcode").exists()
+    assert '[quote="Équipe 1"]Alda charge le loup.[/quote]' in public.splitlines()
+    assert (root / "turns/001/private/joueur1.bbcode").exists()
     assert pbp("verify", cwd=root).exit_code == 0

@@ -310,8 +310,8 @@ def test_a_player_cannot_attack_his_own_character():
     for action in ("melee", "bagarre", "tir"):
         refusals = g.check("p1", f"{action}: {{perso: aria, cible: bran}}")
         assert keys(refusals) == ["own_character"], action
-    assert g.check_errors("p1", "melee: {perso: aria, cible: Bran}")[0].startswith(
-        "turns/001/orders/p1.yaml:4: you cannot attack Bran: it is one of your own characters.")
+    assert g.check_errors("p1", "melee: {perso: aria, cible: Bran}") == [
+        "turns/001/orders/p1.yaml:4: you cannot attack Bran: it is one of your own characters. Valid values: foe."]
     # another player's character of the same faction is a legal (if unfriendly) target
     g2 = Game({"aria": sheet("p1", "a", (0, 0)), "cyra": sheet("p2", "a", (1, 0))})
     assert g2.check("p1", "melee: {perso: aria, cible: cyra}") == []

@@ -33,7 +33,9 @@ def test_a_spell_must_be_known_and_learned():
         "turns/001/orders/p1.yaml:4: Cyra has not learned the spell `trait_de_feu`. Valid values: soin."]
     r = g.check("p1", "sort: {perso: cyra, sort: boule_de_fue, cible: foe}")
     assert keys(r) == ["unknown_spell"] and r[0].params["suggestion"] == "boule_de_feu"
-    assert "Did you mean `boule_de_feu`?" in g.check_errors("p1", "sort: {perso: cyra, sort: boule_de_fue, cible: foe}")[0]
+    assert g.check_errors("p1", "sort: {perso: cyra, sort: boule_de_fue, cible: foe}") == [
+        "turns/001/orders/p1.yaml:4: unknown spell `boule_de_fue`. Did you mean `boule_de_feu`? Valid values: "
+        "trait_de_feu, boule_de_feu, soin, benediction, malediction, peau_de_pierre."]
     g2 = Game({"cyra": mage("p1", "a", (0, 0)), "foe": sheet("p2", "b", (1, 0))})
     assert g2.check("p1", "sort: {perso: cyra, sort: fireball, cible: foe}") == []  # English ids too
 

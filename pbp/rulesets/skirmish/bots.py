@@ -245,7 +245,8 @@ def _reach2(rules: dict, me: dict) -> int:
     for spec in rules["actions"].values():
         if spec.get("kind") != "attack" or me["skills"].get(spec["skill"], 0) <= 0:
             continue
-        if spec.get("weapon_type") and not any(a["type"] == spec["weapon_type"] for a in me.get("weapons", {}).values()):
+        weapons = me.get("weapons", {}).values()
+        if spec.get("weapon_type") and not any(a["type"] == spec["weapon_type"] for a in weapons):
             continue
         if spec["placement"] != "adjacent":
             best = max(best, math.floor(spec["max_distance"] ** 2))

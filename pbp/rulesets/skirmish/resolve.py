@@ -343,9 +343,12 @@ class Outcome:
         public = dict(self.info, cost=planned["cost"])
         if quiet:  # a simulation reads the public line only (balance.record)
             return [ev.public(kind, **public)]
-        after = {uid: {"name": self.units[uid]["name"], "hp": self.units[uid]["hp"],
-                       "hp_max": self.units[uid]["hp_max"], **({"ap": self.units[uid]["ap"]} if "ap" in self.units[uid] else {})}
-                 for uid in self.touched_ids}
+        after = {}
+        for uid in self.touched_ids:
+            u = self.units[uid]
+            after[uid] = {"name": u["name"], "hp": u["hp"], "hp_max": u["hp_max"]}
+            if "ap" in u:  # doors and objects have none
+                after[uid]["ap"] = u["ap"]
         out = [ev.public(kind, **public), ev.gm(kind, **public, details=self.details, xp=self.gains, after=after)]
         players = []
         for uid in self.touched_ids:

@@ -304,7 +304,8 @@ def damage_terms(rules: dict, unit: dict, spec: dict, weapon, perfect: bool) -> 
     bonus of TAI+FOR (or the action's `damage_base`), the perfect die, the effects."""
     terms = []
     if weapon:
-        terms.append({"key": "weapon", "name": unit["weapons"][weapon]["name"], "dice": unit["weapons"][weapon]["damage"]})
+        w = unit["weapons"][weapon]
+        terms.append({"key": "weapon", "name": w["name"], "dice": w["damage"]})
     else:
         terms.append({"key": "bare_hands", "dice": str(spec["damage_dice"])})
     stats = spec["damage_base"]
