@@ -51,14 +51,14 @@ def test_example_shows_the_issue_forum_line_and_keeps_sheets_out_of_the_public_p
         events = yamlio.load_file(pristine / f"turns/{n:03d}/events.yaml")
         for e in events:
             if e["audience"] == "public":
-                assert not {"details", "xp", "pv", "sheets", "units"} & set(e["data"]) or e["kind"] == "setup"
+                assert not {"details", "xp", "after", "sheets", "units"} & set(e["data"]) or e["kind"] == "setup"
 
 
 def test_example_has_three_turns_and_the_next_orders_ready(pristine):
     state, n = last_state(pristine)
     assert n == 4 and (pristine / "turns/004/orders").is_dir()
     factions = {u["faction"] for u in state["units"].values() if u["type"] == "character"}
-    players = {u["joueur"] for u in state["units"].values() if u["type"] == "character"}
+    players = {u["player"] for u in state["units"].values() if u["type"] == "character"}
     kinds = [u["type"] for u in state["units"].values()]
     assert len(factions) == 2 and len(players) == 3 and kinds.count("character") == 6
     assert "creature" in kinds and "door" in kinds
@@ -73,16 +73,29 @@ def test_example_plays_its_next_turn(camp):
 
 def test_status_and_order_form(pristine):
     r = pbp("status", cwd=pristine)
-    assert r.exit_code == 0 and "Aria" in r.output and "PV" in r.output
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    for line in (" 6 ··B··A·█······", "• t : le tonneau de poudre en [4, 1]",
+                 "• Aria : 18/26 PV, 3/10 PA, 12 XP, niveau 1, en [5, 6], réduction 2",
+                 "• Cyra : 0/16 PV, 10/10 PA, 0 XP, niveau 2, en [4, 5] — hors de combat, réduction 1",
+                 "• Brute : 9/30 PV, 4/8 PA, en [5, 7], réduction 2",
+                 "• la porte de chêne : 0/12 PV, en [7, 4] — hors de combat, réduction 3"):
+        assert line in lines, line
     r = pbp("orders", "--player", "alice", cwd=pristine)
-    assert r.exit_code == 0
-    assert "perso: aria" in r.output and "player: alice" in r.output and "turn: 4" in r.output
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    for line in ("# Aria (perso: aria) en [5, 6], 10 PA par tour", "#   armes : epee (melee, 1d8)",
+                 "#   melee possible d'ici sur : brute", "# Bran (perso: bran) en [2, 6], 10 PA par tour",
+                 "#   armes : arc (distance, 1d8), dague (melee, 1d4)", "#   tir possible d'ici sur : brute",
+                 "# Cibles : dag [8, 4], eli [8, 7], fenn [8, 8], brute [5, 7], tonneau [4, 1]",
+                 "player: alice", "turn: 4", "actions: []"):
+        assert line in lines, line
 
 
 # -- refused orders ---------------------------------------------------------------------------------
 
 def _free_neighbour(state, pos):
-    taken = {tuple(u["position"]) for u in state["units"].values() if u["pv"] > 0}
+    taken = {tuple(u["position"]) for u in state["units"].values() if u["hp"] > 0}
     taken |= {tuple(w) for w in state["grid"]["walls"]}
     for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)):
         cell = (pos[0] + dx, pos[1] + dy)
@@ -94,7 +107,7 @@ def _free_neighbour(state, pos):
 def _target_at(state, uid, test):
     me = state["units"][uid]
     for tid, u in state["units"].items():
-        if u["pv"] > 0 and u.get("joueur") != me["joueur"] and test(math.dist(me["position"], u["position"])):
+        if u["hp"] > 0 and u.get("player") != me["player"] and test(math.dist(me["position"], u["position"])):
             return tid, math.dist(me["position"], u["position"])
     raise AssertionError("no such target")
 
@@ -139,7 +152,7 @@ def test_not_enough_pa_short_by_one_is_refused_on_its_line(camp):
     state, n = last_state(camp)
     home = state["units"]["bran"]["position"]
     away = _free_neighbour(state, home)
-    pa = state["units"]["bran"]["pa_max"]
+    pa = state["units"]["bran"]["ap_max"]
     moves = [f"  - deplacer: {{perso: bran, vers: [{c[0]}, {c[1]}]}}\n"
              for c in ([away, home] * pa)[:pa + 1]]  # pa moves of 1 PA, then one more
     write(camp, f"turns/{n:03d}/orders/alice.yaml", f"player: alice\nturn: {n}\nactions:\n" + "".join(moves))
@@ -208,5 +221,6 @@ def test_a_new_campaign_from_the_skeleton_sets_up_and_plays(tmp_path):
     # damage 1d8 + 1d4 (TAI+FOR 26) = 7, minus the wolf's base DEF 10 -> 1
     assert ("Alda attaque Loup à l'épée : 1d100 (30) ≤ 54 → touché ; esquive 1d100 (90) > 20 ; "
             "dégâts 1d8+1d4 (7) − 1 = 6") in public
-    assert "Roleplay" in public and (root / "turns/001/private/joueur1.bbcode").exists()
+    assert '[quote="Équipe 1"]Alda charge le loup.[/quote]' in public.splitlines()
+    assert (root / "turns/001/private/joueur1.bbcode").exists()
     assert pbp("verify", cwd=root).exit_code == 0

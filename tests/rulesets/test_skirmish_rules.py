@@ -7,7 +7,8 @@ states what it changes.
 
 import pytest
 
-from pbp.rulesets.skirmish.rules import Skirmish, half_up
+from pbp.rulesets.skirmish import Skirmish, rules as R
+from pbp.rulesets.skirmish.rules import half_up
 from tests.rulesets.test_skirmish_support import Game, creature, sheet
 
 
@@ -19,13 +20,13 @@ def keys(refusals):
 
 def test_characteristic_bonus_is_value_minus_ten_and_luck_one_per_five_capped_at_four():
     rs = Skirmish()
-    assert [rs.char_bonus(v) for v in (7, 10, 16)] == [-3, 0, 6]
-    assert [rs.luck_bonus(v) for v in (0, 4, 5, 9, 14, 20, 24, 40)] == [0, 0, 1, 1, 2, 4, 4, 4]
+    assert [R.char_bonus(rs.rules, v) for v in (7, 10, 16)] == [-3, 0, 6]
+    assert [R.luck_bonus(rs.rules, v) for v in (0, 4, 5, 9, 14, 20, 24, 40)] == [0, 0, 1, 1, 2, 4, 4, 4]
 
 
 def test_faction_bonus_rises_with_ever_smaller_gains():
     rs = Skirmish()
-    values = [rs.faction_bonus(n) for n in range(0, 11)]
+    values = [R.faction_bonus(rs.rules, n) for n in range(0, 11)]
     # round(3), round(4.5), round(5.5), round(6.25), round(6.85) ... halves up
     assert values[:6] == [0, 3, 5, 6, 6, 7]
     assert values[10] == 9  # 3 * H(10) = 8.79: a crowd does not give an absurd bonus
@@ -196,7 +197,7 @@ def test_dodged_attack_does_no_damage_and_both_sides_gain_xp():
     g.play({"aria.attaque": 10, "dag.esquive": 30}, p1=["melee: {perso: aria, cible: dag}"])
     data = g.one("attack")
     assert data["dodge"]["success"] and "damage" not in data
-    assert g.units["dag"]["pv"] == 20
+    assert g.units["dag"]["hp"] == 20
     assert g.xp(data) == [("aria", "attack_dodged", 1), ("dag", "dodge", 2)]
     assert data["retort"]["who"] == "dag" and data["retort"]["kind"] == "esquive"
 
@@ -230,7 +231,7 @@ def test_creatures_dodge_only_with_an_esquive_skill_doors_never():
                                          (24, "0"), (25, "1d4"), (33, "1d6"), (41, "2d6"), (56, "2d6+4"),
                                          (80, "2d6+4")])
 def test_damage_bonus_table(total, dice):
-    assert Skirmish().damage_bonus(total) == dice
+    assert R.damage_bonus(Skirmish().rules, total) == dice
 
 
 def test_melee_damage_uses_size_plus_strength_ranged_size_plus_dexterity():
@@ -253,17 +254,17 @@ def test_reduction_from_def_armour_legendary_armour_and_effects():
     g.play({"aria.attaque": 10, "tank.esquive": 99, "aria.degats": 8}, p1=["melee: {perso: aria, cible: tank}"])
     data = g.one("attack")
     red = g.detail(data, "tank", "reduction")
-    assert [(p["key"], p["value"]) for p in red["parts"]] == [("DEF", 1), ("armure", 2), ("armure_legendaire", 1),
+    assert [(p["key"], p["value"]) for p in red["parts"]] == [("DEF", 1), ("armour", 2), ("legendary_armour", 1),
                                                               ("effects", 1)]
     assert data["damage"] == {**data["damage"], "reduction": 5, "final": 3}
-    assert g.units["tank"]["pv"] == 17
+    assert g.units["tank"]["hp"] == 17
 
 
 def test_def_reduction_is_capped_at_five_before_armour():
     rs = Skirmish()
-    assert rs.reduction({"DEF": 9})["value"] == 0
-    assert rs.reduction({"DEF": 49})["value"] == 4
-    assert rs.reduction({"DEF": 70, "armure": {"nom": "", "reduction": 2}})["value"] == 7
+    assert R.reduction(rs.rules, {"DEF": 9})["value"] == 0
+    assert R.reduction(rs.rules, {"DEF": 49})["value"] == 4
+    assert R.reduction(rs.rules, {"DEF": 70, "armour": {"name": "", "reduction": 2}})["value"] == 7
 
 
 def test_reduction_larger_than_damage_gives_zero_never_negative():
@@ -271,7 +272,7 @@ def test_reduction_larger_than_damage_gives_zero_never_negative():
     g.play({"aria.attaque": 10, "aria.degats": 2}, p1=["melee: {perso: aria, cible: porte}"])
     data = g.one("attack")
     assert data["damage"] == {**data["damage"], "reduction": 3, "final": 0}  # a door's base DEF 30
-    assert g.units["porte"]["pv"] == 10
+    assert g.units["porte"]["hp"] == 10
 
 
 def test_negative_damage_bonus_can_bring_the_roll_below_zero_final_stays_zero():
@@ -279,7 +280,7 @@ def test_negative_damage_bonus_can_bring_the_roll_below_zero_final_stays_zero():
     g.play({"aria.attaque": 10, "aria.degats": [1, 6]}, p1=["melee: {perso: aria, cible: foe}"])
     data = g.one("attack")
     assert data["damage"]["roll"]["expr"] == "1d8-1d6" and data["damage"]["roll"]["total"] == -5
-    assert data["damage"]["final"] == 0 and g.units["foe"]["pv"] == 30
+    assert data["damage"]["final"] == 0 and g.units["foe"]["hp"] == 30
 
 
 def test_temporary_damage_effects_are_added_to_the_damage_roll():
@@ -299,7 +300,7 @@ def test_the_issue_example_numbers():
     assert data["attack"]["chance"] == 61 and data["dodge"]["chance"] == 35
     assert data["damage"]["roll"]["expr"] == "1d8+1d4"
     assert (data["damage"]["reduction"], data["damage"]["final"]) == (2, 4)
-    assert g.units["brute"]["pv"] == 26
+    assert g.units["brute"]["hp"] == 26
 
 
 # -- targets and the ban ------------------------------------------------------------------------
@@ -309,8 +310,8 @@ def test_a_player_cannot_attack_his_own_character():
     for action in ("melee", "bagarre", "tir"):
         refusals = g.check("p1", f"{action}: {{perso: aria, cible: bran}}")
         assert keys(refusals) == ["own_character"], action
-    assert g.check_errors("p1", "melee: {perso: aria, cible: Bran}")[0].startswith(
-        "turns/001/orders/p1.yaml:4: you cannot attack Bran: it is one of your own characters.")
+    assert g.check_errors("p1", "melee: {perso: aria, cible: Bran}") == [
+        "turns/001/orders/p1.yaml:4: you cannot attack Bran: it is one of your own characters. Valid values: foe."]
     # another player's character of the same faction is a legal (if unfriendly) target
     g2 = Game({"aria": sheet("p1", "a", (0, 0)), "cyra": sheet("p2", "a", (1, 0))})
     assert g2.check("p1", "melee: {perso: aria, cible: cyra}") == []
@@ -362,7 +363,7 @@ def test_moving_costs_the_shortest_free_path_around_walls():
     g.play(p1=["deplacer: {perso: aria, vers: [4, 0]}"])
     move = g.public("move")[0]
     assert move["squares"] == 6 and move["cost"] == 6  # around the wall (4 in a straight line)
-    assert g.units["aria"]["position"] == [4, 0] and g.units["aria"]["pa"] == 4
+    assert g.units["aria"]["position"] == [4, 0] and g.units["aria"]["ap"] == 4
     assert keys(g.check("p1", "deplacer: {perso: aria, vers: [2, 1]}")) == ["wall"]
     assert keys(g.check("p1", "deplacer: {perso: aria, vers: [12, 0]}")) == ["off_grid"]
 
@@ -374,7 +375,7 @@ def test_a_closed_door_blocks_the_way_until_it_gives_in():
     assert keys(g.check("p1", "deplacer: {perso: aria, vers: [3, 3]}")) == ["unreachable"]
     assert keys(g.check("p1", "deplacer: {perso: aria, vers: [2, 3]}")) == ["occupied"]
     g.play({"aria.attaque": 10, "aria.degats": 8}, p1=["melee: {perso: aria, cible: porte}"])
-    assert g.one("attack")["down"] is True and g.units["porte"]["pv"] == 0
+    assert g.one("attack")["down"] is True and g.units["porte"]["hp"] == 0
     assert g.check("p1", "deplacer: {perso: aria, vers: [3, 3]}") == []
 
 
@@ -399,26 +400,26 @@ def test_a_character_downed_earlier_in_the_turn_does_not_act():
     g.play({"aria.attaque": 10, "dag.esquive": 99, "aria.degats": 8},
            p1=["melee: {perso: aria, cible: dag}"], p2=["melee: {perso: dag, cible: aria}", "bagarre: aria"])
     assert g.one("attack")["down"] is True
-    assert g.public("down_skip") == [{"actor": "dag", "nom": "Dag", "count": 2}]
+    assert g.public("down_skip") == [{"actor": "dag", "name": "Dag", "count": 2}]
     assert not [r for r in g.dice.log if r.label.startswith("dag.attaque")]
-    assert g.units["aria"]["pv"] == 20
+    assert g.units["aria"]["hp"] == 20
 
 
 def test_a_target_that_moved_away_is_lost_at_resolution_not_an_error():
     g = Game({"aria": sheet("p1", "a", (0, 0), DEX=8), "dag": sheet("p2", "b", (1, 0), DEX=14)})
     g.play(p1=["melee: {perso: aria, cible: dag}"], p2=["deplacer: {vers: [5, 0]}"])
     lost = g.public("lost")
-    assert lost == [{"actor": "aria", "nom": "Aria", "action": "melee", "reason": "not_adjacent",
+    assert lost == [{"actor": "aria", "name": "Aria", "action": "melee", "reason": "not_adjacent",
                      "params": {"target": "Dag", "distance": 5.0, "limit": 2}}]
-    assert g.units["aria"]["pa"] == 10  # nothing spent
+    assert g.units["aria"]["ap"] == 10  # nothing spent
 
 
 def test_pa_reset_each_turn():
     g = Game({"aria": sheet("p1", "a", (0, 0))})
     g.play(p1=["deplacer: {vers: [3, 0]}"])
-    assert g.units["aria"]["pa"] == 7
+    assert g.units["aria"]["ap"] == 7
     g.play(p1=["deplacer: {vers: [0, 0]}"])
-    assert g.units["aria"]["pa"] == 7
+    assert g.units["aria"]["ap"] == 7
 
 
 # -- XP, levels, end -----------------------------------------------------------------------------
@@ -426,8 +427,8 @@ def test_pa_reset_each_turn():
 def test_levels_come_from_xp_thresholds_and_are_public():
     g = Game({"aria": sheet("p1", "a", (0, 0), xp=18), "foe": creature((1, 0), pv=99)})
     g.play({"aria.attaque": 10}, p1=["melee: {perso: aria, cible: foe}"])
-    assert g.units["aria"]["xp"] == 21 and g.units["aria"]["niveau"] == 2
-    assert g.public("level_up") == [{"actor": "aria", "nom": "Aria", "level": 2}]
+    assert g.units["aria"]["xp"] == 21 and g.units["aria"]["level"] == 2
+    assert g.public("level_up") == [{"actor": "aria", "name": "Aria", "level": 2}]
 
 
 def test_the_skirmish_ends_when_one_faction_is_left_standing():
@@ -435,7 +436,7 @@ def test_the_skirmish_ends_when_one_faction_is_left_standing():
     assert g.rs.players_to_play(g.state, g.scenario) == ["p1", "p2"]
     g.play({"aria.attaque": 10, "dag.esquive": 99, "aria.degats": 5}, p1=["melee: {perso: aria, cible: dag}"])
     assert g.rs.is_over(g.state)
-    assert g.public("over") == [{"winners": [{"id": "a", "nom": "Faction A"}]}]
+    assert g.public("over") == [{"winners": [{"id": "a", "name": "Faction A"}]}]
     assert g.rs.players_to_play(g.state, g.scenario) == ["p1"]
     assert keys(g.check("p2", "bagarre: aria")) == ["character_down"]
 
@@ -451,7 +452,7 @@ def test_gm_orders_a_creature_which_acts_in_initiative_order():
            gm={"brute": [{"melee": {"cible": "aria"}}]}, p1=["deplacer: {vers: [2, 0]}"])
     att = g.one("attack")
     assert att["actor"] == "brute" and att["attack"]["chance"] == 55 and att["damage"]["final"] == 3
-    assert g.units["aria"]["pv"] == 17
+    assert g.units["aria"]["hp"] == 17
     assert g.xp(att) == []  # creatures gain no XP
 
 

@@ -7,6 +7,7 @@ soin 1, benediction 3, malediction 4, peau_de_pierre 1.
 
 import pytest
 
+from pbp.rulesets.skirmish import rules as R
 from tests.rulesets.test_skirmish_support import Game, creature, sheet
 
 ALL = ["trait_de_feu", "boule_de_feu", "soin", "benediction", "malediction", "peau_de_pierre"]
@@ -32,7 +33,9 @@ def test_a_spell_must_be_known_and_learned():
         "turns/001/orders/p1.yaml:4: Cyra has not learned the spell `trait_de_feu`. Valid values: soin."]
     r = g.check("p1", "sort: {perso: cyra, sort: boule_de_fue, cible: foe}")
     assert keys(r) == ["unknown_spell"] and r[0].params["suggestion"] == "boule_de_feu"
-    assert "Did you mean `boule_de_feu`?" in g.check_errors("p1", "sort: {perso: cyra, sort: boule_de_fue, cible: foe}")[0]
+    assert g.check_errors("p1", "sort: {perso: cyra, sort: boule_de_fue, cible: foe}") == [
+        "turns/001/orders/p1.yaml:4: unknown spell `boule_de_fue`. Did you mean `boule_de_feu`? Valid values: "
+        "trait_de_feu, boule_de_feu, soin, benediction, malediction, peau_de_pierre."]
     g2 = Game({"cyra": mage("p1", "a", (0, 0)), "foe": sheet("p2", "b", (1, 0))})
     assert g2.check("p1", "sort: {perso: cyra, sort: fireball, cible: foe}") == []  # English ids too
 
@@ -64,7 +67,7 @@ def test_range_grows_with_the_casters_level(level, allowed):
     assert (r == []) is allowed
     if not allowed:
         assert keys(r) == ["out_of_range"] and r[0].params["max"] == 4
-    assert g.rs.spell_range(g.rs.rules["spells"]["trait_de_feu"], level) == min(8, 4 + level - 1)
+    assert R.spell_range(g.rs.rules["spells"]["trait_de_feu"], level) == min(8, 4 + level - 1)
 
 
 def test_not_enough_pa_for_a_spell():
@@ -97,9 +100,9 @@ def test_a_failed_spell_costs_its_pa_gives_no_xp_and_shows_a_retort():
     g.play({"cyra.magie": 41}, p1=["sort: {perso: cyra, sort: trait_de_feu, cible: foe}"])
     data = g.one("spell")
     assert not data["cast"]["success"] and "effect" not in data and "counter" not in data
-    assert g.xp(data) == [] and g.units["cyra"]["xp"] == 0 and g.units["cyra"]["pa"] == 7
-    assert data["retort"] == {"who": "cyra", "nom": "Cyra", "kind": "sort_rate", "text": "Zut !"}
-    assert g.units["foe"]["pv"] == 20
+    assert g.xp(data) == [] and g.units["cyra"]["xp"] == 0 and g.units["cyra"]["ap"] == 7
+    assert data["retort"] == {"who": "cyra", "name": "Cyra", "kind": "sort_rate", "text": "Zut !"}
+    assert g.units["foe"]["hp"] == 20
 
 
 def test_a_damage_spell_on_a_character_without_magic_is_not_countered():
@@ -107,8 +110,8 @@ def test_a_damage_spell_on_a_character_without_magic_is_not_countered():
     g.play({"cyra.magie": 40, "cyra.effet": 6}, p1=["sort: {perso: cyra, sort: trait_de_feu, cible: foe}"])
     data = g.one("spell")
     assert "counter" not in data
-    assert data["effect"]["hits"] == [{"id": "foe", "nom": "Foe", "value": 6, "down": False}]
-    assert g.units["foe"]["pv"] == 14  # spell damage ignores physical reduction (data: magic.reduction_applies)
+    assert data["effect"]["hits"] == [{"id": "foe", "name": "Foe", "value": 6, "down": False}]
+    assert g.units["foe"]["hp"] == 14  # spell damage ignores physical reduction (data: magic.reduction_applies)
     assert g.xp(data) == [("cyra", "spell_success", 3)]
 
 
@@ -127,10 +130,10 @@ def test_counter_magic_roll_9_reflects_10_blocks_above_the_chance_fails(roll, bl
                                                             ("difficulty", -20)]
     assert counter["chance"] == 20
     assert (counter["success"], counter["perfect"], data.get("reflected", False)) == (blocked, reflected, reflected)
-    assert counter["pa_lost"] == (2 if blocked else 0)  # half of 3, rounded up
-    assert g.units["eli"]["pa"] == (8 if blocked else 10)
-    assert g.units["eli"]["pv"] == (20 if blocked else 15)
-    assert g.units["cyra"]["pv"] == (15 if reflected else 20)
+    assert counter["ap_lost"] == (2 if blocked else 0)  # half of 3, rounded up
+    assert g.units["eli"]["ap"] == (8 if blocked else 10)
+    assert g.units["eli"]["hp"] == (20 if blocked else 15)
+    assert g.units["cyra"]["hp"] == (15 if reflected else 20)
     expected_xp = [("eli", "counter", 2)] + ([("eli", "counter_perfect_bonus", 1)] if reflected else []) \
         if blocked else [("cyra", "spell_success", 3)]
     assert g.xp(data) == expected_xp
@@ -145,11 +148,11 @@ def test_a_countering_target_loses_pa_and_may_then_be_short_by_one():
     g.play({"cyra.magie": 10, "eli.contre": 15, "eli.magie": 99, "eli.attaque": 99},
            p1=["sort: {perso: cyra, sort: trait_de_feu, cible: eli}"],
            p2=["sort: {sort: trait_de_feu, cible: cyra}", "tir: cyra", "deplacer: {vers: [3, 2]}"])
-    assert [s["counter"]["pa_lost"] for s in g.gm_events("spell") if s["actor"] == "cyra"] == [2]
+    assert [s["counter"]["ap_lost"] for s in g.gm_events("spell") if s["actor"] == "cyra"] == [2]
     lost = g.public("lost")
-    assert lost == [{"actor": "eli", "nom": "Eli", "action": "deplacer", "reason": "not_enough_pa",
+    assert lost == [{"actor": "eli", "name": "Eli", "action": "deplacer", "reason": "not_enough_pa",
                      "params": {"character": "Eli", "need": 2, "have": 1, "short": 1}}]
-    assert g.units["eli"]["position"] == [3, 0] and g.units["eli"]["pa"] == 1
+    assert g.units["eli"]["position"] == [3, 0] and g.units["eli"]["ap"] == 1
 
 
 def test_the_pa_lost_to_a_counter_are_at_most_what_is_left():
@@ -158,7 +161,7 @@ def test_the_pa_lost_to_a_counter_are_at_most_what_is_left():
            p1=["sort: {perso: cyra, sort: trait_de_feu, cible: eli}"],
            p2=["sort: {sort: trait_de_feu, cible: cyra}"] * 3)  # Eli acts first and keeps 1 PA
     spell = [s for s in g.gm_events("spell") if s["actor"] == "cyra"][0]
-    assert spell["counter"]["pa_lost"] == 1 and g.units["eli"]["pa"] == 0
+    assert spell["counter"]["ap_lost"] == 1 and g.units["eli"]["ap"] == 0
 
 
 def test_only_damage_spells_aimed_at_characters_are_countered():
@@ -173,13 +176,13 @@ def test_only_damage_spells_aimed_at_characters_are_countered():
 
 def test_heal_restores_pv_up_to_the_maximum():
     g = Game({"cyra": mage("p1", "a", (0, 0)), "aria": sheet("p2", "a", (1, 0), pv=20, pv_max=20)})
-    g.units["aria"]["pv"] = 10
+    g.units["aria"]["hp"] = 10
     g.play({"cyra.magie": 10, "cyra.effet": 7, "cyra.magie.2": 10, "cyra.effet.2": 10},
            p1=["sort: {perso: cyra, sort: soin, cible: aria}", "sort: {perso: cyra, sort: soin, cible: aria}"])
     first, second = g.gm_events("spell")
     assert first["effect"]["roll"]["expr"] == "1d8+2" and first["effect"]["hits"][0]["value"] == 7
     assert second["effect"]["hits"][0]["value"] == 3  # 17 -> 20, not 27
-    assert g.units["aria"]["pv"] == 20
+    assert g.units["aria"]["hp"] == 20
 
 
 def test_buff_adds_a_temporary_effect_that_counts_then_expires():
@@ -187,13 +190,13 @@ def test_buff_adds_a_temporary_effect_that_counts_then_expires():
               "foe": creature((2, 0), pv=99)})
     g.play({"cyra.magie": 10, "aria.attaque": 99},
            p1=["sort: {perso: cyra, sort: benediction, cible: aria}"], p2=["melee: foe"])
-    assert g.one("spell")["effect"] == {"type": "buff", "hits": [{"id": "aria", "nom": "Aria", "value": 10}],
+    assert g.one("spell")["effect"] == {"type": "buff", "hits": [{"id": "aria", "name": "Aria", "value": 10}],
                                         "stat": "attaque", "value": 10, "duration": 2}
     assert g.one("attack")["attack"]["chance"] == 50  # this very turn: 40 + 10
-    assert [e["tours"] for e in g.units["aria"]["effets"]] == [1]
+    assert [e["turns"] for e in g.units["aria"]["effects"]] == [1]
     g.play({"aria.attaque": 99}, p2=["melee: foe"])
     assert g.one("attack")["attack"]["chance"] == 50  # the next turn too
-    assert g.units["aria"]["effets"] == []
+    assert g.units["aria"]["effects"] == []
     assert g.public("effects_end")[0]["actor"] == "aria"
     g.play({"aria.attaque": 99}, p2=["melee: foe"])
     assert g.one("attack")["attack"]["chance"] == 40
@@ -206,7 +209,7 @@ def test_debuff_lowers_the_targets_dodge():
            p1=["sort: {perso: cyra, sort: malediction, cible: dag}", "deplacer: {perso: aria, vers: [2, 1]}",
                "melee: {perso: aria, cible: dag}"])
     assert g.one("attack")["dodge"]["chance"] == 30 - 15
-    assert g.units["dag"]["effets"][0]["valeur"] == -15
+    assert g.units["dag"]["effects"][0]["value"] == -15
 
 
 def test_zone_applies_one_roll_to_everyone_around_the_target_but_the_casters_own_characters():
@@ -219,7 +222,7 @@ def test_zone_applies_one_roll_to_everyone_around_the_target_but_the_casters_own
     assert data["zone"] == 1.5 and data["effect"]["roll"]["expr"] == "2d6"
     assert [(h["id"], h["value"]) for h in data["effect"]["hits"]] == [("aria", 7), ("bran", 7), ("brute", 7),
                                                                       ("porte", 7)]
-    assert g.units["own"]["pv"] == 20 and g.units["far"]["pv"] == 20 and g.units["porte"]["pv"] == 2
+    assert g.units["own"]["hp"] == 20 and g.units["far"]["hp"] == 20 and g.units["porte"]["hp"] == 2
     assert len([r for r in g.dice.log if r.label.startswith("eli.effet")]) == 1
 
 
@@ -228,17 +231,17 @@ def test_zone_heal_touches_characters_only():
              npcs={"brute": creature((2, 1))},
              rules={"spells": {"soin": {"+zone": 1.5}}})
     for uid in ("aria", "x", "brute"):
-        g.units[uid]["pv"] = 5
+        g.units[uid]["hp"] = 5
     g.play({"cyra.magie": 10, "cyra.effet": 4}, p1=["sort: {perso: cyra, sort: soin, cible: aria}"])
     assert [h["id"] for h in g.one("spell")["effect"]["hits"]] == ["aria", "cyra", "x"]
-    assert g.units["brute"]["pv"] == 5
+    assert g.units["brute"]["hp"] == 5
 
 
 def test_spell_damage_reduction_can_be_switched_on_by_the_campaign():
     g = Game({"cyra": mage("p1", "a", (0, 0)), "foe": sheet("p2", "b", (1, 0), DEF=25)},
              rules={"magic": {"reduction_applies": True}})
     g.play({"cyra.magie": 10, "cyra.effet": 6}, p1=["sort: {perso: cyra, sort: trait_de_feu, cible: foe}"])
-    assert g.units["foe"]["pv"] == 20 - (6 - 2)
+    assert g.units["foe"]["hp"] == 20 - (6 - 2)
 
 
 def test_a_campaign_can_add_a_spell():
@@ -246,7 +249,7 @@ def test_a_campaign_can_add_a_spell():
              rules={"spells": {"+eclair": {"name": {"fr": "Éclair", "en": "Lightning"}, "type": "degats",
                                            "cost": 2, "range": {"base": 2}, "dice": "1d4"}}})
     g.play({"cyra.magie": 10, "cyra.effet": 4}, p1=["sort: {perso: cyra, sort: eclair, cible: foe}"])
-    assert g.units["foe"]["pv"] == 16 and g.units["cyra"]["pa"] == 8
+    assert g.units["foe"]["hp"] == 16 and g.units["cyra"]["ap"] == 8
 
 
 def test_counter_magic_caps_at_95():
@@ -254,7 +257,7 @@ def test_counter_magic_caps_at_95():
     g.play({"cyra.magie": 10, "eli.contre": 96, "cyra.effet": 2}, p1=["sort: {perso: cyra, sort: trait_de_feu, cible: eli}"])
     d = g.detail(g.one("spell"), "eli", "contre")
     assert (d["raw"], d["chance"], d["cap"]) == (110, 95, 95)
-    assert not g.one("spell")["counter"]["success"] and g.units["eli"]["pv"] == 18
+    assert not g.one("spell")["counter"]["success"] and g.units["eli"]["hp"] == 18
 
 
 def test_a_caster_downed_by_its_own_reflected_spell_loses_the_rest_of_its_turn():
@@ -262,7 +265,7 @@ def test_a_caster_downed_by_its_own_reflected_spell_loses_the_rest_of_its_turn()
     g.play({"cyra.magie": 10, "eli.contre": 2, "cyra.effet": 5},
            p1=["sort: {perso: cyra, sort: trait_de_feu, cible: eli}", "deplacer: {vers: [0, 1]}", "tir: eli"])
     spell = g.one("spell")
-    assert spell["reflect_effect"]["hits"] == [{"id": "cyra", "nom": "Cyra", "value": 5, "down": True}]
-    assert g.public("down_skip") == [{"actor": "cyra", "nom": "Cyra", "count": 2}]
+    assert spell["reflect_effect"]["hits"] == [{"id": "cyra", "name": "Cyra", "value": 5, "down": True}]
+    assert g.public("down_skip") == [{"actor": "cyra", "name": "Cyra", "count": 2}]
     assert g.units["cyra"]["position"] == [0, 0]
-    assert g.units["eli"]["stats"]["mises_hors_combat"] == 1  # the reflection is the counterer's doing
+    assert g.units["eli"]["stats"]["downed"] == 1  # the reflection is the counterer's doing

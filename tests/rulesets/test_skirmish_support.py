@@ -10,8 +10,19 @@ from pbp import events as ev, orders as od
 from pbp.dice import Dice
 from pbp.orders import GmOrders
 from pbp.ruleset import Scenario
-from pbp.rulesets.skirmish.rules import Skirmish
-from pbp.turn import _plain
+from pbp.rulesets.skirmish import Skirmish
+
+
+def stored(value):
+    """Event data as events.yaml stores it: plain YAML values (a Roll becomes its
+    dict, a tuple a list), so that tests read what the templates get."""
+    if isinstance(value, dict):
+        return {str(k): stored(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [stored(v) for v in value]
+    if hasattr(value, "to_dict"):
+        return stored(value.to_dict())
+    return value
 
 
 def deep_update(base: dict, extra: dict) -> dict:
@@ -98,7 +109,7 @@ class Game:
         self.dice = Dice("secret", self.state["turn"] + 1, forced or {})
         result = self.rs.resolve(copy.deepcopy(self.state), self.scenario, orders, gm_orders, self.dice)
         self.state = result.state
-        self.events = [ev.Event.from_dict(_plain(e.to_dict())) for e in result.events]
+        self.events = [ev.Event.from_dict(stored(e.to_dict())) for e in result.events]
         return self.events
 
     def public(self, kind: str) -> list[dict]:

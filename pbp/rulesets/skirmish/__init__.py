@@ -1,41 +1,96 @@
 """skirmish: tactical action resolution on a grid (seed 003). See README.md.
 
-The rules are in rules.py; this module adds the ruleset's secrecy hook."""
+Characters (several per player), creatures, doors and objects stand on a grid.
+Each turn every acting unit spends its PA, in initiative order, on moves, brawl,
+melee and ranged attacks and spells. This class declares the ruleset and hands
+each hook to the module that owns it:
 
-from pbp.rulesets.skirmish import rules as _rules
-from pbp.rulesets.skirmish.rules import CHARACTER, CHARACTERISTICS, CREATURE
+- rules.py    the rules as pure functions (chances, damage, reduction, spells, levels)
+- board.py    where units stand, names, and what an action would do now (its plan)
+- sheets.py   world.yaml and characters.yaml: their checks, and the sheets read into units
+- checks.py   order legality (players' orders, the MJ's creatures), the order form
+- resolve.py  the turn: orders in initiative order -> new state + events
+- views.py    what the posts show of a state (sheets, board), and what stays secret
+- bots.py     the bots and the simulated MJ (pbp simulate, the conformance suite)
+- balance.py  the synthetic skirmish, a game's tally and summary (pbp simulate)
+- odds.py     the exact odds (pbp odds)
+"""
 
-#: how the MJ log and the reports name a skill, in French and English
-SKILL_LABELS = {"bagarre": ("bagarre", "brawl"), "melee": ("mêlée", "melee"), "distance": ("distance", "ranged"),
-                "esquive": ("esquive", "dodge"), "magie": ("magie", "magic")}
+from __future__ import annotations
+
+from pbp.ruleset import ODDS, SIMULATE, Resolution, Ruleset
+
+from . import balance, bots, checks, resolve, rules, sheets, views
+from .odds import calculators
 
 
-def _signed(value: int) -> str:
-    return f"+{value}" if value >= 0 else f"−{-value}"  # the templates' sign(): a true minus
+class Skirmish(Ruleset):
+    id = "skirmish"
+    example = "skirmish"
+    capabilities = frozenset({SIMULATE, ODDS})
 
+    # -- the campaign's files ------------------------------------------------------------
+    def validate_scenario(self, scenario):
+        return sheets.validate_scenario(self.rules, scenario)
 
-class Skirmish(_rules.Skirmish):
-    __doc__ = _rules.Skirmish.__doc__
+    def validate_state(self, state, scenario):
+        return sheets.validate_state(state)
+
+    # -- turns ---------------------------------------------------------------------------
+    def setup(self, scenario, dice) -> Resolution:
+        return resolve.setup(self.rules, scenario)
+
+    def players_to_play(self, state, scenario):
+        return rules.players_standing(state, scenario.roster)
+
+    def check_orders(self, state, scenario, orders):
+        return checks.check_orders(self.rules, state, orders)
+
+    def check_gm(self, state, scenario, gm_orders):
+        return checks.check_gm(self, state, scenario, gm_orders)
+
+    def resolve(self, state, scenario, orders, gm_orders, dice) -> Resolution:
+        """A simulated turn (`gm_orders.quiet`) builds no MJ log, private sheets nor
+        board, lets the simulated MJ order the creatures when gm.yaml gives no
+        orders, and keeps its tally under `state["simulation"]`."""
+        quiet = gm_orders.quiet
+        if quiet and not gm_orders.orders:
+            creatures = bots.creature_actions(self.rules, state)
+        else:
+            creatures, _ = checks.gm_actions(self, state, scenario, gm_orders)
+        result = resolve.turn(self.rules, state, scenario, orders, creatures, dice, quiet)
+        if quiet:
+            balance.record(result.state, result.events)
+        return result
+
+    def is_over(self, state):
+        return bool(state.get("over"))
+
+    # -- what the MJ and the players see -------------------------------------------------
+    def order_context(self, state, scenario, player):
+        return checks.order_context(self.rules, state, player)
+
+    def status(self, state, scenario):
+        return views.status(self.rules, state)
 
     def secret_values(self, state, scenario):
-        """The sheets' values the public post never shows (it gives the forum
-        line: rolls, final chances, damage and reduction totals, who fell): every
-        character's and creature's characteristics ("DEX 15"), luck ("chance
-        (4 pts)"), non-zero skills ("mêlée +45"), PV ("12/20 PV") and XP ("7 XP"),
-        as the MJ log and the reports print them."""
-        out = set()
-        for u in state["units"].values():
-            if u["type"] not in (CHARACTER, CREATURE):
-                continue
-            out |= {f"{c} {u[c]}" for c in CHARACTERISTICS if c in u}
-            out |= {f"chance ({u['chance']} pts)", f"luck ({u['chance']} pts)"}
-            for skill, value in (u.get("competences") or {}).items():
-                if value:
-                    out |= {f"{label} {_signed(value)}" for label in SKILL_LABELS.get(skill, (skill,))}
-            out.add(f"{u['pv']}/{u['pv_max']} PV")
-            if u["type"] == CHARACTER:
-                out.add(f"{u['xp']} XP")
-        return out
+        return views.secret_values(state)
+
+    # -- balance tools (pbp simulate, pbp odds) ------------------------------------------
+    def legal_orders(self, state, scenario, player):
+        return bots.legal_orders(self.rules, state, player)
+
+    def bot_orders(self, state, scenario, player, rng):
+        return bots.bot_orders(self.rules, state, player, rng)
+
+    def sample_scenario(self, players, rng):
+        return balance.sample_scenario(self.rules, players, rng)
+
+    def game_summary(self, state, scenario):
+        return balance.game_summary(state, scenario)
+
+    def odds(self):
+        return calculators(self.rules)
 
 
 RULESET = Skirmish

@@ -1,0 +1,293 @@
+"""The campaign's own files: world.yaml (grid, factions, non-player targets) and
+characters.yaml (the characters' sheets), checked beyond what schema.yaml can say,
+and read into the units of turn 0's state; the checks of a state.yaml edited by
+hand. The files keep the seed's French words (`grille`, `personnages`, `nom`...);
+the state is pbp's own, in English.
+
+A module of its own: the sheet reader is also what `pbp odds` builds its
+attacker and defender with (balance.py), so the odds read sheets as a turn does.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pbp import i18n
+from pbp.dice import parse as parse_dice
+from pbp.errors import InputError, PbpError
+from pbp.orders import normalize_id
+from pbp.schema import Index, show_path
+
+from .rules import CHARACTER, CHARACTERISTICS, DOOR, NPC_KINDS, OBJECT, SKILLS, STATS, WEAPON_TYPES, spell_id
+
+#: a unit id: it is the first part of its dice labels (`aria.attaque`)
+ID = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def validate_scenario(rules: dict, scenario) -> list[InputError]:
+    """What schema.yaml cannot say about world.yaml and characters.yaml: squares on
+    the grid, free and off the walls; ids in lower case; factions, owners and
+    spells that exist; a character for every player of the roster."""
+    errors = []
+
+    def bad(file, where, problem, **params):
+        errors.append(InputError(f"skirmish.{problem}", file=file, where=where, **params))
+
+    world = scenario.world if isinstance(scenario.world, dict) else {}
+    chars = scenario.characters if isinstance(scenario.characters, dict) else {}
+    grid = world.get("grille") or world.get("grid")
+    if not isinstance(grid, dict) or not all(isinstance(grid.get(k), int) and grid.get(k) > 0
+                                             for k in ("largeur", "hauteur")):
+        bad("world.yaml", "grille", "grid_missing")
+        return errors
+    width, height = grid["largeur"], grid["hauteur"]
+    walls = set()
+    walls_written = grid.get("murs") or []
+    for i, cell in enumerate(walls_written if isinstance(walls_written, list) else [walls_written]):
+        if not cell_ok(cell, width, height):
+            bad("world.yaml", f"grille.murs.{i}", "bad_position", value=cell, width=width - 1,
+                height=height - 1)
+        else:
+            walls.add(tuple(cell))
+    factions = world.get("factions") or {}
+    if not isinstance(factions, dict):
+        bad("world.yaml", "factions", "not_mapping")
+        factions = {}
+    characters = chars.get("personnages") or {}
+    npcs = world.get("cibles") or {}
+    if not isinstance(characters, dict) or not characters:
+        bad("characters.yaml", "personnages", "no_characters")
+        return errors
+    if not isinstance(npcs, dict):
+        bad("world.yaml", "cibles", "not_mapping")
+        npcs = {}
+    seen_cells, owners = {}, set()
+    spells = rules["spells"]
+    for file, group, units in (("characters.yaml", "personnages", characters), ("world.yaml", "cibles", npcs)):
+        for uid, sheet in units.items():
+            where = f"{group}.{uid}"
+            if not ID.match(str(uid)):
+                bad(file, where, "bad_id", id=uid)
+                continue
+            if group == "cibles" and uid in characters:
+                bad(file, where, "duplicate_id", id=uid)
+            if not isinstance(sheet, dict):
+                bad(file, where, "not_mapping")
+                continue
+            for key in ("position", "pv"):
+                if key not in sheet:
+                    bad(file, where, "sheet_field_missing", field=key)
+            pos = sheet.get("position")
+            if pos is not None:
+                if not cell_ok(pos, width, height) or tuple(pos) in walls:
+                    bad(file, f"{where}.position", "bad_position", value=pos, width=width - 1,
+                        height=height - 1)
+                elif tuple(pos) in seen_cells:
+                    bad(file, f"{where}.position", "same_position", other=seen_cells[tuple(pos)])
+                else:
+                    seen_cells[tuple(pos)] = uid
+            if not isinstance(sheet.get("pv", 1), int) or sheet.get("pv", 1) < 1:
+                bad(file, f"{where}.pv", "bad_number", field="pv")
+            for key in (*CHARACTERISTICS, "chance", "pa", "niveau", "xp", "pv_max", "armure_naturelle"):
+                if key in sheet and (not isinstance(sheet[key], int) or isinstance(sheet[key], bool)):
+                    bad(file, f"{where}.{key}", "bad_number", field=key)
+            faction = sheet.get("faction")
+            if faction is not None and (not isinstance(faction, (str, int)) or faction not in factions):
+                bad(file, f"{where}.faction", "unknown_faction", value=faction, valid=list(factions))
+            symbol = sheet.get("symbole")
+            if symbol is not None and not re.match(r"^[A-Za-z0-9]$", str(symbol)):
+                bad(file, f"{where}.symbole", "bad_symbol", value=symbol)
+            _check_sheet_shapes(rules, file, where, sheet, bad)
+            if group == "personnages":
+                owner = sheet.get("joueur")
+                if not isinstance(owner, str) or owner not in scenario.roster:
+                    bad(file, f"{where}.joueur", "unknown_owner", value=owner, valid=list(scenario.roster))
+                else:
+                    owners.add(owner)
+                for spell in sheet.get("sorts") if isinstance(sheet.get("sorts"), list) else []:
+                    if spell_id(rules, spell) is None:
+                        bad(file, f"{where}.sorts", "unknown_spell_sheet", value=spell, valid=list(spells))
+            else:
+                if sheet.get("type") not in NPC_KINDS:
+                    bad(file, f"{where}.type", "bad_kind", value=sheet.get("type"), valid=list(NPC_KINDS))
+    for handle in scenario.roster:
+        if handle not in owners:
+            bad("campaign.yaml", f"players.{handle}", "player_without_character", player=handle)
+    return errors
+
+
+def _check_sheet_shapes(rules: dict, file, where, sheet, bad):
+    """The nested parts of a sheet have the shapes the rules read (no traceback
+    on a typo in characters.yaml or world.yaml)."""
+    def is_int(v):
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    for key, valid in (("competences", list(SKILLS)), ("maitrises", None)):
+        value = sheet.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, dict):
+            bad(file, f"{where}.{key}", "not_mapping")
+            continue
+        for name, points in value.items():
+            if valid is not None and name not in valid:
+                bad(file, f"{where}.{key}.{name}", "unknown_skill", value=name, valid=valid,
+                    suggestion=i18n.closest(str(name), valid))
+            elif not is_int(points):
+                bad(file, f"{where}.{key}.{name}", "bad_number", field=name)
+    for key in ("sorts", "effets"):
+        if sheet.get(key) is not None and not isinstance(sheet[key], list):
+            bad(file, f"{where}.{key}", "not_list")
+    if sheet.get("repliques") is not None and not isinstance(sheet["repliques"], dict):
+        bad(file, f"{where}.repliques", "not_mapping")
+    equipment = sheet.get("equipement") or {}
+    if not isinstance(equipment, dict):
+        bad(file, f"{where}.equipement", "not_mapping")
+        equipment = {}
+    for key in ("armure", "armure_legendaire"):
+        armour = equipment.get(key)
+        if armour and not is_int(armour) and not (isinstance(armour, dict)
+                                                  and is_int(armour.get("reduction", 0))):
+            bad(file, f"{where}.equipement.{key}", "bad_armour")
+    weapons = equipment.get("armes") or {}
+    if not isinstance(weapons, dict):
+        bad(file, f"{where}.equipement.armes", "not_mapping")
+        weapons = {}
+    for wid, w in weapons.items():
+        if not isinstance(w, dict) or w.get("type") not in WEAPON_TYPES:
+            bad(file, f"{where}.equipement.armes.{wid}", "bad_weapon", valid=list(WEAPON_TYPES))
+            continue
+        try:
+            parse_dice(w.get("degats", ""))
+        except PbpError:
+            bad(file, f"{where}.equipement.armes.{wid}.degats", "bad_weapon_dice", value=w.get("degats"))
+    for effect in sheet.get("effets") if isinstance(sheet.get("effets"), list) else []:
+        if (not isinstance(effect, dict) or effect.get("stat") not in rules["effect_stats"]
+                or not is_int(effect.get("valeur", 0)) or not is_int(effect.get("tours", 0) or 0)):
+            bad(file, f"{where}.effets", "bad_effect", valid=rules["effect_stats"])
+
+
+def validate_state(state: dict) -> list[InputError]:
+    """What schema.yaml cannot say about a state: every square on its grid (the
+    board is drawn from it)."""
+    errors = []
+    grid = state["grid"]
+    width, height = grid["width"], grid["height"]
+
+    def off(at, cell):
+        errors.append(InputError("skirmish.bad_position", file="state.yaml", at=at, where=show_path(at),
+                                 value=cell, width=width - 1, height=height - 1))
+
+    for i, cell in enumerate(grid["walls"]):
+        if not cell_ok(cell, width, height):
+            off(("grid", "walls", Index(i)), cell)
+    for uid, u in state["units"].items():
+        if not cell_ok(u["position"], width, height):
+            off(("units", uid, "position"), u["position"])
+    return errors
+
+
+def cell_ok(cell, width, height) -> bool:
+    return (isinstance(cell, list) and len(cell) == 2 and all(isinstance(c, int) and not isinstance(c, bool)
+                                                               for c in cell)
+            and 0 <= cell[0] < width and 0 <= cell[1] < height)
+
+
+def initial_state(rules: dict, scenario) -> dict:
+    """Turn 0's state: every sheet of characters.yaml and world.yaml copied into a
+    unit (the state is self-sufficient from then on), the grid and the factions."""
+    world = scenario.world
+    grid = world.get("grille") or world.get("grid")
+    units, used = {}, set()
+    for uid, sheet in scenario.characters["personnages"].items():
+        units[uid] = unit(rules, uid, sheet, CHARACTER, used)
+    for uid, sheet in (world.get("cibles") or {}).items():
+        units[uid] = unit(rules, uid, sheet, sheet["type"], used)
+    factions = {fid: {"name": str(f.get("nom", fid) if isinstance(f, dict) else f or fid)}
+                for fid, f in (world.get("factions") or {}).items()}
+    return {
+        "turn": 0,
+        "grid": {"width": grid["largeur"], "height": grid["hauteur"],
+                 "walls": sorted([list(c) for c in grid.get("murs") or []])},
+        "factions": factions,
+        "units": units,
+        "over": False,
+    }
+
+
+def unit(rules: dict, uid: str, sheet: dict, kind: str, used: set) -> dict:
+    """A unit of the state from its sheet (a checked one): the sheet's French
+    fields under English keys, with the defaults of data.yaml; `used` holds the
+    board letters already taken."""
+    neutral = rules["characteristic_neutral"]
+    equipment = sheet.get("equipement") or {}
+    weapons = {wid: {"name": w.get("nom", wid), "type": w["type"], "damage": str(w["degats"]),
+                     **({"phrase": w["avec"]} if w.get("avec") else {})}
+               for wid, w in (equipment.get("armes") or {}).items()}
+    default_def = (rules["npc_defaults"].get(kind) or {}).get("DEF", neutral) if kind != CHARACTER else neutral
+    ap = sheet.get("pa", rules["ap"]["default" if kind == CHARACTER else "npc_default"])
+    out = {
+        "type": kind,
+        "name": str(sheet.get("nom", uid)),
+        "player": sheet.get("joueur") if kind == CHARACTER else None,
+        "faction": sheet.get("faction"),
+        "symbol": _symbol(sheet, kind, used),
+        "position": list(sheet["position"]),
+        "hp": sheet["pv"],
+        "hp_max": sheet.get("pv_max", sheet["pv"]),
+    }
+    if kind in (DOOR, OBJECT):
+        out.update({"DEF": sheet.get("DEF", default_def), "natural_armour": sheet.get("armure_naturelle", 0),
+                    "effects": [], "stats": {}})
+        return out
+    out.update({
+        "ap": ap, "ap_max": ap,
+        "level": sheet.get("niveau", 1), "xp": sheet.get("xp", 0),
+        **{c: sheet.get(c, default_def if c == "DEF" else neutral) for c in CHARACTERISTICS},
+        "luck": sheet.get("chance", 0),
+        "skills": {s: (sheet.get("competences") or {}).get(s, 0) for s in SKILLS},
+        "masteries": dict(sheet.get("maitrises") or {}),
+        "spells": [spell_id(rules, s) for s in sheet.get("sorts") or []],
+        "weapons": weapons,
+        "armour": _armour(equipment.get("armure")),
+        "legendary_armour": _armour(equipment.get("armure_legendaire")),
+        "natural_armour": sheet.get("armure_naturelle", 0),
+        "effects": [_effect(e) for e in sheet.get("effets") or []],
+        "retorts": {str(k): str(v) for k, v in (sheet.get("repliques") or {}).items()},
+        "stats": {s: 0 for s in STATS},
+    })
+    if kind != CHARACTER:
+        out["can_dodge"] = "esquive" in (sheet.get("competences") or {})
+    return out
+
+
+def _armour(raw) -> dict | None:
+    """`armure: 2` or `armure: {nom: mailles, reduction: 2}`."""
+    if not raw:
+        return None
+    if isinstance(raw, int):
+        return {"name": "", "reduction": raw}
+    return {"name": str(raw.get("nom", "")), "reduction": int(raw.get("reduction", 0))}
+
+
+def _effect(raw) -> dict:
+    """`{nom, stat, valeur, tours}`; no `tours`: permanent (an item)."""
+    out = {"name": str(raw.get("nom", raw["stat"])), "stat": raw["stat"], "value": int(raw.get("valeur", 0))}
+    if raw.get("tours") is not None:
+        out["turns"] = int(raw["tours"])
+    return out
+
+
+def _symbol(sheet, kind, used) -> str:
+    """The unit's letter on the board: the sheet's `symbole`, else the first free
+    letter of its name (capital for characters, small for the others)."""
+    wanted = sheet.get("symbole")
+    candidates = [str(wanted)] if wanted else []
+    name = normalize_id(sheet.get("nom", "")).replace("_", "")
+    letters = [c for c in name if c.isalpha()] + list("abcdefghijklmnopqrstuvwxyz") + list("0123456789")
+    candidates += [c.upper() if kind == CHARACTER else c.lower() for c in letters]
+    for c in candidates:
+        if c not in used:
+            used.add(c)
+            return c
+    return "?"
