@@ -463,7 +463,7 @@ def status(ctx):
     entries = campaign.ruleset.status(state, campaign.scenario)
     waiting = campaign.order_files(n + 1)
     click.echo(rend.render("status", turn=n, title=campaign.title, events=entries,
-                           over=campaign.ruleset.is_over(state), received=sorted(waiting),
+                           over=campaign.ruleset.is_over(state), received=sorted({h for h, _ in waiting}),
                            expected=campaign.ruleset.players_to_play(state, campaign.scenario),
                            names={h: campaign.scenario.name(h) for h in campaign.roster}), nl=False)
 
