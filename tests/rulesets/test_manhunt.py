@@ -299,15 +299,15 @@ def test_wound_levels_and_their_effects():
 
 
 def test_wound_level_four_sets_fatigue_level_five():
-    from pbp.rulesets.manhunt.rules import TurnResolver
+    from pbp.rulesets.manhunt.resolve import Turn
 
     g = Game()
-    t = TurnResolver(g.rs.rules, g.rs.lab(g.sc), g.sc, g.state, Dice("t", 1), 1)
+    t = Turn(g.rs.rules, g.sc, g.state, Dice("t", 1), 1)
     t.reports["lucy"] = {"drop": []}
-    t._wound("lucy", "test", 3)
+    t.wound("lucy", "test", 3)
     p = g.p()
     assert p["wounds"] == 4 and p["fatigue"] == 12 and p["stress"] == 3 + 5 and p["lost_turns"] == 1
-    t._wound("lucy", "test")
+    t.wound("lucy", "test")
     assert p["status"] == "dead" and "mort" in [e.kind for e in t.events]
 
 
