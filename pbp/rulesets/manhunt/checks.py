@@ -119,18 +119,25 @@ def check_gm(lab, state: dict, scenario, gm_orders) -> list[Refusal]:
         if not isinstance(order, dict) or not order or any(k not in r.HUNTER_VERBS for k in order):
             out.add("gm_hunter_order", at, valid=[*r.HUNTER_VERBS, r.HUNTER_WAIT[0], r.HUNTER_REMOVE[0]])
             continue
-        cell = state["hunters"][hid]["cell"]
-        if "placer" in order:
-            # the MJ's file is read as carefully as a player's: a list here is refused, not a crash
-            cell = order["placer"] if _known(order["placer"], lab.cells) else None
-            if cell is None:
-                out.add("gm_bad_cell", at + ("placer",), cell=order["placer"])
+        # the MJ's file is read as carefully as a player's: a list or a mapping where
+        # one name is expected is refused, neither shown as if it were that name nor a crash
+        shaped = [verb for verb in r.HUNTER_VERBS if isinstance(order.get(verb), (dict, list))]
+        for verb in shaped:
+            if verb in ("placer", "aller"):
+                out.add("gm_not_one_cell", at + (verb,), verb=verb)
+            else:
+                out.add("gm_not_one_peji", at + (verb,), verb=verb, valid=playing)
+        if shaped:
+            continue
+        cell = order.get("placer", state["hunters"][hid]["cell"])
+        if "placer" in order and cell not in lab.cells:
+            out.add("gm_bad_cell", at + ("placer",), cell=cell)
         if "aller" in order and order["aller"] not in lab.neighbours(cell):
             out.add("gm_not_adjacent", at + ("aller",), cell=order["aller"], valid=lab.neighbours(cell) if cell else [])
         for verb in ("cible", "attaquer"):
-            if verb in order and not _known(order[verb], playing):
+            if verb in order and order[verb] not in playing:
                 out.add("gm_bad_target", at + (verb,), player=order[verb], valid=playing)
-        if "attaquer" in order and _known(order["attaquer"], state["pejis"]) and \
+        if "attaquer" in order and order["attaquer"] in state["pejis"] and \
                 state["pejis"][order["attaquer"]]["cell"] != cell:
             out.add("gm_not_same_cell", at + ("attaquer",), player=order["attaquer"])
         if "aller" in order and "attaquer" in order:
