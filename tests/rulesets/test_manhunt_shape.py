@@ -18,7 +18,7 @@ EXPECTED = {
     "actions": {"rules"},
     "checks": {"rules", "world"},
     "views": {"rules"},
-    "balance": {"checks", "rules"},
+    "balance": {"checks", "rules", "world"},
     "rules": set(),
     "world": set(),
 }

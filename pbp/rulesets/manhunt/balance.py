@@ -11,6 +11,7 @@ from pbp.orders import Action, PlayerOrders
 from pbp.ruleset import Scenario
 
 from . import checks, rules as r
+from .world import CLOSED, OPEN
 
 
 def sample_scenario(rules: dict, players: int, rng) -> Scenario:
@@ -33,7 +34,7 @@ def sample_scenario(rules: dict, players: int, rng) -> Scenario:
         door = rng.choice(sim["doors"])
         exit_ = {"to": b, "door": door}
         if door in closable:
-            exit_["state"] = "fermee" if rng.random() < sim["closed"] else "ouverte"
+            exit_["state"] = CLOSED if rng.random() < sim["closed"] else OPEN
         cells[a]["exits"][d] = exit_
         cells[b]["exits"][opposite[d]] = dict(exit_, to=a)
 

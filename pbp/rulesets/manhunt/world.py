@@ -13,8 +13,8 @@ from collections import deque
 #: the doorway of an exit that names none, and the state of a closable doorway
 #: that says none (world.yaml's format: schema.yaml gives the same default)
 DEFAULT_DOOR = "ouverture"
-DEFAULT_DOOR_STATE = "fermee"
-OPEN = "ouverte"
+CLOSED, OPEN = "fermee", "ouverte"
+DEFAULT_DOOR_STATE = CLOSED
 
 
 def door_key(a: str, b: str) -> str:
