@@ -231,13 +231,14 @@ def test_each_new_multiple_of_five_only_once():
     assert g.h("h2")["target"] == "lucy"
 
 
-def test_no_free_hunter_no_arrival():
+def test_no_free_hunter_nothing_happens_no_spotted_stress():
+    """FAQ 9 (DESIGN, "The MJ's loop"): once every hunter is busy, noise calls nobody."""
     g = Game(lucy="B", bob="G")
     for h in g.state["hunters"].values():
         h["out"] = True
     g.p()["noise"] = 4
     g.play(lucy=["recherche_pieges"])
-    assert g.p()["stress"] == 5 and g.p()["noise_mark"] == 1
+    assert g.p()["stress"] == 3 and g.p()["noise_mark"] == 1  # the action's +3 alone
     assert g.told("repere_sans_chasseur", ev.GM) == [{"player": "lucy", "noise": 5}]
     assert g.told("repere", ev.Players("lucy")) == [{"noise": 5, "hunter": False}]
     assert g.told("chasseur_en_chasse", ev.PUBLIC) == [] and g.dice.log == []

@@ -144,17 +144,18 @@ class Turn:
         peji = self.peji(handle)
         while r.noise_calls(self.rules, peji) > 0:
             peji["noise_mark"] += 1
-            peji["stress"] += self.rules["noise"]["stress"]
             self._spot(handle)
 
     def _spot(self, handle):
-        """DESIGN 4: a free hunter appears on a random adjacent cell and tracks the Péji."""
+        """DESIGN 4: a free hunter appears on a random adjacent cell and tracks the
+        Péji, whose stress rises. No free hunter: nothing happens, no stress (FAQ 9)."""
         peji = self.peji(handle)
         hid = r.free_hunter(self.state)
         self.tell(handle, "repere", noise=peji["noise"], hunter=hid is not None)
         if hid is None:
             self.note("repere_sans_chasseur", player=handle, noise=peji["noise"])
             return
+        peji["stress"] += self.rules["noise"]["stress"]
         around = self.lab.neighbours(peji["cell"]) or [peji["cell"]]
         cell = self.dice.choice(f"{handle}.bruit.case", around, "case du chasseur repérant le bruit")
         self.hunter(hid).update(cell=cell, target=handle, trace=peji["cell"])
