@@ -267,11 +267,43 @@ def test_fatigue_level_five_loses_the_next_turn_then_back_to_four():
     g.p()["fatigue"] = 11
     g.play(lucy=[{"deplacement_normal": "est"}])  # trap: wound 2, fatigue +1 -> 12, level 5
     assert g.p()["fatigue"] == 12 and g.p()["lost_turns"] == 1
-    assert g.refusals("lucy", ["repos"]) == ["turn_lost"]
+    assert g.rs.lost_turn(g.state, g.sc, "lucy") == "lost_exhaustion"
     g.play(lucy=[])
     assert g.p()["fatigue"] == 9 and g.p()["lost_turns"] == 0
     assert g.told("tour_perdu", ev.Players("lucy")) == [{"reasons": ["fatigue"]}]
     assert g.told("tour_perdu", ev.PUBLIC) == [{"player": "lucy"}]
+    assert g.rs.lost_turn(g.state, g.sc, "lucy") is None
+
+
+@pytest.mark.parametrize("recover, why", [(["panique"], "lost_panic"), (["fatigue"], "lost_exhaustion"),
+                                          (["panique", "fatigue"], "lost_panic_exhaustion"),
+                                          ([], "lost_panic_exhaustion")])
+def test_a_lost_turn_says_why(recover, why):
+    g = Game()
+    g.p().update(lost_turns=1, recover=recover)
+    assert g.rs.lost_turn(g.state, g.sc, "lucy") == why and g.rs.lost_turn(g.state, g.sc, "bob") is None
+
+
+def test_actions_passed_for_a_lost_turn_are_not_played():
+    """The core gives a lost turn no action (DESIGN, "The MJ's loop"); the rules ignore any all the same."""
+    g = Game(lucy="B", bob="C")
+    g.p().update(fatigue=8, lost_turns=1, recover=["panique"], stress=12, noise=4, inventory=["clé", "rondache"])
+    assert g.refusals("lucy", ["fouille", "recherche_pieges", {"deplacement_normal": "ouest"}]) == []
+    g.play(lucy=["se_cacher"], bob=[])
+    p = g.p()
+    assert (p["cell"], numbers(p), p["hidden_turns"], p["lost_turns"]) == ("B", (4, 8, 5), 0, 0)
+    assert g.told("tour_perdu", ev.Players("lucy")) == [{"reasons": ["panique"]}]
+    assert g.told("tour_perdu", ev.PUBLIC) == [{"player": "lucy"}]
+    assert g.told("actions", ev.PUBLIC) == [{"player": "bob", "actions": []}]  # none shown for lucy
+    assert "cache" not in g.kinds() and g.dice.log == []
+
+
+def test_named_drops_of_a_lost_turn_are_ignored_too():
+    g = Game(lucy="T", bob="C")  # the trap in T fires at the end of her lost turn: wound 2, fatigue +1 -> 9
+    g.p().update(fatigue=8, lost_turns=1, recover=["panique"], inventory=["clé", "rondache", "corde de chanvre"])
+    g.play(lucy=[{"jeter": ["clé"]}])
+    assert g.p()["fatigue"] == 9
+    assert g.told("abandon", ev.Players("lucy")) == [{"dropped": ["corde de chanvre", "rondache"]}]
 
 
 def test_fatigue_two_gives_a_combat_malus():
@@ -493,6 +525,9 @@ def test_legal_orders_all_pass_the_checks():
             assert g.rs.check_orders(g.state, g.sc, od.PlayerOrders("lucy", 1, o)) == []
         return [[(a.id, a.arg) for a in o] for o in options]
 
+    g.p().update(lost_turns=1, recover=["panique"])
+    assert legal() == [[]]  # a lost turn: anything sent would be ignored
+    g.p().update(lost_turns=0, recover=[])
     # engaged (FAQ 6): nothing but flight and a fight (no item to use)
     assert legal() == [[], [("fuite", ["ouest"])], [("combat", {"chasseur": "h3", "arme": None})]]
     g = Game()  # in A: exits nord and est; pairs of 1-point actions only

@@ -133,3 +133,31 @@ def test_mj_hunter_orders_refused_by_the_rules(example):
         "turns/004/gm.yaml:6: le chasseur n'est pas sur la case de « lucy » : il ne peut pas l'attaquer.",
         "turns/004/gm.yaml:6: un chasseur attaque ou se déplace, jamais les deux (FAQ 3).",
     ]
+
+
+@pytest.mark.parametrize("lang, check, private, gm", [
+    ("fr", "Tour perdu, actions ignorées : lucy (le Péji se remet de sa panique.)\n",
+     "[b]Vos actions n'ont pas été jouées[/b] : le Péji se remet de sa panique. Votre roleplay, lui, compte.\n",
+     "[*]Mélétê : ordres reçus pour un tour perdu, actions ignorées (le Péji se remet de sa panique.)\n"),
+    ("en", "Lost turn, actions ignored: lucy (the Péji is getting over their panic.)\n",
+     "[b]Your actions were not played[/b]: the Péji is getting over their panic. Your roleplay still counts.\n",
+     "[*]Mélétê: orders sent for a lost turn, actions ignored (the Péji is getting over their panic.)\n"),
+])
+def test_orders_sent_for_a_lost_turn_are_accepted_and_ignored(example, lang, check, private, gm):
+    """DESIGN, "The MJ's loop": after a panic, Mélétê's move of turn 4 passes the check,
+    is not played, and both her report and the MJ's say so."""
+    if lang == "en":
+        english(example)
+    state = example / "turns/003/state.yaml"
+    text = state.read_text(encoding="utf-8")
+    state.write_text(text.replace("    lost_turns: 0\n    recover: []\n", "    lost_turns: 1\n    recover: [panique]\n",
+                                  1), encoding="utf-8")  # lucy's, the first Péji
+    r = pbp("check", cwd=example)
+    assert r.exit_code == 0 and check in r.stdout, r.output
+    r = pbp("run", "--no-commit", cwd=example)
+    assert r.exit_code == 0, r.output
+    report = (example / "turns/004/private/lucy.bbcode").read_text(encoding="utf-8")
+    assert report.endswith("\n\n" + private)
+    assert gm in (example / "turns/004/gm.bbcode").read_text(encoding="utf-8")
+    lucy = (example / "turns/004/state.yaml").read_text(encoding="utf-8").split("  johannes:")[0]
+    assert "    cell: S05\n" in lucy and "    lost_turns: 0\n" in lucy and "    stress: 5\n" in lucy

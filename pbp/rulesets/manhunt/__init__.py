@@ -40,6 +40,9 @@ class Manhunt(Ruleset):
     def players_to_play(self, state, scenario) -> list[str]:
         return rules.players_to_play(state, scenario.roster)
 
+    def lost_turn(self, state, scenario, player) -> str | None:
+        return rules.lost_turn(state["pejis"][player])
+
     def check_orders(self, state, scenario, orders) -> list[Refusal]:
         return checks.check_orders(self.rules, self.lab(scenario), state, scenario, orders)
 

@@ -73,6 +73,8 @@ def legal_orders(rules: dict, lab, state: dict, scenario, player: str) -> list[l
     points, each passing the players' own checks."""
     actions = rules["actions"]
     peji = state["pejis"][player]
+    if peji["lost_turns"]:
+        return [[]]  # anything sent would be ignored: a bot sends nothing
     singles: list[tuple[str, object]] = [("repos", None), ("fouille", None), ("se_cacher", None),
                                          ("recherche_pieges", None)]
     for d, _ in lab.exits[peji["cell"]]:

@@ -86,14 +86,17 @@ class Turn:
             peji = self.peji(handle)
             if peji["status"] != r.ACTIVE:
                 continue
-            dropping = [item for a in order.actions if a.id == "jeter" for item in a.arg]
+            # a lost turn plays no action: the core gives none (lost_turn), and any a
+            # caller passes is ignored as well (no hiding streak, no named drop)
+            lost = bool(peji["lost_turns"])
+            dropping = [] if lost else [item for a in order.actions if a.id == "jeter" for item in a.arg]
             self.reports[handle] = {"finds": [], "adjacent": None, "drop": dropping}
-            if peji["lost_turns"]:
+            if lost:
                 self._lost_turn(handle)
             else:
                 self._play_actions(handle, order)
             if peji["status"] == r.ACTIVE:
-                self._end_of_peji_turn(handle, hid=order.has("se_cacher"))
+                self._end_of_peji_turn(handle, hid=not lost and order.has("se_cacher"))
         self._hunters_phase((gm_orders.orders or {}).get(r.GM_HUNTERS) or {})
         self.state["open_doors"] = sorted(self.open_doors)
         self.state["searched"] = sorted(self.searched)

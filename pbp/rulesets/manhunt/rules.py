@@ -232,6 +232,15 @@ def players_to_play(state: dict, roster) -> list[str]:
     return [h for h in roster if state["pejis"][h]["status"] == ACTIVE]
 
 
+def lost_turn(peji: dict) -> str | None:
+    """Why a Péji in play cannot act this turn (a key of messages.yaml), or None:
+    the turn after a panic or an exhaustion (DESIGN 5, 6) is lost."""
+    if not peji["lost_turns"]:
+        return None
+    causes = tuple(c for c in (PANIC, EXHAUSTION) if c in peji["recover"])
+    return {(PANIC,): "lost_panic", (EXHAUSTION,): "lost_exhaustion"}.get(causes, "lost_panic_exhaustion")
+
+
 def event_ends(rules: dict, state: dict, turn: int) -> bool:
     """DESIGN 16: every Péji escaped or dead, or the turn limit reached."""
     return all(p["status"] != ACTIVE for p in state["pejis"].values()) or turn >= rules["turn_limit"]
