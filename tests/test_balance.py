@@ -65,8 +65,8 @@ def test_manhunt_fight_odds_by_brute_force():
 
 def test_simulated_fights_match_the_exact_odds():
     """10,000 fights played by the real resolver agree with `pbp odds` within 3 standard deviations."""
-    from pbp.rulesets.manhunt import balance
-    from pbp.rulesets.manhunt.rules import TurnResolver
+    from pbp.rulesets.manhunt import actions, balance
+    from pbp.rulesets.manhunt.resolve import Turn
 
     rs = ruleset.get("manhunt")
     params = fight_params(peji="1d6+3", hunter="1d6+2", fatigue_level=1, peji_protection=0, hunter_protection=0)
@@ -80,9 +80,9 @@ def test_simulated_fights_match_the_exact_odds():
     for _ in range(n):
         state = dict(start, pejis={"p1": dict(start["pejis"]["p1"], inventory=["fendoir à os"], worn=[])},
                      hunters={"h1": dict(start["hunters"]["h1"], cell=start["pejis"]["p1"]["cell"])})
-        t = TurnResolver(rs.rules, rs.lab(scenario), scenario, state, dice, 1)
+        t = Turn(rs.rules, scenario, state, dice, 1)
         t.reports["p1"] = {"drop": []}
-        t._melee("p1", "h1", None, attacker="peji")
+        actions.melee(t, "p1", "h1", None, attacker="peji")
         won += state["hunters"]["h1"]["out"]
     p = float(exact["peji"])
     sd = (p * (1 - p) / n) ** 0.5

@@ -83,6 +83,10 @@ class Game:
     def event(self, kind):
         return next(e for e in self.events if e.kind == kind)
 
+    def told(self, kind, audience):
+        """The data of every event of a kind that an audience got."""
+        return [e.data for e in self.events if e.kind == kind and e.audience == audience]
+
 
 def numbers(p):
     return p["noise"], p["fatigue"], p["stress"]
@@ -205,7 +209,11 @@ def test_noise_five_brings_a_free_hunter_next_to_the_peji():
     # neighbours of B in direction order: nord C, est T, sud A -> 3rd is A
     assert g.h("h1")["cell"] == "A" and g.h("h1")["target"] == "lucy"  # just arrived: no move yet
     assert g.p()["stress"] == 3 + 2 and g.p()["noise_mark"] == 1
-    assert "chasseur_en_chasse" in g.kinds(ev.PUBLIC) and "chasseur_arrive" in g.kinds(ev.GM)
+    # the thread learns that a hunter joined, not whom it tracks nor where it is
+    assert g.told("chasseur_en_chasse", ev.PUBLIC) == [{"name": "Grimnir"}]
+    assert g.told("repere", ev.Players("lucy")) == [{"noise": 5, "hunter": True}]
+    assert g.told("chasseur_arrive", ev.GM) == [{"hunter": "h1", "name": "Grimnir", "cell": "Salle A",
+                                                 "target": "lucy", "noise": 5}]
     # next hunters' phase: h1 steps into B (moves, never attacks the same turn)
     g.play(lucy=["repos"])
     assert g.h("h1")["cell"] == "B" and "combat" not in g.kinds()
@@ -223,13 +231,17 @@ def test_each_new_multiple_of_five_only_once():
     assert g.h("h2")["target"] == "lucy"
 
 
-def test_no_free_hunter_no_arrival():
+def test_no_free_hunter_nothing_happens_no_spotted_stress():
+    """FAQ 9 (DESIGN, "The MJ's loop"): once every hunter is busy, noise calls nobody."""
     g = Game(lucy="B", bob="G")
     for h in g.state["hunters"].values():
         h["out"] = True
     g.p()["noise"] = 4
     g.play(lucy=["recherche_pieges"])
-    assert g.p()["stress"] == 5 and "repere_sans_chasseur" in g.kinds(ev.GM)
+    assert g.p()["stress"] == 3 and g.p()["noise_mark"] == 1  # the action's +3 alone
+    assert g.told("repere_sans_chasseur", ev.GM) == [{"player": "lucy", "noise": 5}]
+    assert g.told("repere", ev.Players("lucy")) == [{"noise": 5, "hunter": False}]
+    assert g.told("chasseur_en_chasse", ev.PUBLIC) == [] and g.dice.log == []
 
 
 # -- fatigue --------------------------------------------------------------------------
@@ -255,10 +267,43 @@ def test_fatigue_level_five_loses_the_next_turn_then_back_to_four():
     g.p()["fatigue"] = 11
     g.play(lucy=[{"deplacement_normal": "est"}])  # trap: wound 2, fatigue +1 -> 12, level 5
     assert g.p()["fatigue"] == 12 and g.p()["lost_turns"] == 1
-    assert g.refusals("lucy", ["repos"]) == ["turn_lost"]
+    assert g.rs.lost_turn(g.state, g.sc, "lucy") == "lost_exhaustion"
     g.play(lucy=[])
     assert g.p()["fatigue"] == 9 and g.p()["lost_turns"] == 0
-    assert "tour_perdu" in g.kinds()
+    assert g.told("tour_perdu", ev.Players("lucy")) == [{"reasons": ["fatigue"]}]
+    assert g.told("tour_perdu", ev.PUBLIC) == [{"player": "lucy"}]
+    assert g.rs.lost_turn(g.state, g.sc, "lucy") is None
+
+
+@pytest.mark.parametrize("recover, why", [(["panique"], "lost_panic"), (["fatigue"], "lost_exhaustion"),
+                                          (["panique", "fatigue"], "lost_panic_exhaustion"),
+                                          ([], "lost_panic_exhaustion")])
+def test_a_lost_turn_says_why(recover, why):
+    g = Game()
+    g.p().update(lost_turns=1, recover=recover)
+    assert g.rs.lost_turn(g.state, g.sc, "lucy") == why and g.rs.lost_turn(g.state, g.sc, "bob") is None
+
+
+def test_actions_passed_for_a_lost_turn_are_not_played():
+    """The core gives a lost turn no action (DESIGN, "The MJ's loop"); the rules ignore any all the same."""
+    g = Game(lucy="B", bob="C")
+    g.p().update(fatigue=8, lost_turns=1, recover=["panique"], stress=12, noise=4, inventory=["clé", "rondache"])
+    assert g.refusals("lucy", ["fouille", "recherche_pieges", {"deplacement_normal": "ouest"}]) == []
+    g.play(lucy=["se_cacher"], bob=[])
+    p = g.p()
+    assert (p["cell"], numbers(p), p["hidden_turns"], p["lost_turns"]) == ("B", (4, 8, 5), 0, 0)
+    assert g.told("tour_perdu", ev.Players("lucy")) == [{"reasons": ["panique"]}]
+    assert g.told("tour_perdu", ev.PUBLIC) == [{"player": "lucy"}]
+    assert g.told("actions", ev.PUBLIC) == [{"player": "bob", "actions": []}]  # none shown for lucy
+    assert "cache" not in g.kinds() and g.dice.log == []
+
+
+def test_named_drops_of_a_lost_turn_are_ignored_too():
+    g = Game(lucy="T", bob="C")  # the trap in T fires at the end of her lost turn: wound 2, fatigue +1 -> 9
+    g.p().update(fatigue=8, lost_turns=1, recover=["panique"], inventory=["clé", "rondache", "corde de chanvre"])
+    g.play(lucy=[{"jeter": ["clé"]}])
+    assert g.p()["fatigue"] == 9
+    assert g.told("abandon", ev.Players("lucy")) == [{"dropped": ["corde de chanvre", "rondache"]}]
 
 
 def test_fatigue_two_gives_a_combat_malus():
@@ -280,7 +325,9 @@ def test_panic_moves_two_random_cells_and_costs_a_turn():
     p = g.p()
     assert p["cell"] == "C" and p["lost_turns"] == 1
     assert (p["noise"], p["fatigue"]) == (1 + 3, 0 + 3)
-    assert "panique" in g.kinds(ev.PUBLIC)
+    assert g.told("panique", ev.PUBLIC) == [{"player": "lucy"}]  # not where the panic took her
+    assert g.told("panique", ev.Players("lucy")) == [{"path": ["nord", "nord"]}]
+    assert g.told("panique_gm", ev.GM) == [{"player": "lucy", "cell": "Salle C"}]
     g.play(lucy=[])
     assert g.p()["stress"] == 5 and g.p()["lost_turns"] == 0
 
@@ -289,26 +336,29 @@ def test_panic_moves_two_random_cells_and_costs_a_turn():
 
 def test_wound_levels_and_their_effects():
     g = Game(lucy="B", bob="G")
-    resolver_play = g.play(lucy=[{"deplacement_normal": "est"}])  # trap in T: wound level 2, stress +3
+    g.play(lucy=[{"deplacement_normal": "est"}])  # trap in T: wound level 2, stress +3
     p = g.p()
     assert p["wounds"] == 2 and p["fatigue"] == 1 and p["stress"] == 3
-    assert "piege_public" in resolver_play.kinds(ev.PUBLIC)
+    assert g.told("piege_public", ev.PUBLIC) == [{"player": "lucy"}]
+    assert g.told("blessure", ev.Players("lucy")) == [{"level": 2, "cause": "piege"}]
     assert p["traps_found"] == ["T"]
     g.play(lucy=[])  # known now: no second hit
     assert g.p()["wounds"] == 2
 
 
 def test_wound_level_four_sets_fatigue_level_five():
-    from pbp.rulesets.manhunt.rules import TurnResolver
+    from pbp.rulesets.manhunt.resolve import Turn
 
     g = Game()
-    t = TurnResolver(g.rs.rules, g.rs.lab(g.sc), g.sc, g.state, Dice("t", 1), 1)
+    t = Turn(g.rs.rules, g.sc, g.state, Dice("t", 1), 1)
     t.reports["lucy"] = {"drop": []}
-    t._wound("lucy", "test", 3)
+    t.wound("lucy", "test", 3)
     p = g.p()
     assert p["wounds"] == 4 and p["fatigue"] == 12 and p["stress"] == 3 + 5 and p["lost_turns"] == 1
-    t._wound("lucy", "test")
-    assert p["status"] == "dead" and "mort" in [e.kind for e in t.events]
+    t.wound("lucy", "test")
+    assert p["status"] == "dead" and p["death"] == {"turn": 1, "cause": "test", "noise": 0}
+    assert [e.data for e in t.events if e.kind == "mort" and e.audience == ev.PUBLIC] == [
+        {"player": "lucy", "cause": "test"}]
 
 
 def test_trap_found_first_does_not_fire():
@@ -469,7 +519,21 @@ def test_turn_limit_ends_the_event():
 def test_legal_orders_all_pass_the_checks():
     g = Game(lucy="G", bob="C")
     g.h("h3")["target"] = "lucy"
-    options = g.rs.legal_orders(g.state, g.sc, "lucy")
-    assert options and all(a.id in ("combat", "fuite", "utilisation_equipement") for o in options for a in o)
-    g = Game()
-    assert len(g.rs.legal_orders(g.state, g.sc, "lucy")) > 5
+    def legal():
+        options = g.rs.legal_orders(g.state, g.sc, "lucy")
+        for o in options:
+            assert g.rs.check_orders(g.state, g.sc, od.PlayerOrders("lucy", 1, o)) == []
+        return [[(a.id, a.arg) for a in o] for o in options]
+
+    g.p().update(lost_turns=1, recover=["panique"])
+    assert legal() == [[]]  # a lost turn: anything sent would be ignored
+    g.p().update(lost_turns=0, recover=[])
+    # engaged (FAQ 6): nothing but flight and a fight (no item to use)
+    assert legal() == [[], [("fuite", ["ouest"])], [("combat", {"chasseur": "h3", "arme": None})]]
+    g = Game()  # in A: exits nord and est; pairs of 1-point actions only
+    assert legal() == [
+        [], [("repos", None)], [("fouille", None)], [("se_cacher", None)], [("recherche_pieges", None)],
+        [("deplacement_normal", "nord")], [("deplacement_rapide", ["nord"])], [("fuite", ["nord"])],
+        [("deplacement_normal", "est")], [("deplacement_rapide", ["est"])], [("fuite", ["est"])],
+        [("recherche_pieges", None), ("deplacement_normal", "nord")],
+        [("recherche_pieges", None), ("deplacement_normal", "est")]]

@@ -1,17 +1,17 @@
-"""manhunt for the balance tools: a synthetic labyrinth, a bot, a game's summary
-and the exact odds of a fight (pbp simulate, pbp odds)."""
+"""manhunt for the balance tools: a synthetic labyrinth, the bots (their legal
+orders and their policy), a game's summary and the exact odds of a fight
+(pbp simulate, pbp odds)."""
 
 from __future__ import annotations
 
 from fractions import Fraction
+
 from pbp.odds import Calculator, Param, Table, distribution, pct
-from pbp.orders import Action
+from pbp.orders import Action, PlayerOrders
 from pbp.ruleset import Scenario
 
-from . import rules as r
-
-OPPOSITE = {"nord": "sud", "sud": "nord", "est": "ouest", "ouest": "est"}
-STEP = {"nord": (0, -1), "sud": (0, 1), "est": (1, 0), "ouest": (-1, 0)}
+from . import checks, rules as r
+from .world import CLOSED, OPEN
 
 
 def sample_scenario(rules: dict, players: int, rng) -> Scenario:
@@ -23,19 +23,24 @@ def sample_scenario(rules: dict, players: int, rng) -> Scenario:
     ids = [f"S{i:03d}" for i in range(n)]
     pos = {cid: (i % width, i // width) for i, cid in enumerate(ids)}
     at = {xy: cid for cid, xy in pos.items()}
-    cells = {cid: {"name": f"salle {cid}", "orientation": rng.choice(["N-S", "E-W"]), "exits": {}} for cid in ids}
+    steps = {d: tuple(xy) for d, xy in sim["steps"].items()}
+    opposite = {d: back for d, xy in steps.items() for back, other in steps.items()
+                if other == (-xy[0], -xy[1])}
+    closable = {d for d, spec in rules["doors"].items() if spec.get("closable")}
+    cells = {cid: {"name": sim["cell_name"].replace("{id}", cid), "orientation": rng.choice(sim["orientations"]),
+                   "exits": {}} for cid in ids}
 
     def link(a, b, d):
         door = rng.choice(sim["doors"])
         exit_ = {"to": b, "door": door}
-        if door != "ouverture":
-            exit_["state"] = "fermee" if rng.random() < sim["closed"] else "ouverte"
+        if door in closable:
+            exit_["state"] = CLOSED if rng.random() < sim["closed"] else OPEN
         cells[a]["exits"][d] = exit_
-        cells[b]["exits"][OPPOSITE[d]] = dict(exit_, to=a)
+        cells[b]["exits"][opposite[d]] = dict(exit_, to=a)
 
     def around(cid):
         x, y = pos[cid]
-        return [(d, at[(x + dx, y + dy)]) for d, (dx, dy) in STEP.items() if (x + dx, y + dy) in at]
+        return [(d, at[(x + dx, y + dy)]) for d, (dx, dy) in steps.items() if (x + dx, y + dy) in at]
 
     seen, stack = {ids[0]}, [ids[0]]
     while stack:  # randomised depth-first maze
@@ -63,6 +68,37 @@ def sample_scenario(rules: dict, players: int, rng) -> Scenario:
                     {h: {"character": h} for h in handles})
 
 
+def legal_orders(rules: dict, lab, state: dict, scenario, player: str) -> list[list[Action]]:
+    """Legal order sets for a bot: single actions and pairs within the action
+    points, each passing the players' own checks."""
+    actions = rules["actions"]
+    peji = state["pejis"][player]
+    if peji["lost_turns"]:
+        return [[]]  # anything sent would be ignored: a bot sends nothing
+    singles: list[tuple[str, object]] = [("repos", None), ("fouille", None), ("se_cacher", None),
+                                         ("recherche_pieges", None)]
+    for d, _ in lab.exits[peji["cell"]]:
+        singles += [("deplacement_normal", d), ("deplacement_rapide", [d]), ("fuite", [d])]
+    here = r.hunters_on(state, [peji["cell"]])
+    if here:
+        singles.append(("combat", {"chasseur": here[0], "arme": None}))
+    for item in peji["inventory"]:
+        kind = rules["items"].get(item, {}).get("kind")
+        if kind in ("potion", "objet"):
+            singles.append(("utilisation_equipement", item))
+        elif kind == "armure" and item not in peji["worn"]:
+            singles.append(("revetir_armure", item))
+    options = [[]] + [[s] for s in singles]
+    cheap = [s for s in singles if actions[s[0]]["points"] == 1]
+    options += [[a, b] for i, a in enumerate(cheap) for b in cheap[i + 1:] if a[0] != b[0]]
+    legal = []
+    for option in options:
+        chosen = [Action(a, arg, i) for i, (a, arg) in enumerate(option)]
+        if not checks.check_orders(rules, lab, state, scenario, PlayerOrders(player, state["turn"] + 1, chosen)):
+            legal.append(chosen)
+    return legal or [[]]
+
+
 def bot_orders(rules: dict, lab, state: dict, player: str, rng) -> list[Action]:
     """A simple legal policy: fight or flee when engaged, rest when exhausted,
     else mostly walk, sometimes run, search or hide."""
@@ -72,7 +108,7 @@ def bot_orders(rules: dict, lab, state: dict, player: str, rng) -> list[Action]:
         return []
     exits = [d for d, _ in lab.exits[peji["cell"]]]
     level = r.fatigue_level(rules, peji["fatigue"])
-    can_run = level < rules["fatigue"]["no_running_level"] and exits
+    can_run = r.can_run(rules, peji["fatigue"]) and exits
     engaged = r.engaged_by(state, player)
     if engaged:
         if can_run and rng.random() < bot["flee_when_engaged"]:
@@ -97,10 +133,11 @@ def bot_orders(rules: dict, lab, state: dict, player: str, rng) -> list[Action]:
     return [Action("se_cacher", None, 0)]
 
 
-FATES = {r.ESCAPED: "évadé", r.DEAD: "mort", r.ACTIVE: "encore dans le labyrinthe"}
-
-
-def game_summary(state: dict) -> dict:
+def game_summary(rules: dict, state: dict) -> dict:
+    """Each Péji's fate (`simulation.fates`), the causes of death, and when each
+    died or escaped."""
+    fates = rules["simulation"]["fates"]
+    names = {r.ESCAPED: fates["escaped"], r.DEAD: fates["dead"], r.ACTIVE: fates["active"]}
     pejis = state["pejis"].values()
     deaths: dict[str, int] = {}
     for p in pejis:
@@ -108,7 +145,7 @@ def game_summary(state: dict) -> dict:
             deaths[p["death"]["cause"]] = deaths.get(p["death"]["cause"], 0) + 1
     return {
         "turns": state["turn"],
-        "outcomes": [FATES[p["status"]] for p in pejis],
+        "outcomes": [names[p["status"]] for p in pejis],
         "deaths": deaths,
         "figures": {
             "tours_survecus": [p["death"]["turn"] if p["status"] == r.DEAD else state["turn"] for p in pejis],
@@ -123,18 +160,17 @@ def game_summary(state: dict) -> dict:
 
 def assault_odds(rules: dict, params: dict) -> tuple[Fraction, Fraction, Fraction]:
     """P(the Péji wins / ties / loses one assault)."""
-    f = rules["fatigue"]
-    malus = f["combat_malus"] if params["fatigue_level"] >= f["combat_malus_level"] else 0
+    malus = r.fatigue_malus(rules, r.fatigue_at_level(rules, params["fatigue_level"]))
     peji = distribution(params["peji"])
     hunter = distribution(params["hunter"])
     win = tie = Fraction(0)
     for pv, pp in peji.items():
         pt = pv - params["hunter_protection"] - malus + params["bonus"]
         for hv, hp in hunter.items():
-            ht = hv - params["peji_protection"]
-            if pt > ht:
+            winner = r.assault_winner(pt, hv - params["peji_protection"])
+            if winner == "peji":
                 win += pp * hp
-            elif pt == ht:
+            elif winner is None:
                 tie += pp * hp
     return win, tie, 1 - win - tie
 
@@ -142,7 +178,6 @@ def assault_odds(rules: dict, params: dict) -> tuple[Fraction, Fraction, Fractio
 def fight_odds(rules: dict, params: dict) -> dict[str, Fraction]:
     """P(Péji wins the fight), P(nobody), P(hunter wins: the Péji dies). A Péji
     whose lost assaults reach the dead wound level dies at once."""
-    c = rules["combat"]
     win, tie, lose = assault_odds(rules, params)
     dies_after = rules["wounds"]["dead_level"] - params["wounds"]
     out = {"peji": Fraction(0), "none": Fraction(0), "hunter": Fraction(0)}
@@ -150,8 +185,8 @@ def fight_odds(rules: dict, params: dict) -> dict[str, Fraction]:
     def assault(n: int, wins: int, losses: int, p: Fraction) -> None:
         if losses >= dies_after:
             out["hunter"] += p
-        elif n == c["assaults"]:
-            out["peji" if wins >= c["to_win"] else "hunter" if losses >= c["to_win"] else "none"] += p
+        elif n == rules["combat"]["assaults"]:
+            out[r.fight_winner(rules, {"peji": wins, "hunter": losses}) or "none"] += p
         else:
             assault(n + 1, wins + 1, losses, p * win)
             assault(n + 1, wins, losses, p * tie)
@@ -162,6 +197,8 @@ def fight_odds(rules: dict, params: dict) -> dict[str, Fraction]:
 
 
 def calculators(rules: dict) -> dict[str, Calculator]:
+    combat = rules["combat"]
+
     def fight(params) -> Table:
         win, tie, lose = assault_odds(rules, params)
         fight = fight_odds(rules, params)
@@ -172,14 +209,16 @@ def calculators(rules: dict) -> dict[str, Calculator]:
             ["assaut gagné", pct(win)], ["assaut nul", pct(tie)], ["assaut perdu", pct(lose)],
             ["le Péji gagne le combat", pct(fight["peji"])], ["personne ne gagne", pct(fight["none"])],
             ["le chasseur gagne : le Péji meurt", pct(fight["hunter"])]],
-            [f"{rules['combat']['assaults']} assauts, {rules['combat']['to_win']} pour gagner ; égalité : "
-             "personne ne marque."])
+            [f"{combat['assaults']} assauts, {combat['to_win']} pour gagner ; égalité : personne ne marque."])
 
-    return {"combat": Calculator("un combat au corps à corps (3 assauts)", {
-        "peji": Param(rules["combat"]["unarmed"], "arme du Péji (dés)", "dice"),
-        "hunter": Param("2d6+1", "arme du chasseur (dés)", "dice"),
+    # the hunter's defaults: the first hunter of the simulations
+    hunter = rules["simulation"]["hunters"][0]
+    return {"combat": Calculator(f"un combat au corps à corps ({combat['assaults']} assauts)", {
+        "peji": Param(combat["unarmed"], "arme du Péji (dés)", "dice"),
+        "hunter": Param((hunter.get("weapon") or {}).get("damage", combat["unarmed"]), "arme du chasseur (dés)",
+                        "dice"),
         "peji_protection": Param(0, "protection (armures) du Péji"),
-        "hunter_protection": Param(1, "protection du chasseur"),
+        "hunter_protection": Param(hunter.get("protection", 0), "protection du chasseur"),
         "fatigue_level": Param(1, "niveau de fatigue du Péji"),
         "bonus": Param(0, "bonus du Péji (potion de force)"),
         "wounds": Param(1, "niveau de blessures du Péji au début du combat"),

@@ -1,24 +1,40 @@
 """The labyrinth: cells, exits, doors, traps, and paths through them.
 
-A read-only view of world.yaml built once per campaign; the mutable part
-(which doors were opened) lives in the state and is passed in.
+A module of its own because the labyrinth is a concern every other module
+shares (checks, the turn, the bots, the reports) and none owns: a read-only
+view of world.yaml, built once per scenario (`labyrinth`), while the mutable
+part (which doors were opened) lives in the state and is passed in.
 """
 
 from __future__ import annotations
 
 from collections import deque
 
-CLOSABLE = ("porte", "grille", "rideau")
+#: the doorway of an exit that names none, and the state of a closable doorway
+#: that says none (world.yaml's format: schema.yaml gives the same default)
+DEFAULT_DOOR = "ouverture"
+CLOSED, OPEN = "fermee", "ouverte"
+DEFAULT_DOOR_STATE = CLOSED
 
 
 def door_key(a: str, b: str) -> str:
     return "|".join(sorted((a, b)))
 
 
+def labyrinth(scenario, rules: dict) -> "Labyrinth":
+    """The scenario's labyrinth, built on first use. The key holds the rules it is
+    built from: a simulation may play one scenario under two sets of rules."""
+    directions = list(rules["directions"])
+    closable = sorted(d for d, spec in rules["doors"].items() if spec.get("closable"))
+    key = f"manhunt.labyrinth:{','.join(directions)}:{','.join(closable)}"
+    return scenario.derived(key, lambda: Labyrinth(scenario.world, directions, closable))
+
+
 class Labyrinth:
-    def __init__(self, world: dict, directions: list[str]):
+    def __init__(self, world: dict, directions: list[str], closable=()):
         self.cells: dict[str, dict] = world.get("cells") or {}
         self.directions = directions
+        self.closable = frozenset(closable)
         self.traps: dict[str, dict] = {}
         for trap in world.get("traps") or []:
             self.traps[str(trap["cell"])] = trap
@@ -45,11 +61,14 @@ class Labyrinth:
     def is_exit(self, cell_id: str) -> bool:
         return bool(self.cells[cell_id].get("exit"))
 
+    @staticmethod
+    def door(exit_: dict) -> str:
+        return exit_.get("door", DEFAULT_DOOR)
+
     def door_open(self, a: str, exit_: dict, open_doors: set[str]) -> bool:
-        door = exit_.get("door", "ouverture")
-        if door not in CLOSABLE:
+        if self.door(exit_) not in self.closable:
             return True
-        return exit_.get("state", "fermee") == "ouverte" or door_key(a, exit_["to"]) in open_doors
+        return exit_.get("state", DEFAULT_DOOR_STATE) == OPEN or door_key(a, exit_["to"]) in open_doors
 
     def step_towards(self, start: str, goal: str) -> str | None:
         """The next cell on a shortest path from start to goal (None if none)."""
@@ -81,8 +100,7 @@ class Labyrinth:
         cell = self.cells[cell_id]
         exits = []
         for direction, exit_ in self.exits[cell_id]:
-            door = exit_.get("door", "ouverture")
-            exits.append({"direction": direction, "door": door,
+            exits.append({"direction": direction, "door": self.door(exit_),
                           "open": self.door_open(cell_id, exit_, open_doors)})
         return {"name": cell.get("name", cell_id), "orientation": cell.get("orientation", ""),
                 "description": cell.get("description", ""), "corridor": bool(cell.get("corridor")),

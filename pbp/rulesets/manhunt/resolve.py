@@ -1,0 +1,432 @@
+"""The turn: orders in order of play -> new state + events.
+
+One `Turn` plays one turn: the Péjis in roster order, action after action
+(actions.py says what each does; their costs follow, then the thresholds in the
+order noise, fatigue, stress, DESIGN 3), then the exit and the trap of the cell
+where each stops, then the hunters (DESIGN 10), then the reports. This module
+owns the order of play and a Péji's condition (costs, thresholds, wounds,
+death), which every action, trap and fight goes through.
+"""
+
+from __future__ import annotations
+
+from pbp import events as ev
+
+from . import actions, rules as r
+from .world import door_key, labyrinth
+
+
+def setup(rules: dict, scenario) -> tuple[dict, list[ev.Event]]:
+    """Turn 0: every Péji on their starting cell, the hunters where their sheets say."""
+    state = r.initial_state(scenario)
+    lab = labyrinth(scenario, rules)
+    events = [ev.public("debut", players=list(scenario.roster), hunters=len(state["hunters"]))]
+    for handle, peji in state["pejis"].items():
+        events.append(ev.private(handle, "rapport", status=r.ACTIVE, place=lab.describe(peji["cell"], set()),
+                                 noise=0, fatigue=0, fatigue_level=1, stress=0, wounds=1,
+                                 inventory=peji["inventory"], worn=peji["worn"],
+                                 protection=r.protection(rules, peji), finds=[], adjacent=None,
+                                 hunters_here=[], hunters_near=[], pejis_here=[], lost_turns=0, traps_known=[]))
+        events.append(ev.gm("depart", player=handle, cell=lab.name(peji["cell"])))
+    for hid, hunter in state["hunters"].items():
+        events.append(ev.gm("chasseur", hunter=hid, name=r.hunter_name(scenario, hid),
+                            cell=lab.name(hunter["cell"])))
+    for cell in lab.traps:
+        events.append(ev.gm("piege_pose", cell=lab.name(cell)))
+    return state, events
+
+
+def play(rules: dict, scenario, state: dict, orders: dict, gm_orders, dice) -> tuple[dict, list[ev.Event]]:
+    """One turn from validated orders (`state` is the caller's copy: it is changed)."""
+    turn = Turn(rules, scenario, state, dice, gm_orders.turn)
+    turn.play(orders, gm_orders)
+    return turn.state, turn.events
+
+
+class Turn:
+    """What one turn knows while it is played, beyond the state: the doors opened
+    and cells searched so far, the hunters blinded by a hiding Péji or already
+    done acting, and what each report will say."""
+
+    def __init__(self, rules: dict, scenario, state: dict, dice, turn: int):
+        self.rules, self.scenario, self.state, self.dice = rules, scenario, state, dice
+        self.lab = labyrinth(scenario, rules)
+        self.turn = turn
+        self.events: list[ev.Event] = []
+        self.open_doors = set(state["open_doors"])
+        self.searched = set(state["searched"])
+        self.blind: dict[str, set[str]] = {}  # hunter -> Péjis whose trace it lost this turn
+        self.combat_bonus: dict[str, int] = {}
+        self.fighting = False  # panic waits for the end of a fight's 3 assaults
+        # Hunters that already acted this turn: those just called by the noise
+        # (they arrive next to the Péji) and those a Péji fought.
+        self.acted: set[str] = set()
+        self.reports: dict[str, dict] = {}  # what each Péji's report says beyond the actions
+
+    # -- events
+    def tell(self, handle, kind, **data):
+        self.events.append(ev.private(handle, kind, **data))
+
+    def shout(self, kind, **data):
+        self.events.append(ev.public(kind, **data))
+
+    def note(self, kind, **data):
+        self.events.append(ev.gm(kind, **data))
+
+    def peji(self, handle) -> dict:
+        return self.state["pejis"][handle]
+
+    def hunter(self, hid) -> dict:
+        return self.state["hunters"][hid]
+
+    # -- the order of play
+    def play(self, orders: dict, gm_orders) -> None:
+        self.state["turn"] = self.turn
+        for handle, order in orders.items():
+            peji = self.peji(handle)
+            if peji["status"] != r.ACTIVE:
+                continue
+            # a lost turn plays no action: the core gives none (lost_turn), and any a
+            # caller passes is ignored as well (no hiding streak, no named drop)
+            lost = bool(peji["lost_turns"])
+            dropping = [] if lost else [item for a in order.actions if a.id == "jeter" for item in a.arg]
+            self.reports[handle] = {"finds": [], "adjacent": None, "drop": dropping}
+            if lost:
+                self._lost_turn(handle)
+            else:
+                self._play_actions(handle, order)
+            if peji["status"] == r.ACTIVE:
+                self._end_of_peji_turn(handle, hid=not lost and order.has("se_cacher"))
+        self._hunters_phase((gm_orders.orders or {}).get(r.GM_HUNTERS) or {})
+        self.state["open_doors"] = sorted(self.open_doors)
+        self.state["searched"] = sorted(self.searched)
+        if not gm_orders.quiet:  # a simulation reads no reports
+            by_cell = self._pejis_by_cell()
+            for handle in orders:
+                self._report(handle, by_cell)
+        self._end_of_event()
+
+    def _lost_turn(self, handle):
+        peji = self.peji(handle)
+        peji["lost_turns"] -= 1
+        self.tell(handle, "tour_perdu", reasons=list(peji["recover"]))
+        self.shout("tour_perdu", player=handle)
+        if peji["lost_turns"] == 0:
+            if r.PANIC in peji["recover"]:
+                peji["stress"] = self.rules["stress"]["after_panic"]
+            if r.EXHAUSTION in peji["recover"]:
+                peji["fatigue"] = r.fatigue_at_level(self.rules, self.rules["fatigue"]["recover_to_level"])
+            peji["recover"] = []
+        peji["hidden_turns"] = 0
+
+    def _play_actions(self, handle, order):
+        peji = self.peji(handle)
+        self.shout("actions", player=handle, actions=[a.id for a in order.actions if a.id != "jeter"])
+        for action in order.actions:
+            if peji["status"] != r.ACTIVE or peji["lost_turns"]:
+                self.tell(handle, "action_annulee", action=action.id, reason="controle" if peji["lost_turns"] else "fin")
+                continue
+            spec = self.rules["actions"][action.id]
+            if actions.HANDLERS[action.id](self, handle, action) is False:
+                continue  # not carried out: it costs nothing
+            if peji["status"] == r.ACTIVE:
+                self.costs(handle, spec["noise"], spec["fatigue"], spec["stress"])
+
+    # -- a Péji's condition: costs and thresholds (DESIGN 3: noise, then fatigue, then stress)
+    def costs(self, handle, noise=0, fatigue=0, stress=0):
+        peji = self.peji(handle)
+        peji["noise"] = max(0, peji["noise"] + noise)
+        before = r.fatigue_level(self.rules, peji["fatigue"])
+        peji["fatigue"] = max(0, peji["fatigue"] + fatigue)
+        peji["stress"] = max(0, peji["stress"] + stress)
+        self._check_noise(handle)
+        self._check_fatigue(handle, before)
+        self.check_stress(handle)
+
+    def _check_noise(self, handle):
+        peji = self.peji(handle)
+        while r.noise_calls(self.rules, peji) > 0:
+            peji["noise_mark"] += 1
+            self._spot(handle)
+
+    def _spot(self, handle):
+        """DESIGN 4: a free hunter appears on a random adjacent cell and tracks the
+        Péji, whose stress rises. No free hunter: nothing happens, no stress (FAQ 9)."""
+        peji = self.peji(handle)
+        hid = r.free_hunter(self.state)
+        self.tell(handle, "repere", noise=peji["noise"], hunter=hid is not None)
+        if hid is None:
+            self.note("repere_sans_chasseur", player=handle, noise=peji["noise"])
+            return
+        peji["stress"] += self.rules["noise"]["stress"]
+        around = self.lab.neighbours(peji["cell"]) or [peji["cell"]]
+        cell = self.dice.choice(f"{handle}.bruit.case", around, "case du chasseur repérant le bruit")
+        self.hunter(hid).update(cell=cell, target=handle, trace=peji["cell"])
+        self.acted.add(hid)
+        self.note("chasseur_arrive", hunter=hid, name=r.hunter_name(self.scenario, hid), cell=self.lab.name(cell),
+                  target=handle, noise=peji["noise"])
+        self.shout("chasseur_en_chasse", name=r.hunter_name(self.scenario, hid))
+
+    def _check_fatigue(self, handle, before):
+        peji = self.peji(handle)
+        f = self.rules["fatigue"]
+        level = r.fatigue_level(self.rules, peji["fatigue"])
+        if level != before:
+            self.tell(handle, "niveau_fatigue", level=level, before=before)
+        if level < f["drop_level"]:
+            peji["dropped"] = False
+        elif not peji["dropped"]:
+            peji["dropped"] = True
+            self._forced_drop(handle)
+        if level >= f["lost_turn_level"] and before < f["lost_turn_level"]:
+            peji["lost_turns"] = 1
+            if r.EXHAUSTION not in peji["recover"]:
+                peji["recover"].append(r.EXHAUSTION)
+            self.tell(handle, "epuise")
+
+    def _forced_drop(self, handle):
+        """DESIGN 5: the items the order names (`jeter`), else the last found."""
+        peji = self.peji(handle)
+        count = self.rules["fatigue"]["drop_count"]
+        named = [i for i in self.reports.get(handle, {}).get("drop", []) if i in peji["inventory"]]
+        chosen = named[:count]
+        for item in reversed(peji["inventory"]):
+            if len(chosen) >= count:
+                break
+            if item not in chosen:
+                chosen.append(item)
+        for item in chosen:
+            peji["inventory"].remove(item)
+            if item in peji["worn"]:
+                peji["worn"].remove(item)
+        self.tell(handle, "abandon", dropped=chosen)
+
+    def check_stress(self, handle):
+        peji = self.peji(handle)
+        s = self.rules["stress"]
+        if peji["stress"] < s["panic"] or r.PANIC in peji["recover"] or peji["status"] != r.ACTIVE \
+                or self.fighting:
+            return
+        # DESIGN 6: moved 2 random steps, noise and fatigue up, next turn lost.
+        peji["recover"].append(r.PANIC)
+        peji["lost_turns"] = 1
+        path = []
+        for n in range(1, s["panic_steps"] + 1):
+            options = self.lab.exits[peji["cell"]]
+            if not options:
+                break
+            direction, exit_ = self.dice.choice(f"{handle}.panique.{n}", options, "fuite de panique")
+            self.cross(handle, peji["cell"], exit_, pay=False)  # a panicking Péji bursts doors open
+            peji["cell"] = exit_["to"]
+            path.append(direction)
+        self.tell(handle, "panique", path=path)
+        self.shout("panique", player=handle)
+        self.note("panique_gm", player=handle, cell=self.lab.name(peji["cell"]))
+        self.costs(handle, noise=s["panic_noise"], fatigue=s["panic_fatigue"])
+
+    def wound(self, handle, cause: str, levels: int = 1):
+        """DESIGN 7: each level reached applies its effect once; the dead level kills."""
+        peji = self.peji(handle)
+        for _ in range(levels):
+            if peji["status"] != r.ACTIVE:
+                return
+            peji["wounds"] += 1
+            self.tell(handle, "blessure", level=peji["wounds"], cause=cause)
+            if peji["wounds"] >= self.rules["wounds"]["dead_level"]:
+                self.die(handle, cause)
+                return
+            fatigue, stress = r.wound_costs(self.rules, peji["wounds"], peji["fatigue"])
+            self.costs(handle, fatigue=fatigue, stress=stress)
+
+    def die(self, handle, cause):
+        peji = self.peji(handle)
+        peji["status"] = r.DEAD
+        peji["death"] = {"turn": self.turn, "cause": cause, "noise": peji["noise"]}
+        self._forget(handle)
+        self.shout("mort", player=handle, cause=cause)
+        self.tell(handle, "mort_privee", cause=cause)
+
+    def _forget(self, handle):
+        """Every hunter tracking a Péji who left the game stops."""
+        for h in self.state["hunters"].values():
+            if h["target"] == handle:
+                h["target"], h["trace"] = None, None
+
+    def cross(self, handle, src, exit_, pay=True) -> dict:
+        """Through a doorway (DESIGN 2): a closed one opens, and costs unless `pay` is False."""
+        door = self.lab.door(exit_)
+        was_open = self.lab.door_open(src, exit_, self.open_doors)
+        if not was_open:
+            self.open_doors.add(door_key(src, exit_["to"]))
+            if pay:
+                noise, stress = r.door_cost(self.rules, door)
+                self.costs(handle, noise=noise, stress=stress)
+        return {"door": door, "opened": not was_open}
+
+    def blind_hunters(self, handle, cells) -> list[str]:
+        """DESIGN 12: the hunters on these cells tracking the Péji lose the trace this turn."""
+        lost = []
+        for hid in r.hunters_on(self.state, cells):
+            if self.hunter(hid)["target"] == handle:
+                self.blind.setdefault(hid, set()).add(handle)
+                lost.append(hid)
+        return lost
+
+    def lose_all_traces(self, handle):
+        """Every hunter loses the Péji's trace, and their noise is back to 0."""
+        peji = self.peji(handle)
+        for hid, hunter in self.state["hunters"].items():
+            if hunter["target"] == handle:
+                hunter["target"], hunter["trace"] = None, None
+                self.note("trace_perdue", hunter=hid, player=handle)
+        peji["noise"], peji["noise_mark"] = 0, 0
+
+    # -- end of a Péji's turn: exit, trap, hiding streak
+    def _end_of_peji_turn(self, handle, hid: bool):
+        peji = self.peji(handle)
+        cell = peji["cell"]
+        if self.lab.is_exit(cell):
+            peji["status"] = r.ESCAPED
+            peji["escaped_turn"] = self.turn
+            self._forget(handle)
+            self.shout("evasion", player=handle)
+            self.tell(handle, "evasion_privee")
+            return
+        if cell in self.lab.traps and cell not in peji["traps_found"]:
+            self._trap(handle, cell)
+        if peji["status"] != r.ACTIVE:
+            return
+        peji["hidden_turns"] = peji["hidden_turns"] + 1 if hid else 0
+        if peji["hidden_turns"] >= self.rules["noise"]["hidden_turns_reset"]:
+            self.lose_all_traces(handle)
+            self.tell(handle, "traces_perdues", turns=peji["hidden_turns"])
+
+    def _trap(self, handle, cell):
+        """DESIGN 13: the trap fires on a Péji stopping here who did not find it;
+        they know it afterwards."""
+        peji = self.peji(handle)
+        effect = r.trap_effect(self.rules, self.lab.traps[cell])
+        peji["traps_found"].append(cell)
+        self.tell(handle, "piege", effect=effect, description=self.lab.traps[cell].get("description", ""))
+        self.shout("piege_public", player=handle)
+        self.note("piege_gm", player=handle, cell=self.lab.name(cell))
+        if effect.get("stress"):
+            self.costs(handle, stress=effect["stress"])
+        if effect.get("wounds"):
+            self.wound(handle, "piege", effect["wounds"])
+
+    # -- hunters (DESIGN 10)
+    def _hunters_phase(self, dictated: dict):
+        for hid in self.state["hunters"]:
+            hunter = self.hunter(hid)
+            if hunter["out"]:
+                continue
+            order = dictated.get(hid)
+            if hid in self.acted and order is None:
+                continue
+            if order is not None and self._dictated(hid, order):
+                continue
+            if hunter["cell"] is None:
+                continue
+            target = hunter["target"]
+            if target is not None and self.peji(target)["status"] != r.ACTIVE:
+                hunter["target"] = target = None
+            if target is None:
+                prey = self._prey_on_cell(hid)
+                if prey is None:
+                    continue
+                hunter["target"] = target = prey
+                self.note("proie", hunter=hid, player=prey)
+            if target in self.blind.get(hid, ()):
+                self.note("chasseur_perdu", hunter=hid, player=target)
+                continue
+            peji = self.peji(target)
+            hunter["trace"] = peji["cell"]
+            if peji["cell"] == hunter["cell"]:
+                actions.melee(self, target, hid, None, attacker="hunter")
+                if self.rules["combat"]["defender_pays_costs"] and self.peji(target)["status"] == r.ACTIVE:
+                    spec = self.rules["actions"]["combat"]
+                    self.costs(target, spec["noise"], spec["fatigue"], spec["stress"])
+            else:
+                self._hunter_step(hid, self.lab.step_towards(hunter["cell"], hunter["trace"]))
+
+    def _prey_on_cell(self, hid):
+        if not self.rules["hunters"]["take_prey_on_cell"]:
+            return None
+        cell = self.hunter(hid)["cell"]
+        for handle, peji in self.state["pejis"].items():
+            if peji["status"] == r.ACTIVE and peji["cell"] == cell and handle not in self.blind.get(hid, ()):
+                return handle
+        return None
+
+    def _hunter_step(self, hid, to):
+        """One cell; a hunter opens the closable doorways it goes through."""
+        hunter = self.hunter(hid)
+        if to is None:
+            return
+        for _, exit_ in self.lab.exits[hunter["cell"]]:
+            if exit_["to"] == to and self.lab.door(exit_) in self.lab.closable:
+                self.open_doors.add(door_key(hunter["cell"], to))
+        self.note("chasseur_bouge", hunter=hid, src=self.lab.name(hunter["cell"]), dst=self.lab.name(to),
+                  target=hunter["target"])
+        hunter["cell"] = to
+
+    def _dictated(self, hid, order) -> bool:
+        """The MJ's orders for a hunter (gm.yaml); True when they replace its move."""
+        hunter = self.hunter(hid)
+        if order in r.HUNTER_WAIT:
+            self.note("chasseur_attend", hunter=hid)
+            return True
+        if order in r.HUNTER_REMOVE:
+            hunter.update(out=True, target=None, trace=None)
+            self.note("chasseur_retire", hunter=hid)
+            return True
+        if "placer" in order:
+            hunter["cell"] = order["placer"]
+            self.note("chasseur_place", hunter=hid, cell=self.lab.name(order["placer"]))
+        if "cible" in order:
+            target = order["cible"]
+            hunter["target"] = target
+            hunter["trace"] = self.peji(target)["cell"] if target else None
+            self.note("chasseur_cible", hunter=hid, player=target)
+        if "aller" in order:
+            self._hunter_step(hid, order["aller"])
+            return True
+        if "attaquer" in order:
+            hunter["target"] = order["attaquer"]
+            actions.melee(self, order["attaquer"], hid, None, attacker="hunter")
+            return True
+        return "placer" in order
+
+    # -- reports
+    def _pejis_by_cell(self) -> dict[str, list[str]]:
+        """Active Péjis per cell, once the turn is played."""
+        by_cell: dict[str, list[str]] = {}
+        for h, p in self.state["pejis"].items():
+            if p["status"] == r.ACTIVE:
+                by_cell.setdefault(p["cell"], []).append(h)
+        return by_cell
+
+    def _report(self, handle, by_cell):
+        """What a Péji perceives at the end of the turn (Annexe 3)."""
+        peji = self.peji(handle)
+        cell = peji["cell"]
+        report = self.reports.get(handle, {"finds": [], "adjacent": None})
+        seen_here = [r.hunter_name(self.scenario, h) for h in r.hunters_on(self.state, [cell])]
+        heard = []
+        for direction, exit_ in self.lab.exits.get(cell, []):
+            for h in r.hunters_on(self.state, [exit_["to"]]):
+                heard.append({"direction": direction, "hunter": r.hunter_name(self.scenario, h)})
+        others = [self.scenario.name(h) for h in by_cell.get(cell, []) if h != handle]
+        self.tell(handle, "rapport", status=peji["status"], place=self.lab.describe(cell, self.open_doors),
+                  noise=peji["noise"], fatigue=peji["fatigue"],
+                  fatigue_level=r.fatigue_level(self.rules, peji["fatigue"]), stress=peji["stress"],
+                  wounds=peji["wounds"], inventory=list(peji["inventory"]), worn=list(peji["worn"]),
+                  protection=r.protection(self.rules, peji), finds=report["finds"], adjacent=report["adjacent"],
+                  hunters_here=seen_here, hunters_near=heard, pejis_here=others, lost_turns=peji["lost_turns"],
+                  traps_known=[self.lab.name(c) for c in peji["traps_found"]])
+
+    def _end_of_event(self):
+        if r.event_ends(self.rules, self.state, self.turn):
+            self.state["over"] = True
+            self.shout("fin", **r.fates(self.state))
