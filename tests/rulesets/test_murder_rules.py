@@ -19,7 +19,8 @@ from pbp.errors import PbpError
 from pbp.orders import Action, PlayerOrders
 from pbp.ruleset import Scenario
 from pbp.rulesets.murder import Murder
-from pbp.rulesets.murder.rules import Board
+from pbp.rulesets.murder import rules as murder_rules
+from pbp.rulesets.murder.board import Board
 
 WORLD = {
     "hall": "hall",
@@ -645,7 +646,7 @@ def test_after_three_failed_pleas_the_prisoner_is_executed_and_the_sheet_reveale
 @pytest.mark.parametrize("turn,day,start,end,accusation", [
     (1, 1, 8, 10, False), (2, 1, 10, 12, False), (5, 1, 16, 18, True), (6, 2, 8, 10, False), (10, 2, 16, 18, True)])
 def test_in_game_time(turn, day, start, end, accusation):
-    clock = Murder()._clock(turn)
+    clock = murder_rules.clock(Murder().rules, turn)
     assert (clock["day"], clock["start"], clock["end"], clock["accusation_day"]) == (day, start, end, accusation)
 
 

@@ -1,13 +1,67 @@
-"""Balance tools of the murder ruleset: a synthetic lab for `pbp simulate murder`,
-the summary of a finished game, and exact odds for `pbp odds` (traps, pleas,
-moves, ghost warnings). No I/O."""
+"""Balance tools of the murder ruleset: the bots' legal orders, a synthetic lab
+for `pbp simulate murder`, the summary of a finished game, and exact odds for
+`pbp odds` (traps, pleas, moves, ghost warnings). No I/O."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
 from pbp.odds import Calculator, Param, Table, distribution, pct
+from pbp.orders import Action
 from pbp.ruleset import Scenario
+from pbp.rulesets.murder.board import board_of
+from pbp.rulesets.murder.rules import (DEAD, INNOCENT, INVESTIGATOR, MURDERER, PRISON, accusation_day,
+                                       destinations, living, occupants, suspects)
+
+
+# -- bots ------------------------------------------------------------------------------------
+
+def legal_orders(rules: dict, state: dict, scenario, player: str) -> list[list[Action]]:
+    """Every legal set of actions of a player this turn (each passes check_orders):
+    a ghost's every haunting or possession, a living player's every move (or
+    none, when they may stay) with at most one trap, interrogation or accusation."""
+    p = state["players"].get(player)
+    if p is None or state.get("over") or p["status"] == PRISON:
+        return [[]]
+    board = board_of(scenario)
+    players = state["players"]
+
+    def build(*pairs):
+        return [Action(a, arg, i) for i, (a, arg) in enumerate(pairs)]
+
+    if p["status"] == DEAD:
+        out = [[]]
+        if p["role"] == INNOCENT:
+            others = living(state, exclude=player)
+            for room in board.order:
+                out.append(build(("hanter", {"salle": room, "room": None, "avertir": None, "warn": None})))
+                for h in others:
+                    out.append(build(("hanter", {"salle": room, "room": None, "avertir": h, "warn": None})))
+        elif p["role"] == MURDERER:
+            for h in living(state, INNOCENT):
+                for room in board.order:
+                    if room != players[h]["room"]:
+                        out.append(build(("posseder", {"cible": h, "target": None, "salle": room, "room": None})))
+        return out
+    moves = [None] if p["turns_here"] < rules["max_stay"] else []
+    moves += destinations(rules, state, board, player)
+    here = occupants(state, p["room"], player)
+    extras: list[tuple | None] = [None]
+    if p["role"] == MURDERER and not here and p["room"] not in state["traps"]:
+        extras.append(("pieger", None))
+    if p["role"] == INVESTIGATOR:
+        extras += [("interroger", h) for h in here if players[h]["role"] != INVESTIGATOR]
+        if accusation_day(rules, state["turn"] + 1):
+            extras += [("accuser", h) for h in suspects(state)]
+    out = []
+    for extra in extras:
+        for move in moves:
+            pairs = ([extra] if extra else []) + ([("deplacer", move)] if move else [])
+            out.append(build(*pairs))
+    return out
+
+
+# -- pbp simulate ------------------------------------------------------------------------------
 
 #: the synthetic board: a hall, a corridor, and rooms around them
 _ROOMS = ["hall", "couloir", "cafeteria", "bibliotheque", "labo_chimie", "labo_bio", "animalerie",
@@ -35,10 +89,10 @@ def sample_scenario(rules: dict, players: int, rng) -> Scenario:
                           alibi=f"Alibi {n}") for n in range(1, 19)}
     comp = rules["composition"]
     murderers = max(comp["murderers"], min(4, 9 - comp["investigators"]))
-    roles = ["murderer"] * murderers + ["investigator"] * max(9 - murderers, comp["investigators"])
+    roles = [MURDERER] * murderers + [INVESTIGATOR] * max(9 - murderers, comp["investigators"])
     second = {}
     for n, role in enumerate(roles, start=1):
-        scores = ({"mensonge": rng.randint(low, high), "defence": rng.randint(low, high)} if role == "murderer"
+        scores = ({"mensonge": rng.randint(low, high), "defence": rng.randint(low, high)} if role == MURDERER
                   else {"survival": rng.randint(low, high)})
         second[n] = sheet(f"E{n}", role=role, **scores)
     lots = {rules["lots"]["innocents"]["key"]: innocents, rules["lots"]["second"]["key"]: second}
@@ -46,10 +100,11 @@ def sample_scenario(rules: dict, players: int, rng) -> Scenario:
 
 
 def game_summary(state: dict) -> dict:
+    """The winning side, deaths by cause, surviving innocents, executed murderers."""
     players = state["players"].values()
     deaths: dict[str, int] = {}
     for p in players:
-        if p["status"] == "dead":
+        if p["status"] == DEAD:
             cause = {"trap": "piège", "executed": "exécution"}.get(p["died"]["cause"], p["died"]["cause"])
             deaths[cause] = deaths.get(cause, 0) + 1
     winner = state.get("winner") or "unfinished"
@@ -60,13 +115,15 @@ def game_summary(state: dict) -> dict:
         "deaths": deaths,
         "figures": {
             "tour_de_fin": [state["turn"]],
-            "innocents_survivants": [sum(1 for p in players if p["role"] == "innocent" and p["status"] != "dead")],
-            "meurtriers_executes": [sum(1 for p in players if p["role"] == "murderer"
+            "innocents_survivants": [sum(1 for p in players if p["role"] == INNOCENT and p["status"] != DEAD)],
+            "meurtriers_executes": [sum(1 for p in players if p["role"] == MURDERER
                                         and (p["died"] or {}).get("cause") == "executed")],
         },
         "main": "tour_de_fin",
     }
 
+
+# -- pbp odds ----------------------------------------------------------------------------------
 
 def _p_at_least(expr: str, target: int) -> Fraction:
     return sum((q for v, q in distribution(expr).items() if v >= target), Fraction(0))
