@@ -487,17 +487,43 @@ def test_a_murderer_ghost_possesses_an_innocent_who_dies_entering_an_armed_room(
 def test_ghost_orders_are_checked():
     state = _trap_state()
     state["players"]["m2"] = P("murderer", "e", status="dead")
-    assert [r.key for r in refusals(state, "m2", [("posseder", {"cible": "i1", "salle": "c"})])] == \
-        ["possess_not_innocent"]
-    assert [r.key for r in refusals(state, "m2", [("posseder", {"cible": "w1", "salle": "hall"})])] == \
-        ["possess_same_room"]
-    assert [r.key for r in refusals(state, "g1", [("posseder", {"cible": "w1", "salle": "c"})])] == \
-        ["dead_action"]
-    assert [r.key for r in refusals(state, "g1", [("deplacer", "c")])] == ["dead_action"]
-    assert [r.key for r in refusals(state, "w1", [("hanter", {"salle": "c"})])] == ["not_a_ghost"]
-    assert [r.key for r in refusals(state, "g1", [("hanter", {"salle": "cave"})])] == ["unknown_room"]
-    assert [r.key for r in refusals(state, "g1", [("hanter", {"room": "c", "warn": "g1"})])] == ["warn_not_on_board"]
-    assert refusals(state, "g1", [("hanter", {"room": "c", "warn": "w1"})]) == []
+
+    def refused(player, action, arg):
+        return [(r.key, r.at) for r in refusals(state, player, [(action, arg)])]
+
+    assert refused("m2", "posseder", {"cible": "i1", "salle": "c"}) == [("possess_not_innocent", ("actions", 0, "cible"))]
+    assert refused("m2", "posseder", {"cible": "w1", "salle": "hall"}) == [("possess_same_room", ("actions", 0, "salle"))]
+    assert refused("m2", "posseder", {"cible": "w1", "salle": "cave"}) == [("unknown_room", ("actions", 0, "salle"))]
+    assert refused("m2", "posseder", {"cible": None, "salle": "c"}) == [("target_missing", ("actions", 0))]
+    assert refused("m2", "posseder", {"cible": "w1", "salle": None}) == [("room_missing", ("actions", 0))]
+    assert refused("g1", "posseder", {"cible": "w1", "salle": "c"}) == [("dead_action", ("actions", 0))]
+    assert refused("g1", "deplacer", "c") == [("dead_action", ("actions", 0))]
+    assert refused("w1", "hanter", {"salle": "c"}) == [("not_a_ghost", ("actions", 0))]
+    assert refused("g1", "hanter", {"salle": "cave"}) == [("unknown_room", ("actions", 0, "salle"))]
+    assert refused("g1", "hanter", {"salle": "c", "avertir": "g1"}) == [("warn_not_on_board", ("actions", 0, "avertir"))]
+    assert refused("g1", "hanter", {"salle": "c", "avertir": "w1"}) == []
+
+
+@pytest.mark.parametrize("lang, arg, line, message", [
+    ("fr", "\n      salle: c\n      avertir: g1", 6,
+     "on ne peut avertir « G1 » : seul un autre joueur vivant sur le plateau peut l'être. "
+     "Valeurs possibles : W1, M1, M2, I1."),
+    # the English spellings of the fields are read as the French ones; the line is the action's
+    ("en", " {room: c, warn: g1}", 4,
+     "`G1` cannot be warned: only another living player on the board can be. Valid values: W1, M1, M2, I1."),
+    # a misspelt room: the suggestion is compared as rooms are looked up (case and accents aside)
+    ("fr", "\n      salle: sale b", 5,
+     "pièce inconnue « sale b ». Vouliez-vous dire « Salle B » ? Valeurs possibles : Hall, Salle A, Salle B, "
+     "Salle C, Salle D, Salle E."),
+])
+def test_a_ghosts_refusal_names_the_line_of_its_field(lang, arg, line, message):
+    state = _trap_state()
+    rs, sc = Murder(), scenario(list(_trap_state()["players"]))
+    text = f"player: g1\nturn: 2\nactions:\n  - {'hanter' if lang == 'fr' else 'haunt'}:{arg}\n"
+    parsed, errors = od.parse_player_orders(text, "g1.yaml", ruleset=rs, scenario=sc, turn=2, expected_player="g1")
+    assert errors == [] and parsed.actions[0].id == "hanter" and set(parsed.actions[0].arg) == {"salle", "avertir"}
+    errors = od.check_rules(parsed, state, rs, sc)
+    assert [e.text(lang) for e in errors] == [f"g1.yaml:{line}: {message}"]
 
 
 # -- interrogation ----------------------------------------------------------------------------

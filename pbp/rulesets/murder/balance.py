@@ -34,14 +34,14 @@ def legal_orders(rules: dict, state: dict, scenario, player: str) -> list[list[A
         if p["role"] == INNOCENT:
             others = living(state, exclude=player)
             for room in board.order:
-                out.append(build(("hanter", {"salle": room, "room": None, "avertir": None, "warn": None})))
+                out.append(build(("hanter", {"salle": room, "avertir": None})))
                 for h in others:
-                    out.append(build(("hanter", {"salle": room, "room": None, "avertir": h, "warn": None})))
+                    out.append(build(("hanter", {"salle": room, "avertir": h})))
         elif p["role"] == MURDERER:
             for h in living(state, INNOCENT):
                 for room in board.order:
                     if room != players[h]["room"]:
-                        out.append(build(("posseder", {"cible": h, "target": None, "salle": room, "room": None})))
+                        out.append(build(("posseder", {"cible": h, "salle": room})))
         return out
     moves = [None] if p["turns_here"] < rules["max_stay"] else []
     moves += destinations(rules, state, board, player)

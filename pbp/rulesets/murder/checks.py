@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 from pbp.errors import InputError, PbpError
 from pbp.i18n import closest
-from pbp.orders import Action
+from pbp.orders import Action, normalize_id
 from pbp.ruleset import Refusals
 from pbp.rulesets.murder.board import Board, board_of
 from pbp.rulesets.murder.rules import (ALIVE, DEAD, INNOCENT, INVESTIGATOR, MURDERER, PRISON, ROLE_SCORES,
-                                       TEXT_FIELDS, accusation_day, destinations, field, living, movement_dice,
+                                       TEXT_FIELDS, accusation_day, destinations, living, movement_dice,
                                        next_accusation, occupants, suspects)
 from pbp.schema import Index, show_path
 
@@ -53,17 +53,19 @@ class _Player:
         """The room a player named, or None (refused: unknown room)."""
         room = self.board.lookup(text)
         if room is None:
+            # compared as the lookup compares (case and accents aside): `salle b` means Salle B
+            names = {normalize_id(name): name for name in self.board.names()}
             out.add("unknown_room", at, value=text, valid=self.board.names(),
-                    suggestion=closest(str(text), self.board.names()))
+                    suggestion=names.get(closest(normalize_id(text), names)))
         return room
 
     def required_room(self, action: Action, out: Refusals) -> str | None:
         """The `salle` field of a ghost's action, or None (refused)."""
-        text = field(action.arg, "salle", "room")
+        text = action.arg.get("salle")
         if text is None:
             out.add("room_missing", action.at, action=action.id, valid=self.board.names())
             return None
-        return self.room(text, action.at, out)
+        return self.room(text, action.at + ("salle",), out)
 
 
 def check_orders(rules: dict, state: dict, scenario, orders) -> Refusals:
@@ -170,22 +172,25 @@ def _accuse(who: _Player, action: Action, out: Refusals) -> None:
 def _haunt(who: _Player, action: Action, out: Refusals) -> None:
     if who.required_room(action, out) is None:
         return
-    warn = field(action.arg, "avertir", "warn")
+    warn = action.arg.get("avertir")
     if warn is not None and (warn == who.handle or (who.state["players"].get(warn) or {}).get("status") != ALIVE):
-        out.add("warn_not_on_board", action.at, player=who.name(warn),
+        out.add("warn_not_on_board", action.at + ("avertir",), player=who.name(warn),
                 valid=[who.name(h) for h in living(who.state)])
 
 
 def _possess(who: _Player, action: Action, out: Refusals) -> None:
     innocents = living(who.state, INNOCENT)
-    target = field(action.arg, "cible", "target")
-    if target is None or target not in innocents:
-        out.add("possess_not_innocent", action.at, player=who.name(target) if target else "-",
-                valid=[who.name(h) for h in innocents])
+    valid = [who.name(h) for h in innocents]
+    target = action.arg.get("cible")
+    if target is None:
+        out.add("target_missing", action.at, action=action.id, valid=valid)
+        return
+    if target not in innocents:
+        out.add("possess_not_innocent", action.at + ("cible",), player=who.name(target), valid=valid)
         return
     room = who.required_room(action, out)
     if room is not None and room == who.state["players"][target]["room"]:
-        out.add("possess_same_room", action.at, player=who.name(target), room=who.board.name(room))
+        out.add("possess_same_room", action.at + ("salle",), player=who.name(target), room=who.board.name(room))
 
 
 _ACTIONS = {"deplacer": _move, "pieger": _trap, "interroger": _interrogate, "accuser": _accuse,

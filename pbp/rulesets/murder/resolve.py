@@ -23,7 +23,7 @@ from __future__ import annotations
 from pbp import events as ev
 from pbp.rulesets.murder.board import Board, board_of
 from pbp.rulesets.murder.rules import (ALIVE, DEAD, INNOCENT, INVESTIGATOR, MURDERER, PRISON, accusation_day, clock,
-                                       field, forced_step, movement_dice, murderers, occupants, outcome, plan, sheet,
+                                       forced_step, movement_dice, murderers, occupants, outcome, plan, sheet,
                                        sheet_data, update_companions, winners)
 
 
@@ -131,8 +131,8 @@ class Turn:
             act = self.action(h, "hanter")
             if p["status"] != DEAD or p["role"] != INNOCENT or act is None:
                 continue
-            room = self.board.lookup(field(act.arg, "salle", "room"))
-            target = field(act.arg, "avertir", "warn")
+            room = self.board.lookup(act.arg.get("salle"))
+            target = act.arg.get("avertir")
             armed = room in self.state["traps"]
             data = {"room": self.name(room), "armed": armed, "target": target, "roll": None, "distance": None,
                     "warned": False, "reason": None}
@@ -378,8 +378,8 @@ class Turn:
             act = self.action(g, "posseder")
             if p["status"] != DEAD or p["role"] != MURDERER or act is None:
                 continue
-            target = field(act.arg, "cible", "target")
-            dest = self.board.lookup(field(act.arg, "salle", "room"))
+            target = act.arg.get("cible")
+            dest = self.board.lookup(act.arg.get("salle"))
             q = self.players[target]
             data = {"target": target, "room": self.name(dest), "roll": None, "path": [], "died": False,
                     "reason": None}

@@ -57,16 +57,6 @@ def public_rules(rules: dict) -> dict:
             "prison_turns": rules["prison"]["turns"]}
 
 
-def field(arg, *names):
-    """The first given field of a map argument (French name, then English)."""
-    if not isinstance(arg, dict):
-        return None
-    for n in names:
-        if arg.get(n) is not None:
-            return arg[n]
-    return None
-
-
 # -- time ------------------------------------------------------------------------------------
 
 def clock(rules: dict, turn: int) -> dict:
