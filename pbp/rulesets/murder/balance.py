@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from pbp.dice import parse as parse_dice
 from pbp.odds import Calculator, Param, Table, distribution, pct
 from pbp.orders import Action
 from pbp.ruleset import Scenario
@@ -63,33 +64,32 @@ def legal_orders(rules: dict, state: dict, scenario, player: str) -> list[list[A
 
 # -- pbp simulate ------------------------------------------------------------------------------
 
-#: the synthetic board: a hall, a corridor, and rooms around them
-_ROOMS = ["hall", "couloir", "cafeteria", "bibliotheque", "labo_chimie", "labo_bio", "animalerie",
-          "chambre_froide", "serre", "archives", "direction", "serveurs", "vestiaires", "conference"]
-
-
 def sample_scenario(rules: dict, players: int, rng) -> Scenario:
-    """A lab with enough rooms for everyone, random passage lengths (2-8 squares)
+    """A lab with enough rooms for everyone (`simulation`), random passage lengths
     and random sheets in both lots."""
-    count = max(len(_ROOMS), players + 2)
-    rooms = _ROOMS + [f"salle_{i}" for i in range(len(_ROOMS), count)]
-    passages = [[rooms[i - 1] if i < 3 else rooms[rng.randrange(1, i)], rooms[i], rng.randint(2, 8)]
+    sim = rules["simulation"]
+    count = max(len(sim["rooms"]), players + sim["spare_rooms"])
+    rooms = list(sim["rooms"]) + [f"salle_{i}" for i in range(len(sim["rooms"]), count)]
+    # a tree: the hall leads to the second room, which leads to the third; every
+    # other room hangs off a room before it (never the hall); then the loops
+    passages = [[rooms[i - 1] if i < 3 else rooms[rng.randrange(1, i)], rooms[i], rng.randint(*sim["passage_length"])]
                 for i in range(1, count)]
-    for _ in range(count // 2):  # a few loops
+    for _ in range(count // sim["rooms_per_loop"]):
         a, b = rng.sample(rooms, 2)
-        passages.append([a, b, rng.randint(3, 9)])
-    world = {"hall": "hall", "rooms": {r: {"name": r.replace("_", " ").capitalize()} for r in rooms},
+        passages.append([a, b, rng.randint(*sim["loop_length"])])
+    world = {"hall": rooms[0], "rooms": {r: {"name": r.replace("_", " ").capitalize()} for r in rooms},
              "passages": passages}
     low, high = rules["scores"]["min"], rules["scores"]["max"]
+    size = {name: parse_dice(conf["dice"]).maximum for name, conf in rules["lots"].items()}
 
     def sheet(n, **extra):
         return {"story": f"Histoire {n}", "job": f"Métier {n}", "seniority": f"{n} ans", **extra}
 
     innocents = {n: sheet(f"T{n}", resilience=rng.randint(low, high), defence=rng.randint(low, high),
-                          alibi=f"Alibi {n}") for n in range(1, 19)}
+                          alibi=f"Alibi {n}") for n in range(1, size["innocents"] + 1)}
     comp = rules["composition"]
-    murderers = max(comp["murderers"], min(4, 9 - comp["investigators"]))
-    roles = [MURDERER] * murderers + [INVESTIGATOR] * max(9 - murderers, comp["investigators"])
+    murderers = max(comp["murderers"], min(sim["max_murderers"], size["second"] - comp["investigators"]))
+    roles = [MURDERER] * murderers + [INVESTIGATOR] * max(size["second"] - murderers, comp["investigators"])
     second = {}
     for n, role in enumerate(roles, start=1):
         scores = ({"mensonge": rng.randint(low, high), "defence": rng.randint(low, high)} if role == MURDERER
@@ -147,13 +147,17 @@ def calculators(rules: dict) -> dict[str, Calculator]:
                      ["score", "libéré au 1er tour", f"libéré en {turns} tours", "exécuté"], rows)
 
     def move(params) -> Table:
+        # every distance one of the rolls can cover
+        farthest = max(parse_dice(params["investigator"]).maximum, parse_dice(params["witness"]).maximum)
         rows = [[str(d), pct(_p_at_least(params["investigator"], d)), pct(_p_at_least(params["witness"], d))]
-                for d in range(1, 17)]
+                for d in range(1, farthest + 1)]
         return Table("Déplacement : atteindre une pièce à d cases", ["cases", f"enquêteur {params['investigator']}",
                                                                      f"témoin {params['witness']}"], rows)
 
     def warning(params) -> Table:
-        rows = [[str(d), pct(_p_at_least(params["dice"], d))] for d in range(2, 26, 2)]
+        # every other square, up to the roll's reach
+        rows = [[str(d), pct(_p_at_least(params["dice"], d))]
+                for d in range(2, parse_dice(params["dice"]).maximum + 1, 2)]
         return Table(f"Avertissement d'un fantôme : {params['dice']} ≥ distance", ["cases", "averti"], rows)
 
     return {
