@@ -38,10 +38,10 @@ def _sheet(n, **extra):
 CHARACTERS = {
     "innocents": {n: _sheet(f"i{n}", resilience=5, defence=6, alibi=f"ALIBI-{n}") for n in range(1, 19)},
     "murderers_investigators": {
-        1: _sheet("m1", role="murderer", mensonge=4, defence=6),
+        1: _sheet("m1", role="murderer", lying=4, defence=6),
         2: _sheet("v2", role="investigator", survival=4),
         3: _sheet("v3", role="investigator", survival=6),
-        4: _sheet("m4", role="murderer", mensonge=5, defence=5),
+        4: _sheet("m4", role="murderer", lying=5, defence=5),
         5: _sheet("v5", role="investigator", survival=5),
     },
 }
@@ -55,7 +55,7 @@ def scenario(handles=HANDLES, world=WORLD, characters=CHARACTERS):
 
 def P(role, room, sheet=1, status="alive", turns_here=1, companions=(), **scores):
     lot = "innocents" if role == "innocent" else "second"
-    defaults = {"innocent": {"resilience": 5, "defence": 6}, "murderer": {"mensonge": 4, "defence": 6},
+    defaults = {"innocent": {"resilience": 5, "defence": 6}, "murderer": {"lying": 4, "defence": 6},
                 "investigator": {"survival": 4}}[role]
     return {"role": role, "lot": lot, "sheet": sheet, "scores": {**defaults, **scores}, "status": status,
             "room": room if status == "alive" else None, "turns_here": turns_here, "companions": list(companions),
@@ -170,7 +170,7 @@ def test_setup_draws_the_second_lot_first_rerolling_taken_sheets_and_filled_role
     assert (p["w4"]["role"], p["w4"]["sheet"], p["w4"]["lot"]) == ("innocent", 2, "innocents")
     # ...and m1's 1+1 = 2 is taken: re-rolled to 5+6 = 11
     assert (p["m1"]["role"], p["m1"]["sheet"]) == ("innocent", 11)
-    assert p["w1"]["scores"] == {"survival": 6} and p["w2"]["scores"] == {"mensonge": 4, "defence": 6}
+    assert p["w1"]["scores"] == {"survival": 6} and p["w2"]["scores"] == {"lying": 4, "defence": 6}
     labels = [r.label for r in dice.log]
     assert labels[:2] == ["w1.fiche", "w2.fiche"] and "w2.fiche.2" in labels and "m1.fiche.2" in labels
     assert [r.expr for r in dice.log if r.label.startswith("m1.fiche")] == ["2d9", "2d9"]
@@ -592,7 +592,7 @@ def test_interrogation_needs_the_witness_in_the_same_room():
 
 def _court_state(turn=4):
     return make_state({"w1": P("innocent", "a", defence=6), "w2": P("innocent", "b"),
-                       "m1": P("murderer", "c", mensonge=4), "i1": P("investigator", "d", sheet=2),
+                       "m1": P("murderer", "c", lying=4), "i1": P("investigator", "d", sheet=2),
                        "i2": P("investigator", "e", sheet=3)}, turn=turn)
 
 
@@ -642,10 +642,10 @@ def test_each_turn_in_prison_an_innocent_pleads_1d10_against_defence():
     assert only(events, "plea").data["left"] == 2
 
 
-def test_a_murderer_pleads_against_mensonge_and_prisoners_cannot_act():
+def test_a_murderer_pleads_against_lying_and_prisoners_cannot_act():
     new, events, _ = play(_jailed("m1"), forced={"m1.plaidoirie": 4})
     assert new["players"]["m1"]["status"] == "alive"
-    assert only(events, "plea_roll").data["score_name"] == "mensonge"
+    assert only(events, "plea_roll").data["score_name"] == "lying"
     assert [r.key for r in refusals(_jailed("m1"), "m1", [("deplacer", "a")])] == ["in_prison"]
     # jailed this turn: no plea before the next turn
     new, events, rolls = play(_court_state(), {"i1": [("accuser", "m1")]})

@@ -92,7 +92,7 @@ def sample_scenario(rules: dict, players: int, rng) -> Scenario:
     roles = [MURDERER] * murderers + [INVESTIGATOR] * max(size["second"] - murderers, comp["investigators"])
     second = {}
     for n, role in enumerate(roles, start=1):
-        scores = ({"mensonge": rng.randint(low, high), "defence": rng.randint(low, high)} if role == MURDERER
+        scores = ({"lying": rng.randint(low, high), "defence": rng.randint(low, high)} if role == MURDERER
                   else {"survival": rng.randint(low, high)})
         second[n] = sheet(f"E{n}", role=role, **scores)
     lots = {rules["lots"]["innocents"]["key"]: innocents, rules["lots"]["second"]["key"]: second}

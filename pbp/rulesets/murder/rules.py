@@ -16,7 +16,7 @@ INVESTIGATOR, INNOCENT, MURDERER = "investigator", "innocent", "murderer"
 ROLES = (INVESTIGATOR, INNOCENT, MURDERER)
 ALIVE, PRISON, DEAD = "alive", "prison", "dead"
 #: the scores each role's sheet carries
-ROLE_SCORES = {INVESTIGATOR: ("survival",), INNOCENT: ("resilience", "defence"), MURDERER: ("mensonge", "defence")}
+ROLE_SCORES = {INVESTIGATOR: ("survival",), INNOCENT: ("resilience", "defence"), MURDERER: ("lying", "defence")}
 #: sheet fields that are text
 TEXT_FIELDS = ("story", "job", "seniority")
 
