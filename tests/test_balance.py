@@ -158,7 +158,7 @@ def test_murder_trap_survival_simulated_matches_the_odds():
     import copy
 
     from pbp.rulesets.murder import Murder
-    from pbp.rulesets.murder.rules import _Turn
+    from pbp.rulesets.murder.resolve import Turn
 
     rs = Murder()
     exact = rs.odds()["piege"].compute({"dice": rs.rules["trap_dice"]})
@@ -174,7 +174,7 @@ def test_murder_trap_survival_simulated_matches_the_odds():
         player = state["players"][handle]
         player["scores"][rs.rules["trap_score"]["innocent"]] = 7
         state["traps"] = {room: {"by": "x"}}
-        survived += _Turn(rs, state, scenario, {}, dice).fire(handle, room)
+        survived += Turn(rs.rules, state, scenario, {}, dice).fire(handle, room)
     sd = (0.4 * 0.6 / n) ** 0.5
     assert abs(survived / n - 0.4) < 3 * sd, survived / n
 

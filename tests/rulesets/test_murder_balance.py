@@ -25,6 +25,19 @@ def test_sample_scenarios_are_valid_and_playable(players):
     assert sum(summary["deaths"].values()) <= players
 
 
+def test_the_synthetic_lab_is_rules_data():
+    """`simulation` shapes the lab: rooms for everyone, passage and loop lengths,
+    how many loops; the lots are as large as their dice reach."""
+    rs = Murder({"simulation": {"passage_length": [5, 5], "loop_length": [7, 7], "rooms_per_loop": 11},
+                 "lots": {"second": {"dice": "1d6"}}})
+    scenario = rs.sample_scenario(20, random.Random(1))
+    world = scenario.world
+    assert len(world["rooms"]) == 22 and world["hall"] == "hall" and "salle_21" in world["rooms"]
+    assert [p[2] for p in world["passages"]] == [5] * 21 + [7] * 2  # a tree of 21 passages, 22 // 11 loops
+    assert len(scenario.characters["innocents"]) == 18 and len(scenario.characters["murderers_investigators"]) == 6
+    assert rs.validate_scenario(scenario) == []
+
+
 def test_game_summary_counts_deaths_and_the_winner():
     state = {"turn": 7, "winner": "murderers", "players": {
         "a": {"role": "innocent", "status": "dead", "died": {"cause": "trap", "turn": 3, "room": "x"}},
@@ -46,6 +59,12 @@ def test_odds_tables():
     assert move.rows[11] == ["12", "23.4 %", "2.8 %"]  # 15/64 and 1/36
     warning = calc["avertissement"].compute({"dice": "1d20+5"})
     assert warning.rows[2] == ["6", "100.0 %"]
+    # the tables reach as far as the dice do
+    move = calc["deplacement"].compute({"investigator": "3d8", "witness": "2d6"})
+    assert len(move.rows) == 24 and move.rows[-1] == ["24", "0.2 %", "0.0 %"]  # 1/512
+    warning = calc["avertissement"].compute({"dice": "1d12+4"})
+    assert [row[0] for row in warning.rows] == ["2", "4", "6", "8", "10", "12", "14", "16"]
+    assert warning.rows[2] == ["6", "91.7 %"]  # 11/12
 
 
 def test_simulate_and_odds_from_the_command_line(tmp_path):

@@ -202,7 +202,7 @@ innocents:
   2: {story: S2, job: J2, seniority: 1 an, resilience: 5, defence: 9, alibi: A2}
   3: {story: S3, job: J3, seniority: 2 ans, resilience: 5, defence: 9, alibi: A3}
 murderers_investigators:
-  1: {role: murderer, story: S1, job: J1, seniority: 3 ans, mensonge: 5, defence: 5}
+  1: {role: murderer, story: S1, job: J1, seniority: 3 ans, lying: 5, defence: 5}
   2: {role: investigator, story: S4, job: J4, seniority: 4 ans, survival: 5}
 """
 

@@ -19,7 +19,8 @@ from pbp.errors import PbpError
 from pbp.orders import Action, PlayerOrders
 from pbp.ruleset import Scenario
 from pbp.rulesets.murder import Murder
-from pbp.rulesets.murder.rules import Board
+from pbp.rulesets.murder import rules as murder_rules
+from pbp.rulesets.murder.board import Board
 
 WORLD = {
     "hall": "hall",
@@ -37,10 +38,10 @@ def _sheet(n, **extra):
 CHARACTERS = {
     "innocents": {n: _sheet(f"i{n}", resilience=5, defence=6, alibi=f"ALIBI-{n}") for n in range(1, 19)},
     "murderers_investigators": {
-        1: _sheet("m1", role="murderer", mensonge=4, defence=6),
+        1: _sheet("m1", role="murderer", lying=4, defence=6),
         2: _sheet("v2", role="investigator", survival=4),
         3: _sheet("v3", role="investigator", survival=6),
-        4: _sheet("m4", role="murderer", mensonge=5, defence=5),
+        4: _sheet("m4", role="murderer", lying=5, defence=5),
         5: _sheet("v5", role="investigator", survival=5),
     },
 }
@@ -54,7 +55,7 @@ def scenario(handles=HANDLES, world=WORLD, characters=CHARACTERS):
 
 def P(role, room, sheet=1, status="alive", turns_here=1, companions=(), **scores):
     lot = "innocents" if role == "innocent" else "second"
-    defaults = {"innocent": {"resilience": 5, "defence": 6}, "murderer": {"mensonge": 4, "defence": 6},
+    defaults = {"innocent": {"resilience": 5, "defence": 6}, "murderer": {"lying": 4, "defence": 6},
                 "investigator": {"survival": 4}}[role]
     return {"role": role, "lot": lot, "sheet": sheet, "scores": {**defaults, **scores}, "status": status,
             "room": room if status == "alive" else None, "turns_here": turns_here, "companions": list(companions),
@@ -169,7 +170,7 @@ def test_setup_draws_the_second_lot_first_rerolling_taken_sheets_and_filled_role
     assert (p["w4"]["role"], p["w4"]["sheet"], p["w4"]["lot"]) == ("innocent", 2, "innocents")
     # ...and m1's 1+1 = 2 is taken: re-rolled to 5+6 = 11
     assert (p["m1"]["role"], p["m1"]["sheet"]) == ("innocent", 11)
-    assert p["w1"]["scores"] == {"survival": 6} and p["w2"]["scores"] == {"mensonge": 4, "defence": 6}
+    assert p["w1"]["scores"] == {"survival": 6} and p["w2"]["scores"] == {"lying": 4, "defence": 6}
     labels = [r.label for r in dice.log]
     assert labels[:2] == ["w1.fiche", "w2.fiche"] and "w2.fiche.2" in labels and "m1.fiche.2" in labels
     assert [r.expr for r in dice.log if r.label.startswith("m1.fiche")] == ["2d9", "2d9"]
@@ -486,17 +487,43 @@ def test_a_murderer_ghost_possesses_an_innocent_who_dies_entering_an_armed_room(
 def test_ghost_orders_are_checked():
     state = _trap_state()
     state["players"]["m2"] = P("murderer", "e", status="dead")
-    assert [r.key for r in refusals(state, "m2", [("posseder", {"cible": "i1", "salle": "c"})])] == \
-        ["possess_not_innocent"]
-    assert [r.key for r in refusals(state, "m2", [("posseder", {"cible": "w1", "salle": "hall"})])] == \
-        ["possess_same_room"]
-    assert [r.key for r in refusals(state, "g1", [("posseder", {"cible": "w1", "salle": "c"})])] == \
-        ["dead_action"]
-    assert [r.key for r in refusals(state, "g1", [("deplacer", "c")])] == ["dead_action"]
-    assert [r.key for r in refusals(state, "w1", [("hanter", {"salle": "c"})])] == ["not_a_ghost"]
-    assert [r.key for r in refusals(state, "g1", [("hanter", {"salle": "cave"})])] == ["unknown_room"]
-    assert [r.key for r in refusals(state, "g1", [("hanter", {"room": "c", "warn": "g1"})])] == ["warn_not_on_board"]
-    assert refusals(state, "g1", [("hanter", {"room": "c", "warn": "w1"})]) == []
+
+    def refused(player, action, arg):
+        return [(r.key, r.at) for r in refusals(state, player, [(action, arg)])]
+
+    assert refused("m2", "posseder", {"cible": "i1", "salle": "c"}) == [("possess_not_innocent", ("actions", 0, "cible"))]
+    assert refused("m2", "posseder", {"cible": "w1", "salle": "hall"}) == [("possess_same_room", ("actions", 0, "salle"))]
+    assert refused("m2", "posseder", {"cible": "w1", "salle": "cave"}) == [("unknown_room", ("actions", 0, "salle"))]
+    assert refused("m2", "posseder", {"cible": None, "salle": "c"}) == [("target_missing", ("actions", 0))]
+    assert refused("m2", "posseder", {"cible": "w1", "salle": None}) == [("room_missing", ("actions", 0))]
+    assert refused("g1", "posseder", {"cible": "w1", "salle": "c"}) == [("dead_action", ("actions", 0))]
+    assert refused("g1", "deplacer", "c") == [("dead_action", ("actions", 0))]
+    assert refused("w1", "hanter", {"salle": "c"}) == [("not_a_ghost", ("actions", 0))]
+    assert refused("g1", "hanter", {"salle": "cave"}) == [("unknown_room", ("actions", 0, "salle"))]
+    assert refused("g1", "hanter", {"salle": "c", "avertir": "g1"}) == [("warn_not_on_board", ("actions", 0, "avertir"))]
+    assert refused("g1", "hanter", {"salle": "c", "avertir": "w1"}) == []
+
+
+@pytest.mark.parametrize("lang, arg, line, message", [
+    ("fr", "\n      salle: c\n      avertir: g1", 6,
+     "on ne peut avertir « G1 » : seul un autre joueur vivant sur le plateau peut l'être. "
+     "Valeurs possibles : W1, M1, M2, I1."),
+    # the English spellings of the fields are read as the French ones; the line is the action's
+    ("en", " {room: c, warn: g1}", 4,
+     "`G1` cannot be warned: only another living player on the board can be. Valid values: W1, M1, M2, I1."),
+    # a misspelt room: the suggestion is compared as rooms are looked up (case and accents aside)
+    ("fr", "\n      salle: sale b", 5,
+     "pièce inconnue « sale b ». Vouliez-vous dire « Salle B » ? Valeurs possibles : Hall, Salle A, Salle B, "
+     "Salle C, Salle D, Salle E."),
+])
+def test_a_ghosts_refusal_names_the_line_of_its_field(lang, arg, line, message):
+    state = _trap_state()
+    rs, sc = Murder(), scenario(list(_trap_state()["players"]))
+    text = f"player: g1\nturn: 2\nactions:\n  - {'hanter' if lang == 'fr' else 'haunt'}:{arg}\n"
+    parsed, errors = od.parse_player_orders(text, "g1.yaml", ruleset=rs, scenario=sc, turn=2, expected_player="g1")
+    assert errors == [] and parsed.actions[0].id == "hanter" and set(parsed.actions[0].arg) == {"salle", "avertir"}
+    errors = od.check_rules(parsed, state, rs, sc)
+    assert [e.text(lang) for e in errors] == [f"g1.yaml:{line}: {message}"]
 
 
 # -- interrogation ----------------------------------------------------------------------------
@@ -565,7 +592,7 @@ def test_interrogation_needs_the_witness_in_the_same_room():
 
 def _court_state(turn=4):
     return make_state({"w1": P("innocent", "a", defence=6), "w2": P("innocent", "b"),
-                       "m1": P("murderer", "c", mensonge=4), "i1": P("investigator", "d", sheet=2),
+                       "m1": P("murderer", "c", lying=4), "i1": P("investigator", "d", sheet=2),
                        "i2": P("investigator", "e", sheet=3)}, turn=turn)
 
 
@@ -615,10 +642,10 @@ def test_each_turn_in_prison_an_innocent_pleads_1d10_against_defence():
     assert only(events, "plea").data["left"] == 2
 
 
-def test_a_murderer_pleads_against_mensonge_and_prisoners_cannot_act():
+def test_a_murderer_pleads_against_lying_and_prisoners_cannot_act():
     new, events, _ = play(_jailed("m1"), forced={"m1.plaidoirie": 4})
     assert new["players"]["m1"]["status"] == "alive"
-    assert only(events, "plea_roll").data["score_name"] == "mensonge"
+    assert only(events, "plea_roll").data["score_name"] == "lying"
     assert [r.key for r in refusals(_jailed("m1"), "m1", [("deplacer", "a")])] == ["in_prison"]
     # jailed this turn: no plea before the next turn
     new, events, rolls = play(_court_state(), {"i1": [("accuser", "m1")]})
@@ -645,7 +672,7 @@ def test_after_three_failed_pleas_the_prisoner_is_executed_and_the_sheet_reveale
 @pytest.mark.parametrize("turn,day,start,end,accusation", [
     (1, 1, 8, 10, False), (2, 1, 10, 12, False), (5, 1, 16, 18, True), (6, 2, 8, 10, False), (10, 2, 16, 18, True)])
 def test_in_game_time(turn, day, start, end, accusation):
-    clock = Murder()._clock(turn)
+    clock = murder_rules.clock(Murder().rules, turn)
     assert (clock["day"], clock["start"], clock["end"], clock["accusation_day"]) == (day, start, end, accusation)
 
 

@@ -1,60 +1,94 @@
 """Murder in the lab (seed 000, first part): a hidden-role forum game.
+Investigators hunt one or more murderers hidden among the witnesses.
 
-Investigators hunt one or more murderers hidden among the witnesses. See
-README.md for the rules as implemented and data.yaml for every number. The
-rules are in rules.py; this module adds the ruleset's secrecy hooks.
+The Ruleset below only declares what the ruleset is and provides, and hands
+each hook to the module that owns it (README.md, "Layout"):
+
+- board.py    the rooms, passages and shortest paths of world.yaml
+- rules.py    the rules as pure functions (numbers from data.yaml)
+- checks.py   what the rules refuse: orders, the MJ's orders and files
+- draw.py     turn 0: the sheet draw, the order of play, the placement
+- resolve.py  a turn: orders in the order of play -> new state + events
+- balance.py  bots, the synthetic lab, game summaries, exact odds
 """
 
+from __future__ import annotations
+
 from pbp.events import GM, Players
-from pbp.rulesets.murder import rules as _rules
-from pbp.rulesets.murder.rules import DEAD, INVESTIGATOR
-
-#: how the posts name a sheet number, a score and an armed room, in French and English:
-#: the forms a leaked secret would take in a public post (a bare number would match anything)
-SHEET_FORMS = ("fiche n° {n}", "sheet #{n}")
-SCORE_LABELS = {"resilience": ("résilience", "resilience"), "defence": ("défense", "defence"),
-                "mensonge": ("mensonge", "lying"), "survival": ("survie", "survival")}
-TRAP_FORMS = ("piège dans {room}", "{room} est piégée", "trap in {room}", "{room} is trapped")
+from pbp.ruleset import ODDS, SIMULATE, Resolution, Ruleset
+from pbp.rulesets.murder import balance, checks, draw, resolve, rules
+from pbp.rulesets.murder.board import board_of
 
 
-class Murder(_rules.Murder):
-    __doc__ = _rules.Murder.__doc__
+class Murder(Ruleset):
+    """Investigators, innocent witnesses and murderers in a lab; traps, ghosts,
+    interrogations, accusations and prison."""
 
+    id = "murder"
+    example = "murder"
+    capabilities = frozenset({SIMULATE, ODDS})
+
+    # -- the MJ's files
+    def validate_scenario(self, scenario):
+        return checks.validate_scenario(self.rules, scenario)
+
+    def validate_state(self, state, scenario):
+        return checks.validate_state(state, scenario)
+
+    # -- turns
+    def setup(self, scenario, dice) -> Resolution:
+        return Resolution(*draw.setup(self.rules, scenario, dice))
+
+    def players_to_play(self, state, scenario) -> list[str]:
+        """Everyone but the dead investigators (they have no ghost power), until the end."""
+        if state.get("over"):
+            return []
+        players = state["players"]
+        return [h for h in scenario.roster if h in players
+                and not (players[h]["status"] == rules.DEAD and players[h]["role"] == rules.INVESTIGATOR)]
+
+    def check_orders(self, state, scenario, orders):
+        return checks.check_orders(self.rules, state, scenario, orders)
+
+    def check_gm(self, state, scenario, gm_orders):
+        return checks.check_gm(gm_orders)
+
+    def resolve(self, state, scenario, orders, gm_orders, dice) -> Resolution:
+        return Resolution(*resolve.resolve(self.rules, state, scenario, orders, dice))
+
+    def is_over(self, state) -> bool:
+        return bool(state.get("over"))
+
+    def order_context(self, state, scenario, player) -> dict:
+        return checks.order_context(self.rules, state, scenario, player)
+
+    def status(self, state, scenario):
+        return resolve.status(self.rules, state, scenario)
+
+    # -- secrecy
     def roleplay_audience(self, state, scenario, handle):
         """A ghost's roleplay would tell the thread which ghost acted (a possessing
         ghost is a dead murderer): it goes to the MJ only, and to the ghost's own
         report when `ghost_roleplay.own_report` is true."""
-        p = state["players"].get(handle)
-        if p is not None and p["status"] == DEAD:
+        if rules.is_ghost(state, handle):
             return Players(handle) if self.rules["ghost_roleplay"]["own_report"] else GM
         return super().roleplay_audience(state, scenario, handle)
 
-    def secret_values(self, state, scenario):
-        """Every sheet the rules have not revealed (an execution reveals the
-        executed player's sheet, the end of the game every sheet): its story, job
-        and alibi, its number, its scores (but an investigator's survival, public
-        from the set-up); and every armed room, as the posts would name it."""
-        if state.get("over"):
-            return set()
-        players = state["players"]
-        board = self.board(scenario)
-        revealed = {h for h, p in players.items() if (p.get("died") or {}).get("cause") == "executed"}
+    def secret_values(self, state, scenario) -> set[str]:
+        return rules.secret_values(self.rules, state, scenario, board_of(scenario))
 
-        def sheet_values(h):
-            p = players[h]
-            sheet = self._sheet(scenario, p)
-            out = {str(sheet.get(k, "")).strip() for k in ("story", "job", "alibi")}
-            out |= {form.format(n=p["sheet"]) for form in SHEET_FORMS}
-            for score, value in p["scores"].items():
-                if not (p["role"] == INVESTIGATOR and score == "survival"):
-                    out |= {f"{label} {value}" for label in SCORE_LABELS.get(score, (score,))}
-            return out
+    # -- balance tools (pbp simulate, pbp odds)
+    def legal_orders(self, state, scenario, player):
+        return balance.legal_orders(self.rules, state, scenario, player)
 
-        hidden = set().union(*(sheet_values(h) for h in players if h not in revealed))
-        shown = set().union(*(sheet_values(h) for h in revealed))
-        traps = {form.format(room=board.name(room)) for room in state.get("traps", {}) for form in TRAP_FORMS}
-        # a revealed sheet may share a job or a number with a hidden one: showing it is no leak
-        return {v for v in hidden - shown if v} | traps
+    def sample_scenario(self, players, rng):
+        return balance.sample_scenario(self.rules, players, rng)
+
+    def game_summary(self, state, scenario):
+        return balance.game_summary(state)
+
+    def odds(self):
+        return balance.calculators(self.rules)
 
 
 RULESET = Murder

@@ -1,44 +1,98 @@
-"""Balance tools of the murder ruleset: a synthetic lab for `pbp simulate murder`,
-the summary of a finished game, and exact odds for `pbp odds` (traps, pleas,
-moves, ghost warnings). No I/O."""
+"""Balance tools of the murder ruleset: the bots' legal orders, a synthetic lab
+for `pbp simulate murder`, the summary of a finished game, and exact odds for
+`pbp odds` (traps, pleas, moves, ghost warnings). No I/O."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
+from pbp.dice import parse as parse_dice
 from pbp.odds import Calculator, Param, Table, distribution, pct
+from pbp.orders import Action
 from pbp.ruleset import Scenario
+from pbp.rulesets.murder.board import board_of
+from pbp.rulesets.murder.rules import (DEAD, INNOCENT, INVESTIGATOR, MURDERER, PRISON, accusation_day,
+                                       destinations, living, occupants, suspects)
 
-#: the synthetic board: a hall, a corridor, and rooms around them
-_ROOMS = ["hall", "couloir", "cafeteria", "bibliotheque", "labo_chimie", "labo_bio", "animalerie",
-          "chambre_froide", "serre", "archives", "direction", "serveurs", "vestiaires", "conference"]
 
+# -- bots ------------------------------------------------------------------------------------
+
+def legal_orders(rules: dict, state: dict, scenario, player: str) -> list[list[Action]]:
+    """Every legal set of actions of a player this turn (each passes check_orders):
+    a ghost's every haunting or possession, a living player's every move (or
+    none, when they may stay) with at most one trap, interrogation or accusation."""
+    p = state["players"].get(player)
+    if p is None or state.get("over") or p["status"] == PRISON:
+        return [[]]
+    board = board_of(scenario)
+    players = state["players"]
+
+    def build(*pairs):
+        return [Action(a, arg, i) for i, (a, arg) in enumerate(pairs)]
+
+    if p["status"] == DEAD:
+        out = [[]]
+        if p["role"] == INNOCENT:
+            others = living(state, exclude=player)
+            for room in board.order:
+                out.append(build(("hanter", {"salle": room, "avertir": None})))
+                for h in others:
+                    out.append(build(("hanter", {"salle": room, "avertir": h})))
+        elif p["role"] == MURDERER:
+            for h in living(state, INNOCENT):
+                for room in board.order:
+                    if room != players[h]["room"]:
+                        out.append(build(("posseder", {"cible": h, "salle": room})))
+        return out
+    moves = [None] if p["turns_here"] < rules["max_stay"] else []
+    moves += destinations(rules, state, board, player)
+    here = occupants(state, p["room"], player)
+    extras: list[tuple | None] = [None]
+    if p["role"] == MURDERER and not here and p["room"] not in state["traps"]:
+        extras.append(("pieger", None))
+    if p["role"] == INVESTIGATOR:
+        extras += [("interroger", h) for h in here if players[h]["role"] != INVESTIGATOR]
+        if accusation_day(rules, state["turn"] + 1):
+            extras += [("accuser", h) for h in suspects(state)]
+    out = []
+    for extra in extras:
+        for move in moves:
+            pairs = ([extra] if extra else []) + ([("deplacer", move)] if move else [])
+            out.append(build(*pairs))
+    return out
+
+
+# -- pbp simulate ------------------------------------------------------------------------------
 
 def sample_scenario(rules: dict, players: int, rng) -> Scenario:
-    """A lab with enough rooms for everyone, random passage lengths (2-8 squares)
+    """A lab with enough rooms for everyone (`simulation`), random passage lengths
     and random sheets in both lots."""
-    count = max(len(_ROOMS), players + 2)
-    rooms = _ROOMS + [f"salle_{i}" for i in range(len(_ROOMS), count)]
-    passages = [[rooms[i - 1] if i < 3 else rooms[rng.randrange(1, i)], rooms[i], rng.randint(2, 8)]
+    sim = rules["simulation"]
+    count = max(len(sim["rooms"]), players + sim["spare_rooms"])
+    rooms = list(sim["rooms"]) + [f"salle_{i}" for i in range(len(sim["rooms"]), count)]
+    # a tree: the hall leads to the second room, which leads to the third; every
+    # other room hangs off a room before it (never the hall); then the loops
+    passages = [[rooms[i - 1] if i < 3 else rooms[rng.randrange(1, i)], rooms[i], rng.randint(*sim["passage_length"])]
                 for i in range(1, count)]
-    for _ in range(count // 2):  # a few loops
+    for _ in range(count // sim["rooms_per_loop"]):
         a, b = rng.sample(rooms, 2)
-        passages.append([a, b, rng.randint(3, 9)])
-    world = {"hall": "hall", "rooms": {r: {"name": r.replace("_", " ").capitalize()} for r in rooms},
+        passages.append([a, b, rng.randint(*sim["loop_length"])])
+    world = {"hall": rooms[0], "rooms": {r: {"name": r.replace("_", " ").capitalize()} for r in rooms},
              "passages": passages}
     low, high = rules["scores"]["min"], rules["scores"]["max"]
+    size = {name: parse_dice(conf["dice"]).maximum for name, conf in rules["lots"].items()}
 
     def sheet(n, **extra):
         return {"story": f"Histoire {n}", "job": f"Métier {n}", "seniority": f"{n} ans", **extra}
 
     innocents = {n: sheet(f"T{n}", resilience=rng.randint(low, high), defence=rng.randint(low, high),
-                          alibi=f"Alibi {n}") for n in range(1, 19)}
+                          alibi=f"Alibi {n}") for n in range(1, size["innocents"] + 1)}
     comp = rules["composition"]
-    murderers = max(comp["murderers"], min(4, 9 - comp["investigators"]))
-    roles = ["murderer"] * murderers + ["investigator"] * max(9 - murderers, comp["investigators"])
+    murderers = max(comp["murderers"], min(sim["max_murderers"], size["second"] - comp["investigators"]))
+    roles = [MURDERER] * murderers + [INVESTIGATOR] * max(size["second"] - murderers, comp["investigators"])
     second = {}
     for n, role in enumerate(roles, start=1):
-        scores = ({"mensonge": rng.randint(low, high), "defence": rng.randint(low, high)} if role == "murderer"
+        scores = ({"lying": rng.randint(low, high), "defence": rng.randint(low, high)} if role == MURDERER
                   else {"survival": rng.randint(low, high)})
         second[n] = sheet(f"E{n}", role=role, **scores)
     lots = {rules["lots"]["innocents"]["key"]: innocents, rules["lots"]["second"]["key"]: second}
@@ -46,10 +100,11 @@ def sample_scenario(rules: dict, players: int, rng) -> Scenario:
 
 
 def game_summary(state: dict) -> dict:
+    """The winning side, deaths by cause, surviving innocents, executed murderers."""
     players = state["players"].values()
     deaths: dict[str, int] = {}
     for p in players:
-        if p["status"] == "dead":
+        if p["status"] == DEAD:
             cause = {"trap": "piège", "executed": "exécution"}.get(p["died"]["cause"], p["died"]["cause"])
             deaths[cause] = deaths.get(cause, 0) + 1
     winner = state.get("winner") or "unfinished"
@@ -60,13 +115,15 @@ def game_summary(state: dict) -> dict:
         "deaths": deaths,
         "figures": {
             "tour_de_fin": [state["turn"]],
-            "innocents_survivants": [sum(1 for p in players if p["role"] == "innocent" and p["status"] != "dead")],
-            "meurtriers_executes": [sum(1 for p in players if p["role"] == "murderer"
+            "innocents_survivants": [sum(1 for p in players if p["role"] == INNOCENT and p["status"] != DEAD)],
+            "meurtriers_executes": [sum(1 for p in players if p["role"] == MURDERER
                                         and (p["died"] or {}).get("cause") == "executed")],
         },
         "main": "tour_de_fin",
     }
 
+
+# -- pbp odds ----------------------------------------------------------------------------------
 
 def _p_at_least(expr: str, target: int) -> Fraction:
     return sum((q for v, q in distribution(expr).items() if v >= target), Fraction(0))
@@ -90,13 +147,17 @@ def calculators(rules: dict) -> dict[str, Calculator]:
                      ["score", "libéré au 1er tour", f"libéré en {turns} tours", "exécuté"], rows)
 
     def move(params) -> Table:
+        # every distance one of the rolls can cover
+        farthest = max(parse_dice(params["investigator"]).maximum, parse_dice(params["witness"]).maximum)
         rows = [[str(d), pct(_p_at_least(params["investigator"], d)), pct(_p_at_least(params["witness"], d))]
-                for d in range(1, 17)]
+                for d in range(1, farthest + 1)]
         return Table("Déplacement : atteindre une pièce à d cases", ["cases", f"enquêteur {params['investigator']}",
                                                                      f"témoin {params['witness']}"], rows)
 
     def warning(params) -> Table:
-        rows = [[str(d), pct(_p_at_least(params["dice"], d))] for d in range(2, 26, 2)]
+        # every other square, up to the roll's reach
+        rows = [[str(d), pct(_p_at_least(params["dice"], d))]
+                for d in range(2, parse_dice(params["dice"]).maximum + 1, 2)]
         return Table(f"Avertissement d'un fantôme : {params['dice']} ≥ distance", ["cases", "averti"], rows)
 
     return {
