@@ -10,24 +10,34 @@ STATUS = """\
 La chasse à l'homme — état après le tour 3
 ==========================================
 
-Péji | état | case | bruit | fatigue | stress | blessures | inventaire
-Mélétê (lucy) | en jeu | le Vestiaire des Pendus | 6 | 0 (niv. 1) | 9 | 1 | cape en peau d'écorce
-Johannes (johannes) | en jeu | le Grand Corridor (tronçon ouest) | 1 | 0 (niv. 1) | 8 | 1 | corde de chanvre
-Ysolde (ysolde) | en jeu | la Chambre des Échos | 4 | 1 (niv. 1) | 6 | 1 | dagues de lancer équilibrées
-Corbin (corbin) | en jeu | le Grand Corridor (tronçon central) | 2 | 0 (niv. 1) | 7 | 2 |
+Péji                 état    case                                 bruit  fatigue     stress  blessures  inventaire
+-------------------  ------  -----------------------------------  -----  ----------  ------  ---------  ----------------------------
+Mélétê (lucy)        en jeu  le Vestiaire des Pendus              6      0 (niv. 1)  9       1          cape en peau d'écorce
+Johannes (johannes)  en jeu  le Grand Corridor (tronçon ouest)    1      0 (niv. 1)  8       1          corde de chanvre
+Ysolde (ysolde)      en jeu  la Chambre des Échos                 4      1 (niv. 1)  6       1          dagues de lancer équilibrées
+Corbin (corbin)      en jeu  le Grand Corridor (tronçon central)  2      0 (niv. 1)  7       2
 
-Chasseur | case | traque | blessures
-Grimnir le Traqueur (h1) | la Salle des Éveils | Mélétê | 1
-Sœur Vesper (h2) | en attente | — | 1
-le Boucher de Morn (h3) | en attente | — | 1
-Isarn l'Elfe noir (h4) | en attente | — | 1
-Tavok le Borgne (h5) | en attente | — | 1
-Maëlle la Silencieuse (h6) | en attente | — | 1
-Orrin Main-de-Fer (h7) | en attente | — | 1
-le Veneur Pâle (h8) | en attente | — | 1
-Sylas l'Elfe sylvain (h9) | la Chapelle Renversée | — | 1
+Chasseur                    case                   traque  blessures
+--------------------------  ---------------------  ------  ---------
+Grimnir le Traqueur (h1)    la Salle des Éveils    Mélétê  1
+Sœur Vesper (h2)            en attente             —       1
+le Boucher de Morn (h3)     en attente             —       1
+Isarn l'Elfe noir (h4)      en attente             —       1
+Tavok le Borgne (h5)        en attente             —       1
+Maëlle la Silencieuse (h6)  en attente             —       1
+Orrin Main-de-Fer (h7)      en attente             —       1
+le Veneur Pâle (h8)         en attente             —       1
+Sylas l'Elfe sylvain (h9)   la Chapelle Renversée  —       1
 
-Ordres reçus pour le tour 4 : corbin, johannes, lucy, ysolde
+Ordres du tour 4
+pseudo    personnage  ordres  tours manqués
+--------  ----------  ------  -------------
+lucy      Mélétê      reçus   0
+johannes  Johannes    reçus   0
+ysolde    Ysolde      reçus   0
+corbin    Corbin      reçus   0
+
+Tous les ordres attendus sont arrivés.
 """
 
 HINTS = """\
