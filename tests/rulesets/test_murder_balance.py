@@ -14,15 +14,26 @@ from pbp.simulate import play_game
 from tests.helpers import pbp
 
 
-@pytest.mark.parametrize("players", [3, 6, 10, 14])
+#: what the bots' game on each synthetic lab comes to (seeded: the same every run)
+GAMES = {
+    3: (10, "victoire des meurtriers", {"piège": 1}, 0),
+    6: (10, "victoire des enquêteurs", {"piège": 2}, 3),
+    10: (15, "victoire des enquêteurs", {"piège": 2}, 7),
+    14: (22, "victoire des enquêteurs", {"piège": 2}, 11),
+}
+
+
+@pytest.mark.parametrize("players", sorted(GAMES))
 def test_sample_scenarios_are_valid_and_playable(players):
     rs = Murder()
     scenario = rs.sample_scenario(players, random.Random(players))
     assert rs.validate_scenario(scenario) == []
+    assert len(scenario.roster) == players and len(scenario.world["rooms"]) == max(14, players + 2)
     summary = play_game(rs, scenario, seed=players, max_turns=60, dice=FreeDice(players))
-    assert summary["turns"] >= 1 and len(summary["outcomes"]) == 1
-    assert set(summary["figures"]) == {"tour_de_fin", "innocents_survivants", "meurtriers_executes"}
-    assert sum(summary["deaths"].values()) <= players
+    turns, outcome, deaths, surviving = GAMES[players]
+    assert summary == {"turns": turns, "outcomes": [outcome], "deaths": deaths, "main": "tour_de_fin",
+                       "figures": {"tour_de_fin": [turns], "innocents_survivants": [surviving],
+                                   "meurtriers_executes": [0]}}
 
 
 def test_the_synthetic_lab_is_rules_data():
@@ -74,4 +85,10 @@ def test_simulate_and_odds_from_the_command_line(tmp_path):
     report = json.loads(r.output[r.output.index("{"):])
     assert report["ruleset"] == "murder" and report["games"] == 20
     r = pbp("odds", "--rule", "murder.piege")
-    assert r.exit_code == 0 and "50.0 %" in r.output
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[:3] == ["Piège : 1d10 ≥ score (survie ou défense)", "", "score  survit   meurt"]
+    assert lines[3:] == ["1      100.0 %  0.0 %", "2      90.0 %   10.0 %", "3      80.0 %   20.0 %",
+                         "4      70.0 %   30.0 %", "5      60.0 %   40.0 %", "6      50.0 %   50.0 %",
+                         "7      40.0 %   60.0 %", "8      30.0 %   70.0 %", "9      20.0 %   80.0 %",
+                         "10     10.0 %   90.0 %"]

@@ -12,11 +12,14 @@ from __future__ import annotations
 import copy
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pbp import events as ev, yamlio
+from pbp import events as ev, i18n, orders as od, yamlio
+from pbp.campaign import open_campaign
 from pbp.dice import Dice
-from pbp.errors import PbpError
+from pbp.errors import InputError, PbpError
 from pbp.orders import Action, PlayerOrders
+from pbp.render import package_dir
 from pbp.ruleset import Scenario
 from pbp.rulesets.murder import Murder
 from pbp.rulesets.murder import rules as murder_rules
@@ -133,10 +136,20 @@ def test_validate_scenario_reports_board_and_sheet_problems():
     del chars["innocents"][4]["alibi"]
     chars["murderers_investigators"][2]["role"] = "innocent"
     problems = Murder().validate_scenario(scenario(world=world, characters=chars))
-    keys = {p.key for p in problems}
-    assert {"murder.world_unknown_room", "murder.chars_bad_score", "murder.chars_missing_field",
-            "murder.chars_bad_role"} <= keys
-    assert all(p.file in ("world.yaml", "characters.yaml") for p in problems)
+    assert [(p.key, p.file, p.params["at"]) for p in problems] == [
+        ("murder.world_unknown_room", "world.yaml", ("passages", 6)),
+        ("murder.chars_bad_score", "characters.yaml", ("innocents", 3, "defence")),
+        ("murder.chars_missing_field", "characters.yaml", ("innocents", 4, "alibi")),
+        ("murder.chars_bad_role", "characters.yaml", ("murderers_investigators", 2, "role")),
+    ]
+    assert all(isinstance(p, InputError) for p in problems)
+    assert [p.text("en") for p in problems] == [
+        "world.yaml: passage #7 names an unknown room `cave`. Valid values: hall, a, b, c, d, e, island.",
+        "characters.yaml: sheet `innocents.3`: the score `defence` (11) must be a whole number from 1 to 10.",
+        "characters.yaml: sheet `innocents.4`: `alibi` is missing.",
+        "characters.yaml: sheet `murderers_investigators.2`: invalid role `innocent` in this lot. "
+        "Valid values: murderer, investigator.",
+    ]
     world = copy.deepcopy(WORLD)
     world["rooms"]["island"] = {"name": "Île"}
     assert [p.key for p in Murder().validate_scenario(scenario(world=world))] == ["murder.world_disconnected"]
@@ -183,22 +196,20 @@ def test_setup_draws_the_second_lot_first_rerolling_taken_sheets_and_filled_role
 
 
 def test_setup_places_investigators_in_the_hall_and_one_witness_per_room():
-    rs = Murder({"composition": {"murderers": 1, "investigators": 2}})
+    # w3 and w4 draw the investigators' sheets 2 and 3, m1 the murderer's: w1 and w2 are witnesses
+    rs = Murder({"composition": {"murderers": 1, "investigators": 2}, "draw_order": ["w3", "w4", "m1"]})
     world = copy.deepcopy(WORLD)
     world["start"] = {"w1": "Salle C", "w2": "e"}
     sc = scenario(["w1", "w2", "w3", "w4", "m1"], world=world)
-    res = rs.setup(sc, Dice("s", 0, {}))
+    res = rs.setup(sc, Dice("s", 0, {"w3.fiche": 2, "w4.fiche": 3, "m1.fiche": 1, "m1.placement": 1}))
     p = res.state["players"]
-    investigators = [h for h in p if p[h]["role"] == "investigator"]
-    assert len(investigators) == 2 and all(p[h]["room"] == "hall" for h in investigators)
-    witnesses = [h for h in p if p[h]["role"] != "investigator"]
-    rooms = [p[h]["room"] for h in witnesses]
-    assert len(set(rooms)) == len(rooms) and "hall" not in rooms
-    for h, room in (("w1", "c"), ("w2", "e")):
-        if p[h]["role"] != "investigator":
-            assert p[h]["room"] == room
+    investigators = ["w3", "w4"]
+    assert {h: p[h]["role"] for h in p} == {"w1": "innocent", "w2": "innocent", "w3": "investigator",
+                                            "w4": "investigator", "m1": "murderer"}
+    # the MJ's placements (by name or id), the hall for the investigators, a drawn free room for the rest
+    assert {h: p[h]["room"] for h in p} == {"w1": "c", "w2": "e", "w3": "hall", "w4": "hall", "m1": "a"}
     # the investigators share the hall: they are each other's companions at turn 0
-    assert p[investigators[0]]["companions"] == [investigators[1]]
+    assert p["w3"]["companions"] == ["w4"] and p["w4"]["companions"] == ["w3"] and p["w1"]["companions"] == []
     public = [e for e in res.events if e.audience == ev.PUBLIC]
     setup = only(public, "setup")
     assert sorted(i["player"] for i in setup.data["investigators"]) == sorted(investigators)
@@ -491,16 +502,17 @@ def test_ghost_orders_are_checked():
     def refused(player, action, arg):
         return [(r.key, r.at) for r in refusals(state, player, [(action, arg)])]
 
-    assert refused("m2", "posseder", {"cible": "i1", "salle": "c"}) == [("possess_not_innocent", ("actions", 0, "cible"))]
-    assert refused("m2", "posseder", {"cible": "w1", "salle": "hall"}) == [("possess_same_room", ("actions", 0, "salle"))]
-    assert refused("m2", "posseder", {"cible": "w1", "salle": "cave"}) == [("unknown_room", ("actions", 0, "salle"))]
+    cible, salle, avertir = ("actions", 0, "cible"), ("actions", 0, "salle"), ("actions", 0, "avertir")
+    assert refused("m2", "posseder", {"cible": "i1", "salle": "c"}) == [("possess_not_innocent", cible)]
+    assert refused("m2", "posseder", {"cible": "w1", "salle": "hall"}) == [("possess_same_room", salle)]
+    assert refused("m2", "posseder", {"cible": "w1", "salle": "cave"}) == [("unknown_room", salle)]
     assert refused("m2", "posseder", {"cible": None, "salle": "c"}) == [("target_missing", ("actions", 0))]
     assert refused("m2", "posseder", {"cible": "w1", "salle": None}) == [("room_missing", ("actions", 0))]
     assert refused("g1", "posseder", {"cible": "w1", "salle": "c"}) == [("dead_action", ("actions", 0))]
     assert refused("g1", "deplacer", "c") == [("dead_action", ("actions", 0))]
     assert refused("w1", "hanter", {"salle": "c"}) == [("not_a_ghost", ("actions", 0))]
-    assert refused("g1", "hanter", {"salle": "cave"}) == [("unknown_room", ("actions", 0, "salle"))]
-    assert refused("g1", "hanter", {"salle": "c", "avertir": "g1"}) == [("warn_not_on_board", ("actions", 0, "avertir"))]
+    assert refused("g1", "hanter", {"salle": "cave"}) == [("unknown_room", salle)]
+    assert refused("g1", "hanter", {"salle": "c", "avertir": "g1"}) == [("warn_not_on_board", avertir)]
     assert refused("g1", "hanter", {"salle": "c", "avertir": "w1"}) == []
 
 
@@ -749,6 +761,7 @@ def test_check_gm_refuses_unknown_orders():
 
 def test_legal_orders_all_pass_the_checks():
     rs = Murder()
+    offered = set()
     for state in (_trap_state(), _court_state(), _jailed("m1"), _interrogation_state()):
         state["players"]["g2"] = P("murderer", "b", status="dead")
         sc = scenario(list(state["players"]))
@@ -757,15 +770,12 @@ def test_legal_orders_all_pass_the_checks():
             assert options
             for actions in options:
                 assert rs.check_orders(state, sc, PlayerOrders(h, state["turn"] + 1, actions)) == [], (h, actions)
+                offered.update(a.id for a in actions)
+    # the comparison meant something: between them the states offer every action of the ruleset
+    assert offered == set(rs.actions)
 
 
 # -- robustness: any order file gives refusals or a turn, never a crash ------------------------
-
-from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
-
-from pbp import i18n, orders as od  # noqa: E402
-from pbp.campaign import open_campaign  # noqa: E402
-from pbp.render import package_dir  # noqa: E402
 
 _EXAMPLE = open_campaign(package_dir("campaigns") / "murder")
 _WORDS = ["hall", "Salle de conférence", "cuisine", "alice", "margot", "bruno", "Chloé Vidal", "personne", 3, None]
@@ -787,9 +797,8 @@ def test_any_order_file_is_refused_cleanly_or_resolves(player, actions, turn):
                                             expected_player=player)
     if not errors:
         errors = od.check_rules(parsed, state, rs, sc)
-    i18n._core()
     for e in errors:
-        assert e.file == "x.yaml" and e.key in i18n._catalog, e.key  # a real message, in fr and en
+        assert e.file == "x.yaml" and i18n.has(e.key), e.key  # a real message, in fr and en
         assert e.text("fr") != e.text("en")  # both languages render (a missing parameter would raise)
     if not errors and player in rs.players_to_play(state, sc):
         orders = {h: od.default_orders(rs, sc, h, turn + 1) for h in rs.players_to_play(state, sc)}

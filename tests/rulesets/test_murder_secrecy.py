@@ -28,7 +28,6 @@ from pbp.dice import FreeDice
 from pbp.orders import PlayerOrders
 from pbp.render import Renderer, package_dir, template_paths
 from pbp.rulesets.murder import Murder
-from pbp.turn import _plain
 from tests.helpers import copy_example, pbp, write
 
 SHEET_KEYS = {"player", "role", "lot", "sheet", "scores", "story", "job", "seniority", "alibi"}
@@ -78,6 +77,15 @@ def render_public(rend, n, events, names, title="T"):
     template = "setup_public" if n == 0 else "public"
     return rend.render(template, turn=n, title=title, events=ev.by_audience(events)[ev.PUBLIC], names=names,
                        audience=ev.PUBLIC, player=None, character=None)
+
+
+def _plain(value):
+    """Event data as events.yaml stores it (a roll becomes its dict)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return _plain(value.to_dict()) if hasattr(value, "to_dict") else value
 
 
 def plain(events):
@@ -130,7 +138,7 @@ def test_example_campaign_public_posts_keep_the_secrets():
     rends = renderers()
     phpbb = Renderer(template_paths("murder", "fr", None, Murder.folder()), "bbcode", "phpbb", "fr")
     turns = campaign.resolved_turns()
-    assert len(turns) >= 6
+    assert turns == list(range(9))
     checked = 0
     for n in turns:
         state = campaign.state(n)
