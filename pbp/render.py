@@ -241,8 +241,21 @@ class Formatter:
         head = f"{self.esc(author)} :\n" if author else ""
         return Markup(head + "\n".join("> " + line for line in self.esc(text).split("\n")))
 
-    def list(self, items) -> Markup:
-        return Markup("\n".join("- " + self.esc(i) for i in items))
+    def list(self, items, _depth=0) -> Markup:
+        """A bulleted list; an item may be a pair (text, sub-items) for a nested list
+        (a fight's assaults under the fight)."""
+        out = []
+        for item in items:
+            text, children = split_item(item)
+            out.append("  " * _depth + "- " + self.esc(text))
+            if children:
+                out.append(self.list(children, _depth + 1))
+        return Markup("\n".join(out))
+
+    def lines(self, items) -> Markup:
+        """Lines meant as lines (a summary, one per character): each its own paragraph
+        where the format merges single newlines (Markdown), plain lines elsewhere."""
+        return Markup("\n".join(str(self.esc(i)) for i in items))
 
     def spoiler(self, text, title=None) -> Markup:
         return self.esc(text)
@@ -296,8 +309,21 @@ class MarkdownFormatter(Formatter):
             lines.append(("> " + line + "  ") if line.strip() else ">")
         return Markup("\n".join(lines))
 
-    def list(self, items) -> Markup:
-        return Markup("\n".join("- " + self.esc(i) for i in items))
+    def list(self, items, _depth=0) -> Markup:
+        # Nested items indent by the width of their parent's marker ("- "), as
+        # CommonMark requires; a blank line before the list keeps it from joining
+        # the paragraph above (the template's job: lists start on their own block).
+        out = []
+        for item in items:
+            text, children = split_item(item)
+            out.append("  " * _depth + "- " + self.esc(text))
+            if children:
+                out.append(self.list(children, _depth + 1))
+        return Markup("\n".join(out))
+
+    def lines(self, items) -> Markup:
+        # One paragraph per line: CommonMark merges lines separated by a single newline.
+        return Markup("\n\n".join(one_line(str(self.esc(i))) for i in items))
 
     def spoiler(self, text, title=None) -> Markup:
         return self.quote(text, title)
@@ -370,8 +396,15 @@ class BBCodeFormatter(Formatter):
             return Markup("")
         # A line break ends an item for some parsers (the `bbcode` package): text
         # items stay on their line.
-        items = [i if isinstance(i, Markup) else one_line(normalise(i)) for i in items]
-        return Markup("[list]" + "".join(f"\n[*]{self.esc(i)}" for i in items) + "\n[/list]")
+        out = []
+        for item in items:
+            text, children = split_item(item)
+            text = text if isinstance(text, Markup) else one_line(normalise(text))
+            out.append(f"\n[*]{self.esc(text)}" + (str(self.list(children)) if children else ""))
+        return Markup("[list]" + "".join(out) + "\n[/list]")
+
+    def lines(self, items) -> Markup:
+        return Markup("\n".join(str(self.esc(i)) for i in items))
 
     def spoiler(self, text, title=None) -> Markup:
         if self.features["spoiler"]:
@@ -398,6 +431,13 @@ class BBCodeFormatter(Formatter):
     def finish(self, text: str) -> str:
         # Player text is broken already; this catches the brackets templates write.
         return _LITERAL_BRACKET.sub("[" + ZWSP, text)
+
+
+def split_item(item):
+    """A list item is a text, or a pair (text, sub-items) for a nested list."""
+    if isinstance(item, (tuple, list)) and len(item) == 2 and not isinstance(item, str):
+        return item[0], item[1]
+    return item, None
 
 
 def formatter(fmt: str, dialect: str = "phpbb") -> Formatter:
