@@ -4,6 +4,12 @@ language's spacing around punctuation.
 
 Templates get it as `g` (`{{ g.de(name) }}`, `{{ g.a(place) }}`,
 `{{ g.agree(genre, "tombé", "tombée", "pris au piège") }}`, `{{ g.colon }}`).
+
+Punctuation spacing is one helper, `g.punct(mark)`, with `g.colon`,
+`g.semicolon`, `g.bang`, `g.question` and `g.quote(text)` built on it: French
+puts a no-break space (U+00A0) before `: ; ! ?` and inside « », English puts
+none. A no-break space, not a thin one (U+202F): every forum font has it, and
+either way no line of a post starts with a lone `:` or `»`.
 Place names carry their article in the world's data ("le Hall", "la
 Bibliothèque", "l'Animalerie", "les Archives"); character names carry none.
 Words taking no elision (aspirate h) are data: pbp/grammar.yaml.
@@ -15,6 +21,7 @@ import functools
 from pathlib import Path
 
 VOWELS = set("aeiouyàâäéèêëîïôöùûüÿœæ")
+NBSP = "\u00a0"
 
 
 @functools.lru_cache(maxsize=1)
@@ -57,13 +64,33 @@ def split_article(place: str) -> tuple[str, str]:
 
 class French:
     lang = "fr"
-    colon = " :"  # a thin no-break space would be typographic; forums show a plain one
-    semicolon = " ;"
-    bang = " !"
-    question = " ?"
+    #: the space each punctuation mark takes before it
+    SPACE_BEFORE = {":": NBSP, ";": NBSP, "!": NBSP, "?": NBSP}
+    #: the space inside quotation marks
+    QUOTES = ("«" + NBSP, NBSP + "»")
+
+    def punct(self, mark: str) -> str:
+        """A punctuation mark with the space the language puts before it."""
+        return self.SPACE_BEFORE.get(mark, "") + mark
+
+    @property
+    def colon(self) -> str:
+        return self.punct(":")
+
+    @property
+    def semicolon(self) -> str:
+        return self.punct(";")
+
+    @property
+    def bang(self) -> str:
+        return self.punct("!")
+
+    @property
+    def question(self) -> str:
+        return self.punct("?")
 
     def quote(self, text) -> str:
-        return f"« {text} »"
+        return f"{self.QUOTES[0]}{text}{self.QUOTES[1]}"
 
     def _elided(self, short: str, full: str, word) -> str:
         return f"{short}{word}" if elides(word) else f"{full} {word}"
@@ -124,13 +151,8 @@ class French:
 
 class English(French):
     lang = "en"
-    colon = ":"
-    semicolon = ";"
-    bang = "!"
-    question = "?"
-
-    def quote(self, text) -> str:
-        return f"“{text}”"
+    SPACE_BEFORE: dict = {}
+    QUOTES = ("“", "”")
 
     def de(self, phrase) -> str:
         return f"of {phrase}"

@@ -46,10 +46,12 @@ def test_without_a_neutral_wording_an_unknown_gender_takes_the_masculine():
 
 
 def test_punctuation_spacing_per_language():
+    # French: a no-break space before : ; ! ? and inside « » (no line starts with the mark); English: none
     en = English()
-    assert (fr.colon, fr.semicolon, fr.bang, fr.question) == (" :", " ;", " !", " ?")
+    assert (fr.colon, fr.semicolon, fr.bang, fr.question) == ("\u00a0:", "\u00a0;", "\u00a0!", "\u00a0?")
     assert (en.colon, en.semicolon, en.bang, en.question) == (":", ";", "!", "?")
-    assert fr.quote("Bonjour") == "« Bonjour »" and en.quote("Hi") == "“Hi”"
+    assert fr.quote("Bonjour") == "«\u00a0Bonjour\u00a0»" and en.quote("Hi") == "“Hi”"
+    assert (fr.punct(":"), fr.punct("."), fr.punct(","), en.punct("?")) == ("\u00a0:", ".", ",", "?")
     assert en.de("the Hall") == "of the Hall" and en.dans("the Hall") == "in the Hall"
 
 
@@ -57,3 +59,44 @@ def test_plural_rules_differ():
     en = English()
     assert [fr.plural(n, "tour", "tours") for n in (0, 1, 2)] == ["tour", "tour", "tours"]
     assert [en.plural(n, "turn", "turns") for n in (0, 1, 2)] == ["turns", "turn", "turns"]
+
+
+# -- names: a vowel, a mute h, an aspirate h (pbp/grammar.yaml), each gender ---------------
+
+@pytest.mark.parametrize("name, de, que", [
+    ("Aélis", "d'Aélis", "qu'Aélis"), ("Isarn", "d'Isarn", "qu'Isarn"), ("Orrin", "d'Orrin", "qu'Orrin"),
+    ("Ysolde", "d'Ysolde", "qu'Ysolde"), ("Œdipe", "d'Œdipe", "qu'Œdipe"),
+    ("Hélène", "d'Hélène", "qu'Hélène"), ("Hugo", "d'Hugo", "qu'Hugo"),  # mute h: elision
+    ("Brann", "de Brann", "que Brann"), ("Yann", "de Yann", "que Yann"),  # consonants, a y before a vowel
+])
+def test_names_starting_with_a_vowel_or_a_mute_h_elide(name, de, que):
+    assert (fr.de(name), fr.que(name)) == (de, que)
+
+
+@pytest.mark.parametrize("word", ["hibou", "héros", "hache", "hurlement", "hangar"])
+def test_an_aspirate_h_listed_in_the_data_takes_no_elision(word):
+    assert not elides(word)
+    assert (fr.de(word), fr.que(word), fr.le(word)) == (f"de {word}", f"que {word}", f"le {word}")
+    assert fr.le(word.capitalize(), "f") == f"la {word.capitalize()}"  # the list is compared in lower case
+
+
+def test_the_aspirate_h_list_is_data():
+    from pbp.grammar import _data
+
+    data = _data()
+    assert {"hibou", "héros", "hall"} <= set(data["aspirate_h"]) and "onze" in data["no_elision"]
+    assert all(w == w.lower() for w in data["aspirate_h"] + data["no_elision"])
+
+
+@pytest.mark.parametrize("genre, fr_text, en_text", [
+    ("f", "Aélis est tombée dans un piège", "Aélis fell into a trap"),
+    ("m", "Aélis est tombé dans un piège", "Aélis fell into a trap"),
+    ("n", "Aélis est prise au piège", "Aélis fell into a trap"),
+    (None, "Aélis est prise au piège", "Aélis fell into a trap"),
+    ("x", "Aélis est prise au piège", "Aélis fell into a trap"),  # an unknown value: the neutral wording
+])
+def test_each_gender_and_the_neutral_wording(genre, fr_text, en_text):
+    en = English()
+    said = "Aélis est " + fr.agree(genre, "tombé dans un piège", "tombée dans un piège", "prise au piège")
+    assert said == fr_text
+    assert "Aélis " + en.agree(genre, "fell into a trap", "fell into a trap") == en_text
