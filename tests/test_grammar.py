@@ -91,12 +91,12 @@ def test_the_aspirate_h_list_is_data():
 @pytest.mark.parametrize("genre, fr_text, en_text", [
     ("f", "Aélis est tombée dans un piège", "Aélis fell into a trap"),
     ("m", "Aélis est tombé dans un piège", "Aélis fell into a trap"),
-    ("n", "Aélis est prise au piège", "Aélis fell into a trap"),
-    (None, "Aélis est prise au piège", "Aélis fell into a trap"),
-    ("x", "Aélis est prise au piège", "Aélis fell into a trap"),  # an unknown value: the neutral wording
+    ("n", "Aélis est victime d'un piège", "Aélis fell into a trap"),
+    (None, "Aélis est victime d'un piège", "Aélis fell into a trap"),
+    ("x", "Aélis est victime d'un piège", "Aélis fell into a trap"),  # an unknown value: the neutral wording
 ])
 def test_each_gender_and_the_neutral_wording(genre, fr_text, en_text):
     en = English()
-    said = "Aélis est " + fr.agree(genre, "tombé dans un piège", "tombée dans un piège", "prise au piège")
+    said = "Aélis est " + fr.agree(genre, "tombé dans un piège", "tombée dans un piège", "victime d'un piège")
     assert said == fr_text
     assert "Aélis " + en.agree(genre, "fell into a trap", "fell into a trap") == en_text
