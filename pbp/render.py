@@ -23,8 +23,29 @@ with independent parsers (tests/test_escaping_parsers.py):
   underlines, rules, table delimiter rows) are broken and leading spaces become
   no-break spaces (no indented code block); a value inside a line stays on it:
   no link, image, heading, list, table, code or HTML from player text.
-A BBCode post also gets a last pass breaking the `[` a template writes before
-anything but a tag name (coordinates `[4, 2]`).
+
+Each format's last pass over a whole post (`Formatter.finish`) makes the
+structure right whatever the template's line breaks, so every ruleset gets it:
+
+- Markdown (CommonMark/GFM, checked with markdown-it-py and cmark-gfm in
+  tests/test_forum_structure.py): a single newline is a space there, so every
+  line a template writes is kept a line. Between two lines of text the first
+  gets a hard break (two trailing spaces, which Python-Markdown reads too;
+  a backslash it does not); a blank line goes between blocks of different kinds
+  (text, list, quote, table, rule) so that a list neither joins the paragraph
+  above nor swallows the line below as a lazy continuation, and a quote does not
+  either; two lists one blank line apart would be one list, so every other list
+  takes the other bullet (`-`, `*`). Lines inside a fenced code block are left
+  as they are; a `---`/`===` line under text is a setext heading the MJ wrote
+  (`m.hr()` writes `***`, never read as one); an indented code block (four
+  spaces after a blank line: a board drawn in monospace) is left as it is.
+- BBCode: coordinates a template writes (`[4, 2]`) become `(4, 2)`: visible, so
+  a player who copies them copies no invisible character, and no parser can take
+  them for a tag; any other `[` a template writes that opens no tag of the
+  dialect (`[public]`, `[x]`) gets the zero-width space player text gets, so a
+  post only holds its dialect's tags. Lists are
+  `[list]`/`[*]` (`m.list`, nested with (text, sub-items) pairs), never `- `
+  lines.
 
 An error in a template (syntax, undefined value, missing include, an exception
 under a campaign's own template) is a TemplateError naming the file and line.
@@ -32,6 +53,7 @@ under a campaign's own template) is a TemplateError naming the file and line.
 
 from __future__ import annotations
 
+import functools
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -102,10 +124,8 @@ def defuse_autolinks(text: str) -> str:
 # HTML only opens a tag, an end tag, a comment or a declaration after `<` + one of these.
 _HTML_TAG_OPEN = re.compile(r"<(?=[A-Za-z/!?])")
 _HTML_ENTITY = re.compile(r"&(?=[#A-Za-z])")
-# A `[` that cannot open a tag (a tag name starts with a letter, `/` or `*`), not
-# already broken: the brackets a template writes around generated text
-# (coordinates `en [4, 2]`), which some parsers would still read as a tag.
-_LITERAL_BRACKET = re.compile("\\[(?=[^A-Za-z/*" + ZWSP + "])")
+# Coordinates a template writes: two or more numbers in brackets, `[4, 2]`, `[-1, 0, 3]`.
+_COORDINATES = re.compile(r"\[(\s*-?\d+(?:[.,]\d+)?\s*(?:[,;]\s*-?\d+(?:[.,]\d+)?\s*)+)\]")
 # Markdown punctuation that matters anywhere (emphasis, code, links, tables, strikethrough)...
 _MD_ANYWHERE = re.compile(r"([\\`*_\[\]|~])")
 # ...and what only matters at the start of a line: headings, quotes, setext
@@ -192,10 +212,17 @@ class Markup(str):
 
 class Formatter:
     """Markup helpers available to templates as `m`. Arguments that are not
-    Markup are escaped first."""
+    Markup are escaped first. `lang` gives the punctuation of the lines a
+    helper writes itself (a quote's author line)."""
 
     name = "text"
     ext = "txt"
+
+    def __init__(self, lang: str = "fr"):
+        from pbp.grammar import for_lang
+
+        self.lang = lang
+        self.grammar = for_lang(lang)
 
     def esc(self, text) -> Markup:
         if text is None:
@@ -238,7 +265,7 @@ class Formatter:
     def hr(self): return Markup("----")
 
     def quote(self, text, author=None) -> Markup:
-        head = f"{self.esc(author)} :\n" if author else ""
+        head = f"{self.esc(author)}{self.grammar.colon}\n" if author else ""
         return Markup(head + "\n".join("> " + line for line in self.esc(text).split("\n")))
 
     def list(self, items, _depth=0) -> Markup:
@@ -294,7 +321,7 @@ class MarkdownFormatter(Formatter):
     def code(self, x): return Markup("`" + markdown_code(x) + "`")
     def h(self, x, level=2): return Markup("#" * (level + 1) + " " + self.esc(x))
     def url(self, href, label=None): return Markup(f"[{self.esc(label or href)}]({str(href).replace(')', '%29')})")
-    def hr(self): return Markup("---")
+    def hr(self): return Markup("***")  # never a setext underline, whatever line is above
 
     def quote(self, text, author=None) -> Markup:
         # Every line of the body starts with `>` (a lone \r cannot end one: normalised),
@@ -302,7 +329,7 @@ class MarkdownFormatter(Formatter):
         body = text if isinstance(text, Markup) else markdown_escape(text or "")
         lines = []
         if author:
-            lines.append(f"> **{self.esc(author)}** :")
+            lines.append(f"> **{self.esc(author)}**{self.grammar.colon}")
             lines.append(">")
         for line in body.split("\n"):
             # Two trailing spaces keep the player's line breaks.
@@ -311,8 +338,7 @@ class MarkdownFormatter(Formatter):
 
     def list(self, items, _depth=0) -> Markup:
         # Nested items indent by the width of their parent's marker ("- "), as
-        # CommonMark requires; a blank line before the list keeps it from joining
-        # the paragraph above (the template's job: lists start on their own block).
+        # CommonMark requires; `finish` puts the blank lines around the list.
         out = []
         for item in items:
             text, children = split_item(item)
@@ -342,6 +368,9 @@ class MarkdownFormatter(Formatter):
     def md(self, markdown_text) -> Markup:
         return Markup(str(markdown_text or "").strip())
 
+    def finish(self, text: str) -> str:
+        return markdown_blocks(text)
+
 
 class BBCodeFormatter(Formatter):
     name = "bbcode"
@@ -353,10 +382,21 @@ class BBCodeFormatter(Formatter):
         "xenforo": {"size": "1-7", "strike": "s", "spoiler": True, "table": True},
     }
     HEADING_SIZES = {"%": (200, 150, 120), "px": (24, 18, 15), "1-7": (6, 5, 4)}
+    #: the tags every dialect has (`*` is a list item)
+    COMMON_TAGS = frozenset({"b", "i", "u", "color", "size", "quote", "list", "*", "url", "img", "code"})
 
-    def __init__(self, dialect: str = "phpbb"):
+    def __init__(self, dialect: str = "phpbb", lang: str = "fr"):
+        super().__init__(lang)
         self.dialect = dialect
         self.features = self.DIALECTS[dialect]
+
+    @property
+    def tags(self) -> frozenset[str]:
+        """Every tag this dialect's posts may hold (what pbp emits, what `pbp preview` renders)."""
+        extra = {"spoiler"} if self.features["spoiler"] else set()
+        extra |= {"table", "tr", "td"} if self.features["table"] else set()
+        extra |= {self.features["strike"]} if self.features["strike"] else set()
+        return self.COMMON_TAGS | extra
 
     def _escape(self, text: str) -> str:
         return bbcode_escape(text)
@@ -429,8 +469,18 @@ class BBCodeFormatter(Formatter):
         return Markup(markdown_to_bbcode(str(markdown_text or ""), self))
 
     def finish(self, text: str) -> str:
-        # Player text is broken already; this catches the brackets templates write.
-        return _LITERAL_BRACKET.sub("[" + ZWSP, text)
+        # Player text is broken already (a zero-width space after each `[`, so none
+        # of it matches); this catches the brackets templates write.
+        text = _COORDINATES.sub(lambda m: "(" + m.group(1) + ")", text)
+        return _bracket_pattern(self.tags).sub("[" + ZWSP, text)
+
+
+@functools.lru_cache(maxsize=8)
+def _bracket_pattern(tags: frozenset[str]) -> re.Pattern:
+    """A `[` that opens none of `tags` (`[b]`, `[size=150]`, `[/quote]`, `[*]`) and
+    is not broken yet: `[public]`, `[privé : Lucy]`, `[x]` in generated text."""
+    names = "|".join(sorted((re.escape(t) for t in tags), key=len, reverse=True))
+    return re.compile(r"\[(?!/?(?:" + names + r")[\]=])(?!" + ZWSP + ")", re.I)
 
 
 def split_item(item):
@@ -440,12 +490,107 @@ def split_item(item):
     return item, None
 
 
-def formatter(fmt: str, dialect: str = "phpbb") -> Formatter:
+def formatter(fmt: str, dialect: str = "phpbb", lang: str = "fr") -> Formatter:
     if fmt == "bbcode":
-        return BBCodeFormatter(dialect)
+        return BBCodeFormatter(dialect, lang)
     if fmt == "markdown":
-        return MarkdownFormatter()
-    return Formatter()
+        return MarkdownFormatter(lang)
+    return Formatter(lang)
+
+
+# -- Markdown blocks: every line a line, no block joining another ----------------------
+
+_MD_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_MD_HEADING = re.compile(r"^ {0,3}#{1,6}(?:\s|$)")
+_MD_RULE = re.compile(r"^ {0,3}([*_])(?: *\1){2,} *$")
+_MD_UNDERLINE = re.compile(r"^ {0,3}(?:=+|-+) *$")
+_MD_ITEM = re.compile(r"^( *)([-*+]|\d{1,9}[.)])(?: |$)")
+_MD_QUOTE = re.compile(r"^ {0,3}>")
+_MD_TABLE = re.compile(r"^ {0,3}\|")
+_MD_OTHER_BULLET = {"-": "*", "*": "-", "+": "-", ".": ")", ")": "."}
+
+
+def _md_kind(line: str, previous: str | None) -> str:
+    if not line.strip():
+        return "blank"
+    if _MD_HEADING.match(line):
+        return "heading"
+    if previous == "text" and _MD_UNDERLINE.match(line):
+        return "underline"
+    if _MD_RULE.match(line) or (line.strip().startswith("-") and _MD_UNDERLINE.match(line) and len(line.strip()) >= 3):
+        return "rule"
+    if _MD_ITEM.match(line):
+        return "item"
+    if previous in ("item", "item-cont") and line.startswith("  "):
+        return "item-cont"  # an item's text going on under it
+    if _MD_QUOTE.match(line):
+        return "quote"
+    if _MD_TABLE.match(line):
+        return "table"
+    return "text"
+
+
+def _quoted_text(line: str) -> bool:
+    """Whether a quote line holds text (not only `>` marks)."""
+    return bool(line.replace(">", "").strip())
+
+
+def markdown_blocks(text: str) -> str:
+    """A Markdown post with its blocks kept apart (see the module's docstring):
+    a hard break between two lines of text, a blank line between blocks of
+    different kinds, every other list of a run of lists with the other bullet.
+    Player text cannot start a block (markdown_escape breaks line starts), so
+    only what templates and the MJ's narration write is moved."""
+    out: list[str] = []
+    previous = None  # the kind of the last non-blank line, None after a blank one
+    last_kind = None  # the kind of the last non-blank line, blank lines skipped
+    fence = None
+    # the bullet of the last top-level list, and whether the list going on was renamed
+    last_bullet = None
+    renamed = None
+    for line in text.split("\n"):
+        if fence is not None:  # inside a fenced code block: as it is, up to its closing fence
+            out.append(line)
+            if line.strip().startswith(fence):
+                fence, previous, last_kind = None, "fence", "fence"
+            continue
+        opening = _MD_FENCE.match(line)
+        if opening:
+            kind = "fence"
+        elif line.startswith(("    ", "\t")) and (previous == "code" or (previous is None and
+                                                                   last_kind not in ("item", "item-cont"))):
+            kind = "code"  # an indented code block (a board drawn in monospace): as it is
+        else:
+            kind = _md_kind(line, previous)
+        if kind == "blank":
+            out.append(line)
+            previous = None
+            continue
+        if kind == "item":
+            indent, marker = _MD_ITEM.match(line).groups()
+            bullet = marker[-1] if marker[-1] in ".)" else marker
+            if not indent:
+                if previous not in ("item", "item-cont"):  # a new list
+                    renamed = last_kind in ("item", "item-cont") and bullet == last_bullet
+                if renamed:  # a list one blank line below another: the other bullet keeps them apart
+                    bullet = _MD_OTHER_BULLET[bullet]
+                    line = marker[:-1] + bullet + line[len(marker):] if marker[-1] in ".)" else bullet + line[1:]
+                last_bullet = bullet
+        if previous == kind == "code":
+            pass
+        elif previous is not None:
+            if previous == kind == "text" or (previous == kind == "quote" and _quoted_text(out[-1])
+                                              and _quoted_text(line)):
+                if not out[-1].endswith(("  ", "\\")):
+                    out[-1] += "  "  # a hard break: the next line stays a line
+            elif previous != kind and not (previous in ("item", "item-cont") and kind in ("item", "item-cont")) \
+                    and kind != "underline" and previous != "heading" and kind != "heading":
+                out.append("")  # a blank line between blocks
+        if opening:
+            fence = opening.group(1)[0] * 3
+        out.append(line)
+        previous = last_kind = kind
+    return "\n".join(out)
 
 
 # -- Markdown (MJ narration) to BBCode -------------------------------------------
@@ -624,7 +769,7 @@ class Renderer:
         from jinja2 import FileSystemLoader, StrictUndefined
 
         Environment = _environment_class()
-        self.fmt = formatter(fmt, dialect)
+        self.fmt = formatter(fmt, dialect, lang)
         self.lang = lang
         self.paths = [Path(p) for p in paths]
         self.root = Path(root).resolve() if root is not None else None

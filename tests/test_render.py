@@ -190,7 +190,7 @@ def test_markdown_inline_values_stay_on_their_line():
 
 def test_markdown_quote_lines_all_start_with_a_marker():
     q = MarkdownFormatter().quote("un\r# deux\n\n    trois", "Lucy")
-    assert q == "> **Lucy** :\n>\n> un  \n> \\# deux  \n>\n> \u00a0\u00a0\u00a0\u00a0trois  "
+    assert q == "> **Lucy**\u00a0:\n>\n> un  \n> \\# deux  \n>\n> \u00a0\u00a0\u00a0\u00a0trois  "
 
 
 def test_bbcode_quote_author_cannot_end_the_tag():
@@ -248,8 +248,14 @@ def test_an_edited_template_is_compiled_again(tmp_path):
 
 
 def test_brackets_a_bbcode_template_writes_around_values_are_broken_too(tmp_path):
-    (tmp_path / "t.j2").write_text("{{ m.b(nom) }} en [{{ pos | join(', ') }}] [center]x[/center] [*] [\n")
+    # coordinates become (4, 2): visible, nothing invisible to copy into an order; any other
+    # bracket that opens no tag of the dialect is broken ([center] is no phpBB tag, [public] none at all)
+    (tmp_path / "t.j2").write_text("{{ m.b(nom) }} en [{{ pos | join(', ') }}] [center]x[/center] [*] [\n"
+                                   "[public] [-1, 0.5, 3] [spoiler]s[/spoiler] [list=1]\n")
     out = Renderer([tmp_path], "bbcode").render("t", nom="Aria", pos=[4, 2])
-    assert out == "[b]Aria[/b] en [\u200b4, 2] [center]x[/center] [*] [\u200b\n"
+    assert out == ("[b]Aria[/b] en (4, 2) [\u200bcenter]x[\u200b/center] [*] [\u200b\n"
+                   "[\u200bpublic] (-1, 0.5, 3) [\u200bspoiler]s[\u200b/spoiler] [list=1]\n")
+    out = Renderer([tmp_path], "bbcode", "xenforo").render("t", nom="Aria", pos=[4, 2])
+    assert out.endswith("[\u200bpublic] (-1, 0.5, 3) [spoiler]s[/spoiler] [list=1]\n")
     # Markdown reads `[4, 2]` as text already: unchanged
     assert Renderer([tmp_path], "markdown").render("t", nom="Aria", pos=[4, 2]).startswith("**Aria** en [4, 2] ")

@@ -324,9 +324,9 @@ def test_a_finished_game_refuses_further_turns(tmp_path):
         - Histoire : S2
         - Alibi : A2
 
-        - **Mia** : meurtrier, fiche n° 1 (lot Meurtriers et Enquêteurs) ; mensonge 5, défense 5
-        - Métier : J1 (3 ans)
-        - Histoire : S1
+        * **Mia** : meurtrier, fiche n° 1 (lot Meurtriers et Enquêteurs) ; mensonge 5, défense 5
+        * Métier : J1 (3 ans)
+        * Histoire : S1
 
         - **Ivan** : enquêteur, fiche n° 2 (lot Meurtriers et Enquêteurs) ; survie 5
         - Métier : J4 (4 ans)

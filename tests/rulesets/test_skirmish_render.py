@@ -106,11 +106,13 @@ def test_a_busy_turn_has_every_kind_of_event():
 
 
 #: how each format writes the busy game's markup and its two hostile names (a board
-#: row in Markdown is an indented code block whose leading space is kept as a no-break one)
+#: row in Markdown is an indented code block whose leading space is kept as a no-break one;
+#: coordinates are (x, y) in BBCode; `b2`: an item of a list one blank line under another,
+#: which Markdown writes with the other bullet so that the two stay two lists)
 WRITTEN = {
-    "bbcode": {"b": "• ", "s": "    ◦ ", "i": "[i]", "_i": "[/i]", "B": "[b]", "_B": "[/b]", "lb": "[\u200b",
+    "bbcode": {"b": "• ", "s": "    ◦ ", "i": "[i]", "_i": "[/i]", "B": "[b]", "_B": "[/b]", "lb": "(", "rb": ")", "b2": "• ",
                "code": " ", "aria": "[\u200bb]Aria[\u200b/b]", "fenn": "*Fenn* <\u200bb>x<\u200b/b>"},
-    "markdown": {"b": "- ", "s": "    - ", "i": "*", "_i": "*", "B": "**", "_B": "**", "lb": "[", "code": "    \u00a0",
+    "markdown": {"b": "- ", "s": "    - ", "i": "*", "_i": "*", "B": "**", "_B": "**", "lb": "[", "rb": "]", "b2": "* ", "code": "    \u00a0",
                  "aria": r"\[b\]Aria\[/b\]", "fenn": r"\*Fenn\* &lt;b>x&lt;/b>"},
 }
 
@@ -120,7 +122,7 @@ LINES = {
     "fr": {
         ("public", None): [
             "{B}Ordre d'action{_B} (DEX, du plus rapide au plus lent) : {fenn}, Cyra, {aria}, Eli, Dag, Brute",
-            "{b}{fenn} se déplace de {lb}9, 6] en {lb}8, 6] (1 case, 1 PA).",
+            "{b}{fenn} se déplace de {lb}9, 6{rb} en {lb}8, 6{rb} (1 case, 1 PA).",
             "{b}Cyra lance Trait de feu sur Eli : 1d100 (10) ≤ 46 → réussi ; contre-magie (Eli) 1d100 (5) ≤ 25 → "
             "contre parfait, le sort est renvoyé sur Cyra (Eli perd 2 PA) ; dégâts 1d8 (4) : Cyra −4 "
             "{i}Cyra : « Mon sort… arrêté ?! »{_i}",
@@ -136,7 +138,7 @@ LINES = {
             "{b}{B}{aria} passe au niveau 2 !{_B}",
             "{b}Fin des effets sur {fenn} : potion.",
             "{code}6 ······p·F···",
-            "{b}p : Porte en {lb}6, 6]",
+            "{b}p : Porte en {lb}6, 6{rb}",
         ],
         ("gm", None): [
             "{B}Initiative{_B} (DEX, puis chance) : {fenn} (DEX 15, chance 0), Cyra (DEX 13, chance 0), "
@@ -156,35 +158,35 @@ LINES = {
             "{s}Après l'action (coût 6 PA) : Eli 20/20 PV, 2 PA ; {aria} 17/20 PV, 3 PA ; Cyra 17/20 PV, 4 PA ; "
             "Brute 27/30 PV, 10 PA",
             "{b}Dag, hors de combat plus tôt dans le tour, n'agit pas (1 action(s) perdue(s)).",
-            "{b}{aria} passe au niveau 2.",
-            "{b}Dag : 0/4 PV, 10/10 PA, 0 XP, niveau 1, en {lb}3, 2] — hors de combat, réduction 1",
-            "{b}Brute : 27/30 PV, 6/10 PA, en {lb}3, 3], réduction 1",
-            "{b}Porte : 5/5 PV, en {lb}6, 6], réduction 3",
+            "{b2}{aria} passe au niveau 2.",
+            "{b}Dag : 0/4 PV, 10/10 PA, 0 XP, niveau 1, en {lb}3, 2{rb} — hors de combat, réduction 1",
+            "{b}Brute : 27/30 PV, 6/10 PA, en {lb}3, 3{rb}, réduction 1",
+            "{b}Porte : 5/5 PV, en {lb}6, 6{rb}, réduction 3",
         ],
         ("private", "p1"): [
             "{s}Cyra, magie : 1d100 (10) contre 46 = magie +40, INT 10 +0, DEX 13 +3, faction (1 allié : {aria}) +3 "
             "= 46 (plafond 95)",
             "{s}XP : {aria} +1 XP (attaque subie)",
-            "{b}{aria} : 17/20 PV, 3/10 PA, 26 XP, niveau 2, en {lb}2, 2]",
+            "{b}{aria} : 17/20 PV, 3/10 PA, 26 XP, niveau 2, en {lb}2, 2{rb}",
             "{s}bilan : attaques 2, touches 1, parfaites 1, dégâts infligés 8, dégâts subis 3, mises hors de combat 1",
-            "{b}Cyra : 17/20 PV, 4/10 PA, 3 XP, niveau 1, en {lb}1, 1]",
+            "{b}Cyra : 17/20 PV, 4/10 PA, 3 XP, niveau 1, en {lb}1, 1{rb}",
             "{s}bilan : sorts 2, sorts réussis 1, dégâts subis 7",
         ],
         ("private", "p3"): [
-            "{b}{fenn} : 20/20 PV, 5/10 PA, 1 XP, niveau 1, en {lb}8, 6]",
+            "{b}{fenn} : 20/20 PV, 5/10 PA, 1 XP, niveau 1, en {lb}8, 6{rb}",
             "{s}bilan : attaques 1",
         ],
         ("setup_public", None): [
             "{B}Faction A{_B} : Aria",
-            "{b}D : Dag (Faction B) en {lb}3, 3]",
+            "{b}D : Dag (Faction B) en {lb}3, 3{rb}",
             "Envoyez vos ordres au MJ : un fichier YAML par joueur, une ligne par action, avec le personnage qui "
             "agit (« perso: »).",
         ],
         ("setup_gm", None): [
-            "{b}Aria : 20/20 PV, 10/10 PA, 0 XP, niveau 1, en {lb}0, 0], réduction 1 ; FOR 10, DEX 10, DEF 10, "
+            "{b}Aria : 20/20 PV, 10/10 PA, 0 XP, niveau 1, en {lb}0, 0{rb}, réduction 1 ; FOR 10, DEX 10, DEF 10, "
             "TAI 10, INT 10, chance 0 ; bagarre 40, melee 40, distance 40, esquive 30, magie 0",
         ],
-        ("setup_private", "p1"): ["{b}Aria : 20/20 PV, 10/10 PA, 0 XP, niveau 1, en {lb}0, 0]"],
+        ("setup_private", "p1"): ["{b}Aria : 20/20 PV, 10/10 PA, 0 XP, niveau 1, en {lb}0, 0{rb}"],
         "status_body": [
             " 6 ······p·F···",
             "• p : Porte en [6, 6]",
@@ -204,7 +206,7 @@ LINES = {
     "en": {
         ("public", None): [
             "{B}Order of action{_B} (DEX, fastest first): {fenn}, Cyra, {aria}, Eli, Dag, Brute",
-            "{b}{fenn} moves from {lb}9, 6] to {lb}8, 6] (1 square, 1 PA).",
+            "{b}{fenn} moves from {lb}9, 6{rb} to {lb}8, 6{rb} (1 square, 1 PA).",
             "{b}Cyra casts Fire Bolt on Eli: 1d100 (10) ≤ 46 → success; counter-magic (Eli) 1d100 (5) ≤ 25 → "
             "perfect counter, the spell is reflected on Cyra (Eli loses 2 PA); damage 1d8 (4): Cyra −4 "
             "{i}Cyra: “My spell… stopped?!”{_i}",
@@ -220,7 +222,7 @@ LINES = {
             "{b}{B}{aria} reaches level 2!{_B}",
             "{b}Effects ending on {fenn}: potion.",
             "{code}6 ······p·F···",
-            "{b}p: Porte on {lb}6, 6]",
+            "{b}p: Porte on {lb}6, 6{rb}",
         ],
         ("gm", None): [
             "{B}Initiative{_B} (DEX, then luck): {fenn} (DEX 15, luck 0), Cyra (DEX 13, luck 0), "
@@ -240,35 +242,35 @@ LINES = {
             "{s}After the action (cost 6 PA): Eli 20/20 PV, 2 PA; {aria} 17/20 PV, 3 PA; Cyra 17/20 PV, 4 PA; "
             "Brute 27/30 PV, 10 PA",
             "{b}Dag, downed earlier in the turn, does not act (1 action(s) lost).",
-            "{b}{aria} reaches level 2.",
-            "{b}Dag: 0/4 PV, 10/10 PA, 0 XP, level 1, on {lb}3, 2] — down, reduction 1",
-            "{b}Brute: 27/30 PV, 6/10 PA, on {lb}3, 3], reduction 1",
-            "{b}Porte: 5/5 PV, on {lb}6, 6], reduction 3",
+            "{b2}{aria} reaches level 2.",
+            "{b}Dag: 0/4 PV, 10/10 PA, 0 XP, level 1, on {lb}3, 2{rb} — down, reduction 1",
+            "{b}Brute: 27/30 PV, 6/10 PA, on {lb}3, 3{rb}, reduction 1",
+            "{b}Porte: 5/5 PV, on {lb}6, 6{rb}, reduction 3",
         ],
         ("private", "p1"): [
             "{s}Cyra, magic: 1d100 (10) against 46 = magic +40, INT 10 +0, DEX 13 +3, faction (1 ally: {aria}) +3 "
             "= 46 (cap 95)",
             "{s}XP: {aria} +1 XP (attack survived)",
-            "{b}{aria}: 17/20 PV, 3/10 PA, 26 XP, level 2, on {lb}2, 2]",
+            "{b}{aria}: 17/20 PV, 3/10 PA, 26 XP, level 2, on {lb}2, 2{rb}",
             "{s}record: attacks 2, hits 1, perfect 1, damage dealt 8, damage taken 3, foes downed 1",
-            "{b}Cyra: 17/20 PV, 4/10 PA, 3 XP, level 1, on {lb}1, 1]",
+            "{b}Cyra: 17/20 PV, 4/10 PA, 3 XP, level 1, on {lb}1, 1{rb}",
             "{s}record: spells cast 2, spells landed 1, damage taken 7",
         ],
         ("private", "p3"): [
-            "{b}{fenn}: 20/20 PV, 5/10 PA, 1 XP, level 1, on {lb}8, 6]",
+            "{b}{fenn}: 20/20 PV, 5/10 PA, 1 XP, level 1, on {lb}8, 6{rb}",
             "{s}record: attacks 1",
         ],
         ("setup_public", None): [
             "{B}Faction A{_B}: Aria",
-            "{b}D: Dag (Faction B) on {lb}3, 3]",
+            "{b}D: Dag (Faction B) on {lb}3, 3{rb}",
             "Send your orders to the MJ: one YAML file per player, one line per action, naming the character who "
             "acts (`perso:`).",
         ],
         ("setup_gm", None): [
-            "{b}Aria: 20/20 PV, 10/10 PA, 0 XP, level 1, on {lb}0, 0], reduction 1; FOR 10, DEX 10, DEF 10, "
+            "{b}Aria: 20/20 PV, 10/10 PA, 0 XP, level 1, on {lb}0, 0{rb}, reduction 1; FOR 10, DEX 10, DEF 10, "
             "TAI 10, INT 10, luck 0; bagarre 40, melee 40, distance 40, esquive 30, magie 0",
         ],
-        ("setup_private", "p1"): ["{b}Aria: 20/20 PV, 10/10 PA, 0 XP, level 1, on {lb}0, 0]"],
+        ("setup_private", "p1"): ["{b}Aria: 20/20 PV, 10/10 PA, 0 XP, level 1, on {lb}0, 0{rb}"],
         "status_body": [
             " 6 ······p·F···",
             "• p: Porte on [6, 6]",

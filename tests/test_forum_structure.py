@@ -1,0 +1,349 @@
+"""Posts read right where they are pasted: their structure, checked with
+parsers pbp does not render with.
+
+Every post of every bundled example campaign (public, each private report, the
+MJ's, the set-up posts), in French and in English (the campaign's `lang`
+switched in a copy), in Markdown and in each BBCode dialect, goes through
+independent parsers: markdown-it-py (GFM-like) and cmark-gfm for Markdown,
+bbcodepy for BBCode (`pbp preview` renders with the `bbcode` package, so the
+check uses the other one). What is asserted:
+
+Markdown
+- every list item line of the text (`- `, `* `, `1. `) is a list item in the
+  tree, an indented one is nested in another item, and lists one blank line
+  apart stay two lists;
+- no paragraph or list item holds a soft line break: two lines the template
+  wrote as lines never merge into one paragraph (two characters' summary lines,
+  the "You are in..." line and the description under it);
+- no text line follows a list item or a quote line directly (it would be read
+  as part of it).
+
+BBCode
+- no line is a hand-made list (`- `, `• `, `1. `): lists are `[list]`/`[*]`;
+- `[list]`, `[quote]`, `[spoiler]`, `[code]` are balanced and nested in order;
+  every `[*]` is a list item and every nested `[list]` a nested list in the tree;
+- every tag is one the campaign's dialect has, and no bracket of the text can
+  be read as a tag (coordinates are written `(4, 2)`).
+
+Where a ruleset's own template still fails, its (ruleset, template) case is
+marked xfail(strict=True) with the reason: the marker goes once that ruleset's
+templates are fixed, and strict makes a fixed template fail until it does.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from html.parser import HTMLParser
+
+import bbcodepy
+import cmarkgfm
+import pytest
+from bbcodepy.tags import create_simple_tag
+from cmarkgfm.cmark import Options
+from markdown_it import MarkdownIt
+
+from pbp import events as ev, loop, turn
+from pbp.campaign import open_campaign
+from pbp.render import ZWSP, BBCodeFormatter, Renderer, package_dir, template_paths
+
+EXAMPLES = sorted(d.name for d in package_dir("campaigns").iterdir() if (d / "campaign.yaml").exists())
+LANGS = ("fr", "en")
+FORMATS = (("markdown", None), ("bbcode", "phpbb"), ("bbcode", "forumactif"), ("bbcode", "xenforo"))
+TEMPLATES = ("setup_public", "setup_private", "setup_gm", "public", "private", "gm")
+
+#: (ruleset, template) cases whose ruleset templates still break the structure
+#: (each fixed by that ruleset's engineer; the marker goes with the fix)
+RULESET_TEMPLATE_FAILS = {
+    # hand-made `- ` lines in BBCode (the actions of a turn, the fights)
+    ("manhunt", "private"), ("manhunt", "gm"),
+    # hand-made `- ` lines in BBCode (every list of every post)
+    ("murder", "setup_public"), ("murder", "setup_private"), ("murder", "setup_gm"),
+    ("murder", "public"), ("murder", "private"), ("murder", "gm"),
+    # hand-made `• ` lines in BBCode (the actions of a turn, the legend of the board, the sheets)
+    ("skirmish", "setup_public"), ("skirmish", "setup_private"), ("skirmish", "setup_gm"),
+    ("skirmish", "public"), ("skirmish", "private"), ("skirmish", "gm"),
+}
+
+
+# -- posts --------------------------------------------------------------------------------
+
+def switched(campaign, **config):
+    """The campaign with some of campaign.yaml changed (in memory: nothing is written)."""
+    return dataclasses.replace(campaign, config={**campaign.config, **config})
+
+
+@functools.lru_cache(maxsize=None)
+def computed(example: str, lang: str):
+    """Every turn of the example's archive resolved again with `lang`."""
+    campaign = switched(open_campaign(package_dir("campaigns") / example), lang=lang)
+    return campaign, [turn.compute(campaign, n) for n in campaign.resolved_turns()]
+
+
+def posts(example: str, template: str):
+    """(where, fmt, dialect, text) of every post rendered by `template`."""
+    setup, kind = template.startswith("setup_"), template.removeprefix("setup_")
+    for lang in LANGS:
+        campaign, outs = computed(example, lang)
+        for fmt, dialect in FORMATS:
+            shown = switched(campaign, format=fmt, dialect=dialect or "phpbb")
+            rend = turn.renderer(shown, fmt)
+            for out in outs:
+                if (out.turn == 0) != setup:
+                    continue
+                grouped = ev.by_audience(out.events)
+                for audience in turn.audiences(shown, out.events):
+                    name, player = turn._reader(audience)
+                    if name != kind:
+                        continue
+                    where = f"{example} {lang} {fmt}/{dialect} turn {out.turn} {name}{' ' + player if player else ''}"
+                    yield where, fmt, dialect, turn.render_post(shown, out.turn, out.events, audience, rend, grouped)
+
+
+# -- HTML as a tree -------------------------------------------------------------------------
+
+BLOCKS = {"p", "ul", "ol", "li", "blockquote", "table", "thead", "tbody", "tr", "td", "th", "pre", "h1", "h2",
+          "h3", "h4", "h5", "h6", "hr", "div", "details", "summary"}
+
+
+@dataclasses.dataclass
+class Node:
+    tag: str
+    parent: "Node | None" = None
+    children: list = dataclasses.field(default_factory=list)
+
+    def walk(self):
+        for c in self.children:
+            if isinstance(c, Node):
+                yield c
+                yield from c.walk()
+
+    def inside(self, *tags) -> bool:
+        node = self.parent
+        while node is not None:
+            if node.tag in tags:
+                return True
+            node = node.parent
+        return False
+
+    def text(self) -> str:
+        return "".join(c if isinstance(c, str) else c.text() for c in self.children)
+
+
+class _Tree(HTMLParser):
+    VOID = {"br", "img", "hr", "input", "meta", "link", "wbr"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#root")
+        self.stack = [self.root]
+
+    def handle_starttag(self, tag, attrs):
+        node = Node(tag, self.stack[-1])
+        self.stack[-1].children.append(node)
+        if tag not in self.VOID:
+            self.stack.append(node)
+
+    def handle_startendtag(self, tag, attrs):
+        self.stack[-1].children.append(Node(tag, self.stack[-1]))
+
+    def handle_endtag(self, tag):
+        for i in range(len(self.stack) - 1, 0, -1):
+            if self.stack[i].tag == tag:
+                del self.stack[i:]
+                return
+
+    def handle_data(self, data):
+        self.stack[-1].children.append(data)
+
+
+def tree(html: str) -> Node:
+    parser = _Tree()
+    parser.feed(html)
+    parser.close()
+    return parser.root
+
+
+def soft_breaks(node: Node) -> list[str]:
+    """The text of a paragraph or item that goes on over a soft line break (a
+    newline the renderer keeps as a space), with the text around it."""
+    found = []
+    kids = node.children
+    for i, child in enumerate(kids):
+        if not isinstance(child, str):
+            continue
+        text = child
+        before = kids[i - 1] if i else None
+        after = kids[i + 1] if i + 1 < len(kids) else None
+        if isinstance(before, Node) and (before.tag == "br" or before.tag in BLOCKS):
+            text = text.removeprefix("\n")
+        if after is None or (isinstance(after, Node) and after.tag in BLOCKS):
+            text = text.rstrip("\n")
+        if "\n" in text:
+            found.append(text)
+    return found
+
+
+# -- the parsers ----------------------------------------------------------------------------
+
+_mdit = MarkdownIt("gfm-like")  # tables, strikethrough, linkify: as Discourse runs markdown-it
+
+
+def _cmark(text: str) -> str:
+    return cmarkgfm.markdown_to_html_with_extensions(
+        text, options=Options.CMARK_OPT_UNSAFE, extensions=["table", "autolink", "strikethrough", "tasklist"])
+
+
+MARKDOWN_PARSERS = {"markdown-it": _mdit.render, "cmark-gfm": _cmark}
+
+
+def _bbcodepy():
+    p = bbcodepy.Parser()
+    for tag, html in [("spoiler", "details"), ("strike", "strike"), ("table", "table"), ("tr", "tr"), ("td", "td")]:
+        p.register_tag(tag, create_simple_tag(html))
+    return p
+
+
+_bbpy = _bbcodepy()
+
+
+# -- the checks -----------------------------------------------------------------------------
+
+_FENCE = re.compile(r"^ {0,3}(```|~~~)")
+_ITEM = re.compile(r"^( *)([-*+]|\d{1,9}[.)])( |$)")
+_RULE = re.compile(r"^ {0,3}([-*_])(?: *\1){2,} *$")
+
+
+def markdown_lines(text: str):
+    """(line, in_code) for every line of a Markdown post."""
+    fence = None
+    for line in text.split("\n"):
+        if fence:
+            yield line, True
+            if line.strip().startswith(fence):
+                fence = None
+            continue
+        opening = _FENCE.match(line)
+        if opening:
+            fence = opening.group(1)
+            yield line, True
+            continue
+        yield line, False
+
+
+def check_markdown(where: str, text: str) -> list[str]:
+    problems = []
+    items = nested = 0
+    runs = 0  # top-level lists as the text writes them: runs of item lines, blank lines end one
+    previous = ""
+    in_run = False
+    for line, code in markdown_lines(text):
+        item = None if code or _RULE.match(line) else _ITEM.match(line)
+        if item:
+            items += 1
+            nested += bool(item.group(1))
+            if not item.group(1) and not in_run:
+                runs += 1
+            in_run = True
+        elif not line.startswith("  "):
+            in_run = False
+        if not code and line.strip() and not item and not line.startswith((" ", ">")) and \
+                (_ITEM.match(previous) or previous.startswith(">")) and not _RULE.match(previous):
+            problems.append(f"{where}: a line right under a list item or a quote joins it: {previous!r} / {line!r}")
+        previous = "" if code else line
+    for name, parse in MARKDOWN_PARSERS.items():
+        root = tree(parse(text))
+        lis = [n for n in root.walk() if n.tag == "li" and not n.inside("blockquote")]
+        if len(lis) != items - sum(1 for line, code in markdown_lines(text) if not code and line.startswith(">")
+                                   and _ITEM.match(line.lstrip("> "))):
+            problems.append(f"{where} [{name}]: {items} item lines, {len(lis)} list items")
+        deep = [n for n in lis if n.inside("li")]
+        if len(deep) != nested:
+            problems.append(f"{where} [{name}]: {nested} indented item lines, {len(deep)} nested items")
+        lists = [n for n in root.walk() if n.tag in ("ul", "ol") and not n.inside("li", "blockquote")]
+        if len(lists) != runs:
+            problems.append(f"{where} [{name}]: {runs} lists written, {len(lists)} lists read (lists merged)")
+        for node in root.walk():
+            if node.tag in ("p", "li", "td", "th"):
+                for soft in soft_breaks(node):
+                    problems.append(f"{where} [{name}]: two lines merged in one <{node.tag}>: {soft!r}")
+    return problems
+
+
+_TAG = re.compile(r"\[(/?)([A-Za-z*]+)(?:=[^\]]*)?\]")
+_STRAY = re.compile(r"^\s*(?:[-•*·]|\d{1,3}[.)])\s")
+
+
+def check_bbcode(where: str, text: str, dialect: str) -> list[str]:
+    problems = []
+    allowed = BBCodeFormatter(dialect).tags
+    code = False
+    stack: list[str] = []
+    opened = {"list": 0, "*": 0, "nested": 0}
+    for number, line in enumerate(text.split("\n"), 1):
+        if not code and _STRAY.match(line):
+            problems.append(f"{where}: line {number} is a hand-made list, not [list]: {line!r}")
+        for m in _TAG.finditer(line):
+            closing, tag = m.group(1), m.group(2).lower()
+            if code and not (closing and tag == "code"):
+                continue
+            if tag not in allowed:
+                problems.append(f"{where}: line {number}: [{tag}] is no {dialect} tag")
+                continue
+            if tag == "*":
+                opened["*"] += 1
+                continue
+            if not closing:
+                if tag == "list":
+                    opened["list"] += 1
+                    opened["nested"] += "list" in stack
+                stack.append(tag)
+                code = tag == "code"
+            elif tag in stack:
+                if stack[-1] != tag:
+                    problems.append(f"{where}: line {number}: [/{tag}] closes [{stack[-1]}]")
+                while stack and stack.pop() != tag:
+                    pass
+                code = False
+            else:
+                problems.append(f"{where}: line {number}: [/{tag}] closes nothing")
+        if not code:
+            for m in re.finditer(r"\[(?!" + ZWSP + ")", line):
+                if not _TAG.match(line, m.start()):
+                    problems.append(f"{where}: line {number}: a bracket that is no tag: {line[m.start():][:20]!r}")
+    if stack:
+        problems.append(f"{where}: never closed: {stack}")
+    root = tree(_bbpy.to_html(text))
+    lists = [n for n in root.walk() if n.tag in ("ul", "ol")]
+    lis = [n for n in root.walk() if n.tag == "li"]
+    if (len(lists), len(lis)) != (opened["list"], opened["*"]):
+        problems.append(f"{where} [bbcodepy]: {opened['list']} [list] / {opened['*']} [*] written, "
+                        f"{len(lists)} lists / {len(lis)} items read")
+    if sum(1 for n in lists if n.inside("li")) != opened["nested"]:
+        problems.append(f"{where} [bbcodepy]: {opened['nested']} nested [list], "
+                        f"{sum(1 for n in lists if n.inside('li'))} nested lists read")
+    return problems
+
+
+def check(where: str, fmt: str, dialect: str | None, text: str) -> list[str]:
+    return check_markdown(where, text) if fmt == "markdown" else check_bbcode(where, text, dialect)
+
+
+# -- every post of every example ------------------------------------------------------------
+
+def _case(example, template):
+    marks = []
+    if (example, template) in RULESET_TEMPLATE_FAILS:
+        marks.append(pytest.mark.xfail(strict=True, reason=f"ruleset template, fixed by the {example} engineer"))
+    return pytest.param(example, template, id=f"{example}-{template}", marks=marks)
+
+
+@pytest.mark.parametrize("example, template", [_case(e, t) for e in EXAMPLES for t in TEMPLATES])
+def test_every_post_of_every_example_has_the_right_structure(example, template):
+    problems, seen = [], 0
+    for where, fmt, dialect, text in posts(example, template):
+        seen += 1
+        problems += check(where, fmt, dialect, text)
+    assert seen, f"no {template} post in the {example} example"
+    assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems[:25])
