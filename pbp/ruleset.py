@@ -245,6 +245,21 @@ class Ruleset(ABC):
     def is_over(self, state: dict) -> bool:
         return False
 
+    def standing(self, state: dict, scenario: Scenario) -> list[dict]:
+        """Where each character stands, for the last lines of the public post:
+        `{"name": character, "handle": handle, "status": key}` in roster order,
+        `status` a message key of this ruleset's messages.yaml (e.g.
+        "standing_escaped") or of the core's (standing_playing, standing_dead,
+        standing_escaped, standing_out), optionally with `"params"` for it. It is
+        public: only what the thread may know. Default: who is still playing and
+        who is out, from `players_to_play`; nothing once the game is over (its
+        last post says how it ended)."""
+        if self.is_over(state):
+            return []
+        playing = set(self.players_to_play(state, scenario))
+        return [{"name": scenario.name(h), "handle": h, "status": "standing_playing" if h in playing else "standing_out"}
+                for h in scenario.roster]
+
     def order_context(self, state: dict, scenario: Scenario, player: str) -> dict:
         """What a player's blank order form lists (exits, items, targets...)."""
         return {}

@@ -14,7 +14,7 @@ import dataclasses
 import pickle
 from dataclasses import dataclass, field
 
-from pbp import events as ev, orders as od, yamlio
+from pbp import events as ev, i18n, orders as od, yamlio
 from pbp.campaign import FORMATS, Campaign, atomic_write, read_text
 from pbp.deadline import deadline_of, describe
 from pbp.dice import Dice
@@ -269,15 +269,37 @@ def extra_events(campaign: Campaign, inputs: TurnInputs, state: dict) -> list[ev
     return out
 
 
+def standing_event(campaign: Campaign, state: dict) -> ev.Event | None:
+    """Where each character stands after the turn (Ruleset.standing), for the
+    public post's last lines; each status becomes a full message key: the
+    ruleset's `<id>.<key>` when it has one, else the core's."""
+    rs = campaign.ruleset
+    players = []
+    for entry in rs.standing(state, campaign.scenario) or []:
+        key = str(entry["status"])
+        if i18n.has(f"{rs.id}.{key}"):
+            key = f"{rs.id}.{key}"
+        item = {"name": entry.get("name") or campaign.names.get(entry.get("handle"), entry.get("handle")),
+                "handle": entry.get("handle"), "status": key}
+        if entry.get("params"):
+            item["params"] = dict(entry["params"])
+        players.append(item)
+    return ev.public("standing", players=players) if players else None
+
+
 def core_events(campaign: Campaign, n: int, record: dict, state: dict) -> list[ev.Event]:
     """The core's own news of a turn: who the MJ should chase (missed orders),
-    and when the next orders are due (shown in the public post)."""
+    where the characters stand and when the next orders are due (both shown at
+    the end of the public post)."""
     out = []
     flag_after = campaign.nmr.get("flag_after")
     flagged = [h for h, count in (record.get("missed") or {}).items() if flag_after and count >= flag_after]
     if record.get("missed"):
         out.append(ev.gm("missed_orders", missed=record["missed"], flagged=flagged,
                          inactive=record.get("inactive") or []))
+    standing = standing_event(campaign, state)
+    if standing is not None:
+        out.append(standing)
     if not campaign.ruleset.is_over(state):
         when = deadline_of(campaign.config.get("deadline"), n + 1)
         if when is not None:

@@ -243,7 +243,7 @@ def test_orders_form_lists_actions(ready):
 
 def test_status(ready):
     r = pbp("status", cwd=ready)
-    assert r.exit_code == 0 and "En attente : lucy, bob" in r.output
+    assert r.exit_code == 0 and "En attente\u00a0: lucy, bob" in r.output
 
 
 def test_roll():

@@ -57,7 +57,8 @@ def test_example_next_turn_plays(example):
         "[size=15][b]Roleplay des joueurs[/b][/size]\n\n"
         "[quote=\"Kira Vel\"]« Vous n'êtes pas obligé de mourir pour eux, lieutenant. »[/quote]\n\n"
         "[quote=\"Brann Dask\"]Brann s'injecte le stimulant et se poste à l'angle du couloir.[/quote]\n\n"
-        "[quote=\"Tia Rook\"]Tia arrache un panneau et commence à croiser les câbles.[/quote]\n")
+        "[quote=\"Tia Rook\"]Tia arrache un panneau et commence à croiser les câbles.[/quote]\n\n"
+        "[b]Où en sont les personnages[/b]\n[list]\n[*]En jeu\u00a0: Kira Vel, Brann Dask, Tia Rook\n[/list]\n")
     brann = (example / "turns" / "004" / "private" / "brann.bbcode").read_text()
     assert brann == (
         "[size=18][b]Rapport privé de Brann Dask — tour 4[/b][/size]\n\n"
@@ -406,7 +407,9 @@ def test_init_skeleton_sets_up_and_plays(tmp_path):
     r = pbp("run", "--no-commit", cwd=target)
     assert r.exit_code == 0, r.output
     public = (target / "turns" / "001" / "public.bbcode").read_text()
-    assert public.endswith("[b]Personnage 1[/b] — jet de Mental, face à : Empire galactique : [b]réussite[/b]\n")
+    assert public.endswith("[b]Personnage 1[/b] — jet de Mental, face à : Empire galactique : [b]réussite[/b]\n\n"
+                           "[b]Où en sont les personnages[/b]\n[list]\n[*]En jeu\u00a0: Personnage 1, Personnage 2\n"
+                           "[/list]\n")
     report = (target / "turns" / "001" / "private" / "joueur1.bbcode").read_text()
     assert ("Jet de Mental + persuasion : 1d100 (60) ≤ 65 : [b]réussite[/b]\n\n"
             "Chance : Mental 60 ; persuasion (Connaissance) +5 ; confiance Empire galactique +0 +0 = 65. "
@@ -424,6 +427,7 @@ PUBLIC_KEYS = {
     "sleep": {"player"}, "down": {"player"}, "up": {"player"}, "joined": {"player"}, "quiet_turn": set(),
     "situation": {"player", "reason", "roll", "range", "points"},
     "cast": {"players"}, "narration": {"markdown"}, "roleplay": {"player", "character", "text"},
+    "standing": {"players"},  # the core's: Ruleset.standing, at the end of the post
 }
 
 

@@ -147,8 +147,8 @@ def test_mj_hunter_orders_refused_by_the_rules(example):
 
 @pytest.mark.parametrize("lang, check, private, gm", [
     ("fr", "Tour perdu, actions ignorées : lucy (le Péji se remet de sa panique.)\n",
-     "[b]Vos actions n'ont pas été jouées[/b] : le Péji se remet de sa panique. Votre roleplay, lui, compte.\n",
-     "[*]Mélétê : ordres reçus pour un tour perdu, actions ignorées (le Péji se remet de sa panique.)\n"),
+     "[b]Vos actions n'ont pas été jouées[/b]\u00a0: le Péji se remet de sa panique. Votre roleplay, lui, compte.\n",
+     "[*]Mélétê\u00a0: ordres reçus pour un tour perdu, actions ignorées (le Péji se remet de sa panique.)\n"),
     ("en", "Lost turn, actions ignored: lucy (the Péji is getting over their panic.)\n",
      "[b]Your actions were not played[/b]: the Péji is getting over their panic. Your roleplay still counts.\n",
      "[*]Mélétê: orders sent for a lost turn, actions ignored (the Péji is getting over their panic.)\n"),

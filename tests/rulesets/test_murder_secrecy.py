@@ -22,7 +22,7 @@ import random
 
 import pytest
 
-from pbp import events as ev, yamlio
+from pbp import events as ev, turn, yamlio
 from pbp.campaign import open_campaign
 from pbp.dice import FreeDice
 from pbp.orders import PlayerOrders
@@ -50,12 +50,14 @@ PUBLIC_FIELDS = {
     "game_over": {"winner", "reason", "winners", "sheets"},
     "narration": {"markdown"},
     "roleplay": {"player", "character", "text"},
+    "standing": {"players"},  # the core's: Ruleset.standing, at the end of the post
 }
 NESTED = {("setup", "investigators"): {"player", "survival"},
           ("setup", "rules"): {"movement", "witness_room_limit", "max_stay", "accusation_every", "hours_per_turn",
                                "turns_per_day", "prison_turns"},
           ("positions", "rooms"): {"room", "players"}, ("positions", "dead"): {"player", "cause", "turn"},
-          ("accusation", "votes"): {"investigator", "target"}}
+          ("accusation", "votes"): {"investigator", "target"},
+          ("standing", "players"): {"name", "handle", "status", "params"}}
 REVEALS = {"executed", "game_over"}
 PLAYER_WORDS = {"narration", "roleplay"}
 # Vocabulary the ruleset's public output may only use in a reveal (lower case).
@@ -148,8 +150,9 @@ def test_example_campaign_public_posts_keep_the_secrets():
         for rend in rends.values():
             check_rendered(rend, n, events, names, campaign.title)
             checked += 1
-        # the archived post is what these templates render from these events
-        assert stored == render_public(phpbb, n, events, names, campaign.title)
+        # the archived post is what these templates render from these events, the core's footer after them
+        assert stored == turn.render_post(campaign, n, events, ev.PUBLIC, turn.renderer(campaign))
+        assert stored.startswith(render_public(phpbb, n, events, names, campaign.title).rstrip("\n"))
     assert checked == 4 * len(turns)
     # and the example does reveal a sheet: Margot's execution
     executed = [e for n in turns for e in yamlio.load_file(root / "turns" / f"{n:03d}" / "events.yaml")
