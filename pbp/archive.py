@@ -46,8 +46,10 @@ def commit(path: Path, message: str) -> str | None:
     if root is None:
         return None
     _git(root, "add", "-A", "--", str(path))
-    # the lock of the run in progress is never part of the history
-    _git(root, "rm", "-q", "--cached", "--ignore-unmatch", "--", str(path / LOCK_FILE))
+    # the lock of the run in progress is never part of the history, nor are the
+    # `pbp preview` pages (made again from the archive at will; the MJ's shows secrets)
+    _git(root, "rm", "-q", "--cached", "--ignore-unmatch", "--", str(path / LOCK_FILE),
+         f":(glob){(path / 'turns').relative_to(root)}/*/preview*.html")
     if _git(root, "diff", "--cached", "--quiet", "--", str(path), check=False).returncode == 0:
         return None
     _git(root, *_identity(root), "commit", "-q", "-m", message, "--", str(path))
