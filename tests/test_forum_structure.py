@@ -347,3 +347,237 @@ def test_every_post_of_every_example_has_the_right_structure(example, template):
         problems += check(where, fmt, dialect, text)
     assert seen, f"no {template} post in the {example} example"
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems[:25])
+
+
+# -- the core's own parts: footers, receipts, reminders, on a toy campaign -----------------------
+
+TOY = """
+    ruleset: toy
+    title: Trial
+    secret: s3cret
+    lang: {lang}
+    format: {fmt}
+    dialect: {dialect}
+    deadline: {{first: 2026-12-06 20:00, every: 7 days}}
+    nmr: {{flag_after: 1}}
+    players:
+      lucy: Lucy
+      bob: {{character: Bob}}
+"""
+
+
+def toy(root, lang="en", fmt="bbcode", dialect="phpbb"):
+    """A toy campaign after one turn (Lucy moved, Bob sent nothing), turn 2's orders
+    in: Lucy's valid, Bob's refused."""
+    from tests.helpers import pbp, write
+
+    write(root, "campaign.yaml", TOY.format(lang=lang, fmt=fmt, dialect=dialect))
+    assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
+    write(root, "turns/001/orders/lucy.yaml", "player: lucy\nturn: 1\nactions:\n  - advance: 2\n"
+                                              "roleplay: |\n  Lucy runs.\n  - not a list\n")
+    assert pbp("run", "--no-commit", cwd=root).exit_code == 0
+    write(root, "turns/002/orders/lucy.yaml", "player: lucy\nturn: 2\nactions:\n  - advance: 1\n  - flip\n"
+                                              "roleplay: Lucy [4, 2] flips.\n")
+    write(root, "turns/002/orders/bob.yaml", "player: bob\nturn: 2\nactions:\n  - advance: -2\n")
+    return root
+
+
+class FootersOnly:
+    """Empty post templates ahead of the real ones: what render_post gives is the core's footers alone."""
+
+    def __init__(self, tmp_path):
+        self.folder = tmp_path / "empty"
+        self.folder.mkdir(exist_ok=True)
+        for name in ("public", "private", "gm", "setup_public", "setup_private", "setup_gm"):
+            (self.folder / f"{name}.j2").write_text("", encoding="utf-8")
+
+    def renderer(self, campaign):
+        paths = [self.folder] + template_paths(campaign.ruleset.id, campaign.lang, campaign.root,
+                                               campaign.ruleset.folder())
+        return Renderer(paths, campaign.format, campaign.dialect, campaign.lang)
+
+
+def core_outputs(root, tmp_path) -> dict[str, str]:
+    """Every text the common templates write for this campaign: the footers of turn 1's
+    posts, a receipt for each player, the reminder, the status and an order form."""
+    from tests.helpers import pbp
+
+    campaign = open_campaign(root)
+    rend = FootersOnly(tmp_path).renderer(campaign)
+    stored = turn.stored_events(campaign, 1)
+    stored.append(ev.private("lucy", "actions_ignored", player="lucy", reason="toy.no_backwards"))
+    out = {}
+    for name, audience in (("public", ev.PUBLIC), ("gm", ev.GM), ("private", ev.Players("lucy"))):
+        out[f"footer {name}"] = turn.render_post(campaign, 1, stored, audience, rend).lstrip("\n")
+    for handle in ("lucy", "bob"):
+        out[f"receipt {handle}"] = pbp("receipt", "--player", handle, cwd=root).output
+    out["remind"] = pbp("remind", cwd=root).output
+    out["status"] = pbp("status", cwd=root).output
+    out["orders"] = pbp("orders", "--player", "bob", cwd=root).output
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("fmt, dialect", FORMATS, ids=[f"{f}-{d}" for f, d in FORMATS])
+def test_the_cores_own_parts_have_the_right_structure(tmp_path, lang, fmt, dialect):
+    root = toy(tmp_path / "toy", lang, fmt, dialect or "phpbb")
+    outputs = core_outputs(root, tmp_path)
+    # each footer says what it is for
+    assert ("Où en sont les personnages" if lang == "fr" else "Where the characters stand") in outputs["footer public"]
+    assert ("Suivi des ordres" if lang == "fr" else "Orders follow-up") in outputs["footer gm"]
+    problems = []
+    for name, text in outputs.items():
+        if name not in ("status", "orders"):  # those two are for the MJ's terminal
+            problems += check(f"{lang} {fmt}/{dialect} {name}", fmt, dialect, text)
+    assert not problems, "\n".join(problems)
+
+
+def test_the_public_footer_exact_text(tmp_path):
+    root = toy(tmp_path / "toy", "fr", "markdown")
+    footer = core_outputs(root, tmp_path)["footer public"]
+    assert footer == ("**Où en sont les personnages**\n\n- En jeu\u00a0: Lucy, Bob\n\n"
+                      "**Ordres du tour 2**\u00a0: à envoyer avant le dimanche 13 décembre 2026 à 20 h 00.\n")
+    root = toy(tmp_path / "en", "en", "bbcode")
+    footer = core_outputs(root, tmp_path)["footer public"]
+    assert footer == ("[b]Where the characters stand[/b]\n[list]\n[*]Still playing: Lucy, Bob\n[/list]\n\n"
+                      "[b]Orders for turn 2[/b]: due before Sunday 13 December 2026 at 20:00.\n")
+
+
+def test_standing_groups_by_status_with_the_rulesets_words(tmp_path, monkeypatch):
+    """A ruleset's `standing` gives each character's status, in its own words or the core's."""
+    from pbp import i18n
+    from tests.toy import Toy
+
+    i18n.register({"standing_escaped": {"fr": "Sortis du labyrinthe", "en": "Out of the maze"}}, "toy")
+    monkeypatch.setattr(Toy, "standing", lambda self, state, scenario: [
+        {"name": "Lucy", "handle": "lucy", "status": "standing_escaped"},
+        {"name": "Bob", "handle": "bob", "status": "standing_dead"},
+        {"name": "Zoé", "handle": "zoe", "status": "standing_dead"},
+        {"name": "Max", "handle": "max", "status": "standing_playing", "params": {"unused": 1}}])
+    root = toy(tmp_path / "toy", "fr", "bbcode")
+    events = turn.stored_events(open_campaign(root), 1)
+    standing = [e for e in events if e.kind == "standing"]
+    assert [e.audience for e in standing] == [ev.PUBLIC]
+    assert standing[0].data["players"] == [
+        {"name": "Lucy", "handle": "lucy", "status": "toy.standing_escaped"},
+        {"name": "Bob", "handle": "bob", "status": "standing_dead"},
+        {"name": "Zoé", "handle": "zoe", "status": "standing_dead"},
+        {"name": "Max", "handle": "max", "status": "standing_playing", "params": {"unused": 1}}]
+    public = (root / "turns/001/public.bbcode").read_text(encoding="utf-8")
+    assert public.endswith("[b]Où en sont les personnages[/b]\n[list]\n[*]Sortis du labyrinthe\u00a0: Lucy\n"
+                           "[*]Décès\u00a0: Bob, Zoé\n[*]En jeu\u00a0: Max\n[/list]\n\n"
+                           "[b]Ordres du tour 2[/b]\u00a0: à envoyer avant le dimanche 13 décembre 2026 à 20 h 00.\n")
+
+
+def test_the_default_standing_and_none_once_the_game_is_over():
+    from pbp.ruleset import Scenario
+    from tests.toy import Toy
+
+    rs = Toy()
+    scenario = Scenario({}, {}, {"lucy": {"character": "Lucy"}, "bob": {"character": "Bob"}})
+    state = {"players": {"lucy": {"room": 5, "coins": 0}, "bob": {"room": 1, "coins": 0}}}
+    assert rs.standing(state, scenario) == [{"name": "Lucy", "handle": "lucy", "status": "standing_out"},
+                                            {"name": "Bob", "handle": "bob", "status": "standing_playing"}]
+    state["players"]["bob"]["room"] = 5
+    assert rs.standing(state, scenario) == []
+
+
+# -- an English campaign is English ----------------------------------------------------------------
+
+#: French words the common templates would show if a French text leaked into an English campaign
+FRENCH_WORDS = {
+    "de", "du", "des", "le", "la", "les", "et", "ou", "à", "au", "aux", "un", "une", "pour", "avant", "après",
+    "sans", "vous", "votre", "vos", "tour", "tours", "ordres", "ordre", "joueur", "joueurs", "personnage",
+    "personnages", "pseudo", "reçus", "attendus", "manqués", "limite", "rappel", "accusé", "réception", "jeu",
+    "hors", "décès", "évasions", "envoyer", "ignorées", "ignoré", "relancer", "inactif", "suivi", "rapport",
+    "mj", "rien", "aucune", "aucun", "merci", "tous", "attente", "cité", "jouées", "valides", "arrivés",
+    "possibles", "ligne", "lignes", "commentaires", "facultatif", "indenté", "anglais", "attention", "sont",
+    "où", "état", "partie", "terminée", "corrigez", "renvoyez", "fichier", "sinon", "défaut", "vierge",
+}
+
+
+#: French ids that are English words too
+ENGLISH_TOO = {"action", "combat", "force", "instinct", "mental", "sort"}
+
+
+def french_ids() -> set[str]:
+    """The French ids of every ruleset's actions, argument fields and values (those an
+    English id or alias does not spell the same, and that are no English word)."""
+    from pbp import ruleset as rulesets
+
+    found = set()
+    for rid in rulesets.ids():
+        rules = rulesets.load_class(rid).default_data()
+        specs = list((rules.get("arg_types") or {}).values())
+        for action, spec in (rules.get("actions") or {}).items():
+            spec = spec or {}
+            if spec.get("en") and spec["en"] != action:
+                found.add(action)
+            specs.append(spec.get("arg"))
+        while specs:
+            spec = specs.pop()
+            if not isinstance(spec, dict):
+                continue
+            aliases = spec.get("aliases") or {}
+            found |= {str(v) for v in spec.get("values") or [] if str(v) not in aliases and
+                      any(a != v for a, target in aliases.items() if target == v)}
+            for name, field in (spec.get("fields") or {}).items():
+                if isinstance(field, dict) and field.get("en") and field["en"] != name:
+                    found.add(name)
+                specs.append(field)
+            specs.append(spec.get("of"))
+    return found - ENGLISH_TOO
+
+
+def test_french_ids_are_found():
+    # the check below must be able to fail: the French ids it looks for are there
+    assert {"avancer", "pile_ou_face", "fouille", "nord", "ouest"} <= french_ids()
+
+
+@pytest.mark.parametrize("fmt", ["bbcode", "markdown"])
+def test_an_english_campaigns_common_outputs_hold_no_french_word(tmp_path, fmt):
+    root = toy(tmp_path / "toy", "en", fmt)
+    outputs = core_outputs(root, tmp_path)
+    # the order form: its head and the actions it lists (the toy's are English: advance, flip)
+    assert "#   - advance: int" in outputs["orders"] and "#   - flip" in outputs["orders"]
+    vocabulary = FRENCH_WORDS | french_ids()
+    for name, text in outputs.items():
+        words = set(re.findall(r"[\w']+", text.lower())) | set(re.findall(r"[^\W\d_]+", text.lower()))
+        assert not words & vocabulary, (name, sorted(words & vocabulary), text)
+        # English punctuation: no space before a colon, no « »
+        assert "\u00a0:" not in text and " :" not in text and "«" not in text, (name, text)
+    # and the French campaign says it in French, with its spacing
+    french = core_outputs(toy(tmp_path / "fr", "fr", fmt), tmp_path)
+    for name, text in french.items():
+        assert set(re.findall(r"[^\W\d_]+", text.lower())) & FRENCH_WORDS, (name, text)
+    assert "\u00a0:" in french["footer public"] and "\u00a0:" in french["receipt lucy"]
+
+
+# -- the Markdown pass, exact texts --------------------------------------------------------------
+
+@pytest.mark.parametrize("source, expected", [
+    # two lines of text: a hard break keeps them two lines
+    ("**Lucy** : fouille.\n**Bob** : repos.", "**Lucy** : fouille.  \n**Bob** : repos."),
+    # a list right under a line of text, and a line right under a list: blank lines around it
+    ("Vous voyez :\n- une porte\n- un rideau\nInventaire : rien.",
+     "Vous voyez :\n\n- une porte\n- un rideau\n\nInventaire : rien."),
+    # two lists one blank line apart: the second takes the other bullet, the third the first again
+    ("- a\n- b\n\n- c\n  - c1\n\n- d", "- a\n- b\n\n* c\n  - c1\n\n- d"),
+    ("1. un\n\n1. deux", "1. un\n\n1) deux"),
+    # a quote ends before the text under it; its lines are kept lines
+    ("> **Lucy** :\n>\n> un\n> deux\nAprès.", "> **Lucy** :\n>\n> un  \n> deux\n\nAprès."),
+    # a table is kept apart from the text around it
+    ("Avant\n| a | b |\n|---|---|\n| 1 | 2 |\nAprès", "Avant\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nAprès"),
+    # a setext heading the MJ wrote stays one; a rule pbp writes is never read as one
+    ("Titre\n-----\ntexte\n***", "Titre\n-----\n\ntexte\n\n***"),
+    # code, fenced or indented, is left as it is
+    ("```\nun\ndeux\n```\nfin", "```\nun\ndeux\n```\n\nfin"),
+    ("Le terrain\n\n    01\n    a.\n\nfin", "Le terrain\n\n    01\n    a.\n\nfin"),
+    # a heading needs no blank line; a line already broken is left alone
+    ("## Tour 1\nTexte  \nsuite\\\nfin", "## Tour 1\nTexte  \nsuite\\\nfin"),
+])
+def test_markdown_blocks(source, expected):
+    from pbp.render import markdown_blocks
+
+    assert markdown_blocks(source) == expected
+    assert markdown_blocks(expected) == expected  # once is enough: the pass changes nothing more
