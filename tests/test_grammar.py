@@ -100,3 +100,19 @@ def test_each_gender_and_the_neutral_wording(genre, fr_text, en_text):
     said = "Aélis est " + fr.agree(genre, "tombé dans un piège", "tombée dans un piège", "victime d'un piège")
     assert said == fr_text
     assert "Aélis " + en.agree(genre, "fell into a trap", "fell into a trap") == en_text
+
+
+@pytest.mark.parametrize("character, form, report", [
+    ("Aélis", "# Ordres d'Aélis (p) pour le tour 3.", "Rapport d'Aélis — tour 3"),
+    ("Hugo", "# Ordres d'Hugo (p) pour le tour 3.", "Rapport d'Hugo — tour 3"),
+    ("Brann", "# Ordres de Brann (p) pour le tour 3.", "Rapport de Brann — tour 3"),
+])
+def test_the_common_templates_elide(character, form, report):
+    from pbp.render import Renderer, template_paths
+
+    rend = Renderer(template_paths("toy", "fr"), "text", lang="fr")
+    text = rend.render("orders_form", player="p", character=character, turn=3, actions=[], playing=True, hints={})
+    assert text.splitlines()[0] == form
+    text = rend.render("private", turn=3, title="T", events=[], names={}, audience=None, player="p",
+                       character=character)
+    assert text.splitlines()[0] == report
