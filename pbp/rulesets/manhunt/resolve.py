@@ -22,7 +22,8 @@ def setup(rules: dict, scenario) -> tuple[dict, list[ev.Event]]:
     lab = labyrinth(scenario, rules)
     events = [ev.public("debut", players=list(scenario.roster), hunters=len(state["hunters"]))]
     for handle, peji in state["pejis"].items():
-        events.append(ev.private(handle, "rapport", status=r.ACTIVE, place=lab.describe(peji["cell"], set()),
+        events.append(ev.private(handle, "rapport", status=r.ACTIVE, genre=r.peji_genre(scenario, handle),
+                                 place=lab.describe(peji["cell"], set()), start=None,
                                  noise=0, fatigue=0, fatigue_level=1, stress=0, wounds=1,
                                  inventory=peji["inventory"], worn=peji["worn"],
                                  protection=r.protection(rules, peji), finds=[], adjacent=None,
@@ -90,7 +91,8 @@ class Turn:
             # caller passes is ignored as well (no hiding streak, no named drop)
             lost = bool(peji["lost_turns"])
             dropping = [] if lost else [item for a in order.actions if a.id == "jeter" for item in a.arg]
-            self.reports[handle] = {"finds": [], "adjacent": None, "drop": dropping}
+            self.reports[handle] = {"finds": [], "adjacent": None, "drop": dropping,
+                                    "start": {k: peji[k] for k in ("noise", "fatigue", "stress")}}
             if lost:
                 self._lost_turn(handle)
             else:
@@ -165,7 +167,7 @@ class Turn:
         self.acted.add(hid)
         self.note("chasseur_arrive", hunter=hid, name=r.hunter_name(self.scenario, hid), cell=self.lab.name(cell),
                   target=handle, noise=peji["noise"])
-        self.shout("chasseur_en_chasse", name=r.hunter_name(self.scenario, hid))
+        self.shout("chasseur_en_chasse", name=r.hunter_name(self.scenario, hid), genre=r.hunter_genre(self.scenario, hid))
 
     def _check_fatigue(self, handle, before):
         peji = self.peji(handle)
@@ -188,7 +190,9 @@ class Turn:
         """DESIGN 5: the items the order names (`jeter`), else the last found."""
         peji = self.peji(handle)
         count = self.rules["fatigue"]["drop_count"]
-        named = [i for i in self.reports.get(handle, {}).get("drop", []) if i in peji["inventory"]]
+        # the items a `jeter` names, as the player wrote them (accents may be missing)
+        named = [i for i in (r.find_item(peji["inventory"], w) for w in self.reports.get(handle, {}).get("drop", []))
+                 if i is not None]
         chosen = named[:count]
         for item in reversed(peji["inventory"]):
             if len(chosen) >= count:
@@ -243,7 +247,7 @@ class Turn:
         peji["status"] = r.DEAD
         peji["death"] = {"turn": self.turn, "cause": cause, "noise": peji["noise"]}
         self._forget(handle)
-        self.shout("mort", player=handle, cause=cause)
+        self.shout("mort", player=handle, genre=r.peji_genre(self.scenario, handle), cause=cause)
         self.tell(handle, "mort_privee", cause=cause)
 
     def _forget(self, handle):
@@ -289,7 +293,7 @@ class Turn:
             peji["status"] = r.ESCAPED
             peji["escaped_turn"] = self.turn
             self._forget(handle)
-            self.shout("evasion", player=handle)
+            self.shout("evasion", player=handle, genre=r.peji_genre(self.scenario, handle))
             self.tell(handle, "evasion_privee")
             return
         if cell in self.lab.traps and cell not in peji["traps_found"]:
@@ -308,7 +312,7 @@ class Turn:
         effect = r.trap_effect(self.rules, self.lab.traps[cell])
         peji["traps_found"].append(cell)
         self.tell(handle, "piege", effect=effect, description=self.lab.traps[cell].get("description", ""))
-        self.shout("piege_public", player=handle)
+        self.shout("piege_public", player=handle, genre=r.peji_genre(self.scenario, handle))
         self.note("piege_gm", player=handle, cell=self.lab.name(cell))
         if effect.get("stress"):
             self.costs(handle, stress=effect["stress"])
@@ -411,14 +415,15 @@ class Turn:
         """What a Péji perceives at the end of the turn (Annexe 3)."""
         peji = self.peji(handle)
         cell = peji["cell"]
-        report = self.reports.get(handle, {"finds": [], "adjacent": None})
+        report = self.reports.get(handle, {"finds": [], "adjacent": None, "start": None})
         seen_here = [r.hunter_name(self.scenario, h) for h in r.hunters_on(self.state, [cell])]
         heard = []
         for direction, exit_ in self.lab.exits.get(cell, []):
             for h in r.hunters_on(self.state, [exit_["to"]]):
                 heard.append({"direction": direction, "hunter": r.hunter_name(self.scenario, h)})
         others = [self.scenario.name(h) for h in by_cell.get(cell, []) if h != handle]
-        self.tell(handle, "rapport", status=peji["status"], place=self.lab.describe(cell, self.open_doors),
+        self.tell(handle, "rapport", status=peji["status"], genre=r.peji_genre(self.scenario, handle),
+                  place=self.lab.describe(cell, self.open_doors), start=report.get("start"),
                   noise=peji["noise"], fatigue=peji["fatigue"],
                   fatigue_level=r.fatigue_level(self.rules, peji["fatigue"]), stress=peji["stress"],
                   wounds=peji["wounds"], inventory=list(peji["inventory"]), worn=list(peji["worn"]),
