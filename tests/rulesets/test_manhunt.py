@@ -212,7 +212,7 @@ def test_noise_five_brings_a_free_hunter_next_to_the_peji():
     # the thread learns that a hunter joined, not whom it tracks nor where it is
     assert g.told("chasseur_en_chasse", ev.PUBLIC) == [{"name": "Grimnir", "genre": None}]
     assert g.told("repere", ev.Players("lucy")) == [{"noise": 5, "hunter": True}]
-    assert g.told("chasseur_arrive", ev.GM) == [{"hunter": "h1", "name": "Grimnir", "cell": "Salle A",
+    assert g.told("chasseur_arrive", ev.GM) == [{"hunter": "h1", "name": "Grimnir", "cell": "Salle A", "cell_id": "A",
                                                  "target": "lucy", "noise": 5}]
     # next hunters' phase: h1 steps into B (moves, never attacks the same turn)
     g.play(lucy=["repos"])
@@ -327,7 +327,7 @@ def test_panic_moves_two_random_cells_and_costs_a_turn():
     assert (p["noise"], p["fatigue"]) == (1 + 3, 0 + 3)
     assert g.told("panique", ev.PUBLIC) == [{"player": "lucy"}]  # not where the panic took her
     assert g.told("panique", ev.Players("lucy")) == [{"path": ["nord", "nord"]}]
-    assert g.told("panique_gm", ev.GM) == [{"player": "lucy", "cell": "Salle C"}]
+    assert g.told("panique_gm", ev.GM) == [{"player": "lucy", "cell": "Salle C", "cell_id": "C"}]
     g.play(lucy=[])
     assert g.p()["stress"] == 5 and g.p()["lost_turns"] == 0
 

@@ -22,7 +22,7 @@ def deplacement_normal(turn, handle, action):
     peji["cell"] = to
     crossed = turn.cross(handle, src, exit_)
     turn.tell(handle, "deplacement", direction=action.arg, cell=turn.lab.name(to), doors=[crossed])
-    turn.note("deplacement_gm", player=handle, src=turn.lab.name(src), dst=turn.lab.name(to))
+    turn.note("deplacement_gm", player=handle, src=turn.lab.name(src), dst=turn.lab.name(to), src_id=src, dst_id=to)
 
 
 def _run(turn, handle, action, kind):
@@ -54,7 +54,8 @@ def _run(turn, handle, action, kind):
             turn.tell(handle, "chasseur_croise", hunter=r.hunter_name(turn.scenario, hid),
                       hunter_genre=r.hunter_genre(turn.scenario, hid))
     turn.tell(handle, kind, path=[d for d, _ in steps], cell=turn.lab.name(peji["cell"]), doors=doors)
-    turn.note("deplacement_gm", player=handle, src=turn.lab.name(src), dst=turn.lab.name(peji["cell"]))
+    turn.note("deplacement_gm", player=handle, src=turn.lab.name(src), dst=turn.lab.name(peji["cell"]),
+              src_id=src, dst_id=peji["cell"])
 
 
 def deplacement_rapide(turn, handle, action):
@@ -76,7 +77,7 @@ def se_cacher(turn, handle, action):
     peji = turn.peji(handle)
     lost = turn.blind_hunters(handle, turn.lab.neighbours(peji["cell"]))
     turn.tell(handle, "cache", turns=peji["hidden_turns"] + 1)
-    turn.note("cache_gm", player=handle, hunters=lost)
+    turn.note("cache_gm", player=handle, hunters=[r.hunter_name(turn.scenario, h) for h in lost])
 
 
 def recherche_pieges(turn, handle, action):

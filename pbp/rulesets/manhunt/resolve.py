@@ -28,12 +28,12 @@ def setup(rules: dict, scenario) -> tuple[dict, list[ev.Event]]:
                                  inventory=peji["inventory"], worn=peji["worn"],
                                  protection=r.protection(rules, peji), finds=[], adjacent=None,
                                  hunters_here=[], hunters_near=[], pejis_here=[], lost_turns=0, traps_known=[]))
-        events.append(ev.gm("depart", player=handle, cell=lab.name(peji["cell"])))
+        events.append(ev.gm("depart", player=handle, cell=lab.name(peji["cell"]), cell_id=peji["cell"]))
     for hid, hunter in state["hunters"].items():
         events.append(ev.gm("chasseur", hunter=hid, name=r.hunter_name(scenario, hid),
-                            cell=lab.name(hunter["cell"])))
+                            cell=lab.name(hunter["cell"]), cell_id=hunter["cell"]))
     for cell in lab.traps:
-        events.append(ev.gm("piege_pose", cell=lab.name(cell)))
+        events.append(ev.gm("piege_pose", cell=lab.name(cell), cell_id=cell))
     return state, events
 
 
@@ -72,6 +72,9 @@ class Turn:
         self.events.append(ev.public(kind, **data))
 
     def note(self, kind, **data):
+        """An event for the MJ; one naming a hunter by id (`hunter: h3`) also names it."""
+        if data.get("hunter") in self.state["hunters"] and "name" not in data:
+            data["name"] = r.hunter_name(self.scenario, data["hunter"])
         self.events.append(ev.gm(kind, **data))
 
     def peji(self, handle) -> dict:
@@ -166,7 +169,7 @@ class Turn:
         self.hunter(hid).update(cell=cell, target=handle, trace=peji["cell"])
         self.acted.add(hid)
         self.note("chasseur_arrive", hunter=hid, name=r.hunter_name(self.scenario, hid), cell=self.lab.name(cell),
-                  target=handle, noise=peji["noise"])
+                  cell_id=cell, target=handle, noise=peji["noise"])
         self.shout("chasseur_en_chasse", name=r.hunter_name(self.scenario, hid), genre=r.hunter_genre(self.scenario, hid))
 
     def _check_fatigue(self, handle, before):
@@ -225,7 +228,7 @@ class Turn:
             path.append(direction)
         self.tell(handle, "panique", path=path)
         self.shout("panique", player=handle)
-        self.note("panique_gm", player=handle, cell=self.lab.name(peji["cell"]))
+        self.note("panique_gm", player=handle, cell=self.lab.name(peji["cell"]), cell_id=peji["cell"])
         self.costs(handle, noise=s["panic_noise"], fatigue=s["panic_fatigue"])
 
     def wound(self, handle, cause: str, levels: int = 1):
@@ -313,7 +316,7 @@ class Turn:
         peji["traps_found"].append(cell)
         self.tell(handle, "piege", effect=effect, description=self.lab.traps[cell].get("description", ""))
         self.shout("piege_public", player=handle, genre=r.peji_genre(self.scenario, handle))
-        self.note("piege_gm", player=handle, cell=self.lab.name(cell))
+        self.note("piege_gm", player=handle, cell=self.lab.name(cell), cell_id=cell)
         if effect.get("stress"):
             self.costs(handle, stress=effect["stress"])
         if effect.get("wounds"):
@@ -372,6 +375,7 @@ class Turn:
             if exit_["to"] == to and self.lab.door(exit_) in self.lab.closable:
                 self.open_doors.add(door_key(hunter["cell"], to))
         self.note("chasseur_bouge", hunter=hid, src=self.lab.name(hunter["cell"]), dst=self.lab.name(to),
+                  src_id=hunter["cell"], dst_id=to,
                   target=hunter["target"])
         hunter["cell"] = to
 
@@ -387,7 +391,7 @@ class Turn:
             return True
         if "placer" in order:
             hunter["cell"] = order["placer"]
-            self.note("chasseur_place", hunter=hid, cell=self.lab.name(order["placer"]))
+            self.note("chasseur_place", hunter=hid, cell=self.lab.name(order["placer"]), cell_id=order["placer"])
         if "cible" in order:
             target = order["cible"]
             hunter["target"] = target

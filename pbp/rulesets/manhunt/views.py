@@ -39,7 +39,8 @@ def status(rules: dict, lab, state: dict, scenario) -> list[ev.Event]:
     it), with the ids gm.yaml uses next to the names."""
     out = []
     for handle, p in state["pejis"].items():
-        out.append(ev.gm("peji", player=handle, name=scenario.name(handle), status=p["status"],
+        out.append(ev.gm("peji", player=handle, name=scenario.name(handle), genre=r.peji_genre(scenario, handle),
+                         status=p["status"],
                          cell=lab.name(p["cell"]), cell_id=p["cell"], noise=p["noise"], fatigue=p["fatigue"],
                          fatigue_level=r.fatigue_level(rules, p["fatigue"]), stress=p["stress"],
                          wounds=p["wounds"], inventory=p["inventory"], lost_turns=p["lost_turns"]))
