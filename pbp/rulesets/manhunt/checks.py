@@ -74,6 +74,19 @@ def _suggest(word, candidates) -> str | None:
     return by_key[found] if found else None
 
 
+def _suggest_hunter(word, names) -> str | None:
+    """The hunter's name closest to what the player wrote, whole or by one of its
+    words (`Sylos` -> `Sylas l'Elfe sylvain`)."""
+    by_key = {}
+    for name in names:
+        by_key.setdefault(normalize_id(name), name)
+        for part in normalize_id(name).split("_"):
+            if len(part) >= 3:
+                by_key.setdefault(part, name)
+    found = closest(normalize_id(word), list(by_key))
+    return by_key[found] if found else None
+
+
 def _not_carried(out: Refusals, at, me, item) -> None:
     out.add("not_carried", at, item=item, valid=me["inventory"] or ["-"], suggestion=_suggest(item, me["inventory"]))
 
@@ -94,7 +107,7 @@ def _check_target(out: Refusals, scenario, action, present: list[str], none_key:
         if len(found) > 1:
             out.add("hunter_ambiguous", action.at, hunter=hid, valid=[r.hunter_name(scenario, h) for h in found])
         elif not found:
-            out.add("hunter_not_there", action.at, hunter=hid, valid=names, suggestion=_suggest(hid, names))
+            out.add("hunter_not_there", action.at, hunter=hid, valid=names, suggestion=_suggest_hunter(hid, names))
 
 
 def _check_weapon(out: Refusals, rules, me, action, kind) -> None:
