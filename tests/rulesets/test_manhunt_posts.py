@@ -545,17 +545,20 @@ def test_an_english_campaign_shows_no_french_game_word(tmp_path):
 
 
 def test_a_potion_of_strength_and_a_negative_total():
-    """A potion of strength (+2) counts as a bonus; a total below zero stays below
-    zero (README: nothing floors it) and reads with a minus sign."""
+    """A potion of strength (+2) counts as a bonus in the fight Sylas starts in the
+    hunters' phase (he takes Lucy as prey on his cell); a total below zero stays
+    below zero (README: nothing floors it) and reads with a minus sign."""
     g = Game(lucy="G", bob="C")
     g.p()["inventory"] = ["potion de force"]
     g.p()["fatigue"] = 3  # level 2: −2
     g.play(forced={"lucy.combat.h3.1": [1], "h3.combat.lucy.1": [1, 1], "lucy.combat.h3.2": [4],
                    "h3.combat.lucy.2": [1, 1], "lucy.combat.h3.3": [6], "h3.combat.lucy.3": [1, 1]},
-           lucy=[{"utilisation_equipement": "potion de force"}])
-    assert g.event("utilisation").data["item"] == "potion de force"
-    g.p()["inventory"] = ["potion de force"]
-    g.p()["fatigue"], g.p()["stress"] = 3, 0
-    g.play(forced={"lucy.combat.h3.1": [1], "h3.combat.lucy.1": [1, 1]}, lucy=[])
-    fight = g.event("combat").data
-    assert fight["assaults"][0]["peji_sum"]["total"] == 1 - 2 - 2 == -3
+           lucy=[{"utilisation_equipement": "Potion de Force"}])
+    assert g.event("combat").data["assaults"][0]["peji_total"] == 1 + 0 - 2 - 2 + 2 == -1
+    assert lines(render(g, "private", player="lucy"))[4:7] == [
+        "[*][b]Combat[/b] contre Sylas (attaque de Sylas), à mains nues :[list]",
+        "[*]Assaut 1 : vous 1d6 (1) + 0 − 2 protection − 2 fatigue + 2 bonus = −1 ; "
+        "Sylas 2d6 (1+1) + 0 − 0 protection = 2 → 2 > −1 : Sylas l'emporte, vous recevez une blessure.",
+        "[*]Assaut 2 : vous 1d6 (4) + 0 − 2 protection − 2 fatigue + 2 bonus = 2 ; "
+        "Sylas 2d6 (1+1) + 0 − 0 protection = 2 → 2 = 2 : égalité, personne n'est blessé.",
+    ]
