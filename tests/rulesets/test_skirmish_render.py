@@ -72,22 +72,29 @@ def test_the_mj_log_explains_every_number():
 PORTE = "Porte [url=http://evil.example]clic[/url]"
 
 
-def busy_game() -> Game:
+def busy_game(english: bool = False) -> Game:
     """One turn with most event kinds: moves, a perfect hit, a dodge, a reflected
-    counter, a zone, a heal, a buff, a lost action, a unit downed before acting."""
-    g = Game({"aria": sheet("p1", "a", (2, 2), DEX=12, xp=19, nom="[b]Aria[/b]",
-                            repliques={"attaque_ratee": "Raté… la prochaine sera la bonne."}),
-              "cyra": sheet("p1", "a", (1, 1), DEX=13, sorts=["soin", "benediction", "trait_de_feu"],
-                            competences={"magie": 40}),
-              "eli": sheet("p2", "b", (4, 3), DEX=12, competences={"magie": 40},
-                           sorts=["boule_de_feu", "trait_de_feu", "malediction"]),
-              "dag": sheet("p2", "b", (3, 2), DEX=9, pv=4),
-              "fenn": sheet("p3", "b", (9, 6), DEX=15, nom="*Fenn* <b>x</b>",
-                            effets=[{"nom": "potion", "stat": "degats", "valeur": 1, "tours": 1}])},
-             npcs={"brute": creature((3, 3), DEX=5, competences={"melee": 50, "esquive": 20},
-                                     equipement={"armes": {"massue": {"type": "melee", "degats": "1d10"}}}),
-                   "porte": {"type": "door", "position": [6, 6], "pv": 5,
-                             "nom": PORTE}})
+    counter, a zone, a heal, a buff, a lost action, a unit downed before acting.
+    `english`: the sheets' weapons named in English (the campaign's own words)."""
+    characters = {
+        "aria": sheet("p1", "a", (2, 2), DEX=12, xp=19, nom="[b]Aria[/b]",
+                      repliques={"attaque_ratee": "Raté… la prochaine sera la bonne."}),
+        "cyra": sheet("p1", "a", (1, 1), DEX=13, sorts=["soin", "benediction", "trait_de_feu"],
+                      competences={"magie": 40}),
+        "eli": sheet("p2", "b", (4, 3), DEX=12, competences={"magie": 40},
+                     sorts=["boule_de_feu", "trait_de_feu", "malediction"]),
+        "dag": sheet("p2", "b", (3, 2), DEX=9, pv=4),
+        "fenn": sheet("p3", "b", (9, 6), DEX=15, nom="*Fenn* <b>x</b>",
+                      effets=[{"nom": "potion", "stat": "degats", "valeur": 1, "tours": 1}])}
+    npcs = {"brute": creature((3, 3), DEX=5, competences={"melee": 50, "esquive": 20},
+                              equipement={"armes": {"massue": {"type": "melee", "degats": "1d10"}}}),
+            "porte": {"type": "door", "position": [6, 6], "pv": 5, "nom": PORTE}}
+    if english:
+        for s in characters.values():
+            s["equipement"]["armes"]["epee"].update(nom="sword", avec="with the sword")
+            s["equipement"]["armes"]["arc"].update(nom="bow", avec="with the bow")
+        npcs["brute"]["equipement"]["armes"]["massue"]["nom"] = "club"
+    g = Game(characters, npcs=npcs)
     g.play({"fenn.attaque": 99, "eli.magie": 10, "eli.effet": 3, "cyra.magie": 10, "eli.contre": 5,
             "cyra.effet": 4, "cyra.magie.2": 10, "cyra.effet.2": 5, "aria.attaque": 3, "aria.degats": 9,
             "aria.attaque.2": 80},

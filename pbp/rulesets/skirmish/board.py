@@ -198,7 +198,9 @@ def plan_move(state: dict, actor_id: str, action, spec: dict, placement: bool = 
     me = units[actor_id]
     where = square(action.arg["vers"])
     if where is None:
-        raise Problem("bad_square", value=str(action.arg["vers"]))
+        raw = action.arg["vers"]
+        shown = ", ".join(map(str, raw)) if isinstance(raw, (list, tuple)) else str(raw)
+        raise Problem("bad_square", value=shown)
     x, y = where
     if not (0 <= x < grid["width"] and 0 <= y < grid["height"]):
         raise Problem("off_grid", x=x, y=y, width=grid["width"] - 1, height=grid["height"] - 1)

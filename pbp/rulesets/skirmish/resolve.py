@@ -68,7 +68,8 @@ def turn(rules: dict, state: dict, scenario, orders: dict, creature_orders: dict
             events += resolve_action(rules, state, uid, player, action, dice, quiet)
     events += end_turn(rules, state)
     if not quiet:
-        events += views.end_events(rules, state, scenario.roster)
+        told = {h for e in events if e.kind == "defeated" for h in e.audience.handles}
+        events += views.end_events(rules, state, scenario.roster, told)
     return Resolution(state, events)
 
 

@@ -80,18 +80,20 @@ def status(rules: dict, state: dict) -> list:
             ev.gm("status", units=[sheet(rules, state, uid) for uid in state["units"]])]
 
 
-def end_events(rules: dict, state: dict, roster) -> list:
+def end_events(rules: dict, state: dict, roster, told=()) -> list:
     """The board for the thread; for each player still in, their sheets, then
     the end of the skirmish if it is over (the last thing their report says);
-    for a player whose characters are all down, that (their report ends there);
-    every sheet for the MJ."""
+    for a player whose characters are all down, that (their report ends there;
+    `told`: the players a `defeated` event of this turn already told); every
+    sheet for the MJ."""
     events = [ev.public("board", **board(state))]
     for handle in roster:
         mine = [uid for uid, u in state["units"].items() if u["type"] == CHARACTER and u["player"] == handle]
         if not mine:
             continue
         if not any(alive(state["units"][uid]) for uid in mine):
-            events.append(ev.private(handle, "defeated", names=[state["units"][uid]["name"] for uid in mine]))
+            if handle not in told:
+                events.append(ev.private(handle, "defeated", names=[state["units"][uid]["name"] for uid in mine]))
             continue
         events.append(ev.private(handle, "sheets", sheets=[sheet(rules, state, uid) for uid in mine]))
         if state.get("over"):
