@@ -463,3 +463,16 @@ def test_bbcode_posts_use_real_lists_nested_for_details(lang, template, player):
     want = expected_lists(g, template, player)
     got = shape(bb_lists(text))
     assert got == want
+
+
+def test_an_english_order_file_reads_with_english_words_throughout():
+    g = Game({"aria": sheet("p1", "a", (0, 0)), "cyra": mage("p1", "a", (0, 2)), "dag": sheet("p2", "b", (3, 0))})
+    g.play({"cyra.magie": 10, "dag.contre": 99, "cyra.effet": 3, "aria.attaque": 99},
+           p1=["move: {character: aria, to: 2-0}", "spell: {character: cyra, spell: fire_bolt, target: dag}",
+               "melee: {character: aria, target: dag, weapon: epee}"])
+    assert g.units["aria"]["position"] == [2, 0] and g.units["dag"]["hp"] == 17
+    # Aria acts first (equal DEX: sheet order), her move then her attack; then Cyra's spell
+    assert [e.data["action"] for e in g.events if e.audience == ev.PUBLIC and e.kind in ("attack", "spell")] == [
+        "melee", "sort"]
+    assert g.check_errors("p1", "move: {character: bob, to: 1-1}") == [
+        "turns/002/orders/p1.yaml:4: unknown character `bob`. Valid values: aria, cyra."]
