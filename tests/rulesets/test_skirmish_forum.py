@@ -476,3 +476,18 @@ def test_an_english_order_file_reads_with_english_words_throughout():
         "melee", "sort"]
     assert g.check_errors("p1", "move: {character: bob, to: 1-1}") == [
         "turns/002/orders/p1.yaml:4: unknown character `bob`. Valid values: aria, cyra."]
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("template, player, lists", [("setup_public", None, [2]), ("setup_gm", None, [2, 2]),
+                                                     ("setup_private", "p1", [1]), ("status_body", None, [6, 7])])
+def test_markdown_setup_posts_and_status_keep_their_lines_apart(lang, template, player, lists):
+    g = busy_game() if template == "status_body" else setup_game()
+    extra = {"events": g.rs.status(g.state, g.scenario)} if template == "status_body" else {}
+    text = render(g, template, lang, "markdown", player, **extra)
+    assert [len(x) for x in md_lists(text)] == lists
+    inline = [t.content for t in _md.parse(text) if t.type == "inline"]
+    assert inline and not [c for c in inline if "\n" in c]
+    if template == "setup_public":  # one paragraph per faction
+        assert [c for c in inline if "Faction" in c and c.count("Faction") == 1 and ("Aria" in c or "Dag" in c)]
+        assert not [c for c in inline if "Aria" in c and "Dag" in c]
