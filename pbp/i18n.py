@@ -43,12 +43,27 @@ _KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*):[ \t]*")
 _TEXT_LINE = re.compile(r"  ([a-z]{2}): (\".*\")[ \t]*")
 
 
+_ESCAPE = re.compile(r"\\(.)")
+#: the escapes of a double-quoted YAML text read here; any other sends the file to YAML
+_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "n": "\n", "t": "\t"}
+
+
+def _unquote(inner: str) -> str | None:
+    rest = _ESCAPE.sub("", inner)
+    if '"' in rest or "\\" in rest:  # a quote that ends the text early, a lone backslash
+        return None
+    try:
+        return _ESCAPE.sub(lambda m: _ESCAPES[m.group(1)], inner)
+    except KeyError:
+        return None
+
+
 def read_plain(text: str) -> dict[str, dict[str, str]] | None:
     """A messages.yaml written the plain way every one of pbp's is (`key:` then
     `  fr: "..."` lines, comments, blank lines), read without PyYAML: importing
     and running it would double the time of `pbp --help`, which only needs this
-    catalogue. None as soon as a line is anything else (the file is then read as
-    YAML); a double-quoted text JSON cannot read (a YAML-only escape) too."""
+    catalogue. None as soon as a line is anything else, or a text holds an
+    escape other than \\" \\\\ \\/ \\n \\t: the file is then read as YAML."""
     out: dict[str, dict[str, str]] = {}
     texts = None
     for line in text.splitlines():
@@ -63,14 +78,9 @@ def read_plain(text: str) -> dict[str, dict[str, str]] | None:
         found = _TEXT_LINE.fullmatch(line)
         if not found or texts is None or found.group(1) in texts:
             return None
-        value = found.group(2)[1:-1]
-        if "\\" in value or '"' in value:  # escapes: JSON's are YAML's, or the file is read as YAML
-            import json
-
-            try:
-                value = json.loads(found.group(2))
-            except ValueError:
-                return None
+        value = _unquote(found.group(2)[1:-1])
+        if value is None:
+            return None
         texts[found.group(1)] = value
     return out
 

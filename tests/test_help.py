@@ -302,13 +302,21 @@ def test_the_plain_reader_reads_every_messages_file_as_yaml_does():
 @pytest.mark.parametrize("text", [
     "a:\n  fr: 'single quoted'\n",
     "a:\n  fr: \"x\"  # comment\n",
-    "a:\n  fr: \"\\x41\"\n",          # a YAML-only escape
+    "a:\n  fr: \"\\x41\"\n",          # an escape the plain reader leaves to YAML
+    "a:\n  fr: \"\\u00e9\"\n",
+    "a:\n  fr: \"x\\\"\n",           # the closing quote escaped
+    "a:\n  fr: \"x\" \"y\"\n",
     "a:\n  fr: \"x\"\na:\n  en: \"y\"\n",
     "  fr: \"orphan\"\n",
     "a: {fr: x}\n",
 ])
 def test_the_plain_reader_leaves_anything_else_to_yaml(text):
     assert i18n.read_plain(text) is None
+
+
+def test_the_plain_reader_unescapes_as_yaml_does():
+    text = 'a:\n  fr: "dit \\"oui\\" \\\\ a/b\\nfin\\t."\n  en: "x"\n'
+    assert i18n.read_plain(text) == yaml.safe_load(text) == {"a": {"fr": 'dit "oui" \\ a/b\nfin\t.', "en": "x"}}
 
 
 def test_pbp_help_does_not_import_yaml(tmp_path):
