@@ -351,9 +351,10 @@ def check(ctx, n):
         say("check_valid", count=len(inputs.valid), players=counts)
     if inputs.refused:
         say("check_refused", count=len(inputs.refused), players=who(inputs.refused))
-    missing = inputs.missing
-    if missing:
-        say("check_missing", count=len(missing), players=who(missing))
+    missing = inputs.missing  # expected, and no orders: nothing sent, or a blank form
+    silent = [h for h in missing if h not in inputs.blank]
+    if silent:
+        say("check_missing", count=len(silent), players=who(silent))
     if inputs.blank:
         say("check_blank", players=who(inputs.blank))
     if inputs.inactive:
@@ -363,11 +364,11 @@ def check(ctx, n):
                                    for h, why in inputs.lost.items()])
     if report.ok and inputs.gm.rolls and not report.unused:
         say("check_forced_ok", count=len(inputs.gm.rolls))
-    if report.ok and not missing and not inputs.blank:
+    if report.ok and not missing:
         say("check_all_done", turn=n)
     else:
-        say("check_summary", turn=n, valid=len(inputs.valid), refused=len(inputs.refused),
-            missing=len(missing) + len(inputs.blank))
+        say("check_summary", turn=n, accepted=len(inputs.valid), refused=len(inputs.refused),
+            missing=len(missing))
     if not report.ok:
         ctx.exit(1)
 
@@ -435,7 +436,7 @@ def run(ctx, n, fmt, no_commit, dry_run):
         written = turn.write(campaign, out)
         say("run_done", turn=n, count=len(written), folder=campaign.rel(campaign.turn_dir(n)))
         if out.inputs.missing:
-            say("run_defaulted", players=out.inputs.missing + out.inputs.blank)
+            say("run_defaulted", players=out.inputs.defaulted)  # a blank form is among them
         if campaign.ruleset.is_over(out.state):
             say("game_finished")
         _commit(campaign, "commit_turn", no_commit, turn=n)
