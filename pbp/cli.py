@@ -359,9 +359,8 @@ def check(ctx, n):
         say("check_blank", players=who(inputs.blank))
     if inputs.inactive:
         say("check_inactive", players=who(inputs.inactive))
-    if inputs.lost:
-        say("check_lost", players=[f"{h} ({i18n.t(lang, f'{campaign.ruleset.id}.{why}')})"
-                                   for h, why in inputs.lost.items()])
+    for h, why in inputs.lost.items():  # one line each: a reason is a sentence
+        say("check_lost", player=who([h])[0], reason=i18n.t(lang, f"{campaign.ruleset.id}.{why}"))
     if report.ok and inputs.gm.rolls and not report.unused:
         say("check_forced_ok", count=len(inputs.gm.rolls))
     if report.ok and not missing:
@@ -497,7 +496,8 @@ def status(ctx):
     received = sorted({handle for handle, _ in campaign.order_files(n + 1)})
     playing = rs.players_to_play(state, scenario)
     click.echo(rend.render("status", turn=n, title=campaign.title, events=entries, over=rs.is_over(state),
-                           received=received, expected=[h for h in playing if not rs.lost_turn(state, scenario, h)],
+                           received=received, expected=[h for h in playing if not rs.lost_turn(state, scenario, h)
+                                                         and h not in (record.get("inactive") or [])],
                            names={h: scenario.name(h) for h in campaign.roster}, missed=missed,
                            flagged=[h for h, c in missed.items() if flag_after and c >= flag_after],
                            inactive=record.get("inactive") or [], deadline=loop.deadline_text(campaign, n + 1)),
