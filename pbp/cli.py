@@ -453,7 +453,7 @@ def post(ctx, n, handle, for_gm, fmt):
     from pbp.errors import PbpError
 
     if handle and for_gm:
-        raise click.UsageError("--player and --gm exclude each other")
+        raise click.UsageError(local_help.say(ctx, "usage_player_or_gm"), ctx)
     campaign = _campaign(ctx)
     if n is None:
         n = campaign.last_turn()
@@ -624,7 +624,8 @@ def odds(expr, ge, gt, le, lt, eq, versus, rule, settings, list_rules, fmt):
         (comparison, target), = comparisons.items()
         table = od.check(expr, comparison, target)
     else:
-        raise click.UsageError("give EXPR with one of --ge/--gt/--le/--lt/--eq, or EXPR --vs EXPR2, or --rule")
+        ctx = click.get_current_context()
+        raise click.UsageError(local_help.say(ctx, "usage_odds"), ctx)
     click.echo(od.render(table, fmt), nl=False)
 
 

@@ -69,7 +69,7 @@ def test_a_command_help_in_both_languages(env):
     assert run("receipt", "--help").output == (
         "Utilisation : pbp receipt [OPTIONS]\n"
         "\n"
-        "  Ce que pbp a compris des ordres d'un joueur, prêt à coller dans un message\n"
+        "  Ce que pbp a compris des ordres d'un joueur. Prêt à coller dans un message\n"
         "  privé.\n"
         "\n"
         "Options :\n"
@@ -83,7 +83,7 @@ def test_a_command_help_in_both_languages(env):
     assert run("receipt", "--help").output == (
         "Usage: pbp receipt [OPTIONS]\n"
         "\n"
-        "  What pbp understood of a player's orders, ready to paste into a private\n"
+        "  What pbp understood of a player's orders. Ready to paste into a private\n"
         "  message.\n"
         "\n"
         "Options:\n"
@@ -219,6 +219,10 @@ def test_the_real_entry_point_speaks_the_campaign_language(tmp_path):
      "Error: `--to` expects a whole number, x>=0."),
     (["check", "x", "y"], "Erreur : argument(s) en trop : x, y.", "Error: unexpected extra argument(s): x, y."),
     (["roll"], "Erreur : il manque l'argument EXPR.", "Error: missing argument EXPR."),
+    (["post", "--player", "lucy", "--gm"], "Erreur : --player et --gm s'excluent : l'un ou l'autre.",
+     "Error: --player and --gm exclude each other."),
+    (["odds", "1d6"], "Erreur : donnez EXPR avec une seule de --ge/--gt/--le/--lt/--eq, ou EXPR --vs EXPR2, ou --rule.",
+     "Error: give EXPR with one of --ge/--gt/--le/--lt/--eq, or EXPR --vs EXPR2, or --rule."),
 ])
 def test_usage_errors_in_both_languages(env, args, fr, en):
     env.setenv("PBP_LANG", "fr")
@@ -232,6 +236,14 @@ def test_usage_errors_in_both_languages(env, args, fr, en):
     r = run(*args)
     assert r.exit_code == 2 and r.stderr.splitlines()[-1] == en
     assert r.stderr.splitlines()[0].startswith("Usage: pbp ")
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_every_command_fits_its_line_in_pbp_help(env, lang):
+    env.setenv("PBP_LANG", lang)
+    out = lines(run("--help"))
+    commands = out[out.index({"fr": "Commandes :", "en": "Commands:"}[lang]) + 1:]
+    assert len(commands) >= 14 and not [line for line in commands if line.endswith("...")]
 
 
 def test_no_arguments_shows_the_help(env):
