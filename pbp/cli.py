@@ -12,7 +12,14 @@ from pathlib import Path
 
 import click
 
+from pbp import help as local_help
+from pbp.help import LocalHelp, PbpCommand
+
 CONTEXT = {"help_option_names": ["-h", "--help"]}
+# Help texts are messages (pbp/messages.yaml, fr and en), not `help=` strings:
+# `help_<command>` for a command, `help_<command>_<option>` or the shared
+# `help_option_<option>` for an option (pbp/help.py; tests/test_help.py checks
+# that every command and option has both).
 
 
 def _lang(ctx: click.Context | None) -> str:
@@ -28,13 +35,16 @@ def say(key: str, **params) -> None:
     click.echo(i18n.t(_lang(click.get_current_context(silent=True)), key, **params))
 
 
-class RulesetCommands(click.Group):
+class RulesetCommands(LocalHelp, click.Group):
     """`pbp <ruleset> ...`: the commands a ruleset declares (pbp.ruleset.Command),
     built into click commands only when used. The ruleset's `run` is pure: this
     opens the campaign, prints what it returns and writes its updates."""
 
+    help_key = "help_ruleset_commands"
+
     def __init__(self, cls):
-        super().__init__(cls.id, help=f"Commands of the {cls.id} ruleset.")
+        super().__init__(cls.id)
+        self.help_params = {"ruleset": cls.id}
         self.cls = cls
         cls.default_data()  # registers the ruleset's messages, which hold the help texts
         for command in cls.commands:
@@ -42,9 +52,8 @@ class RulesetCommands(click.Group):
 
 
 def _ruleset_command(cls, command) -> click.Command:
-    from pbp import i18n
-
-    lang = _lang(None)
+    """The click command of a ruleset's Command; its help texts are the
+    ruleset's message keys, shown in the help's language (pbp.help)."""
 
     def callback(**options):
         _run_ruleset_command(click.get_current_context(), cls, command, options)
@@ -52,16 +61,21 @@ def _ruleset_command(cls, command) -> click.Command:
     params = []
     for option in command.options:
         flag = "--" + option.name.replace("_", "-")
-        help_text = i18n.t(lang, f"{cls.id}.{option.help}")
         if option.kind == "flag":
-            params.append(click.Option([flag, option.name], is_flag=True, help=help_text))
+            param = click.Option([flag, option.name], is_flag=True)
         else:
-            params.append(click.Option([flag, option.name], type=int if option.kind == "int" else str,
-                                       required=option.required, multiple=option.multiple,
-                                       default=option.default, metavar=option.metavar, help=help_text))
+            param = click.Option([flag, option.name], type=int if option.kind == "int" else str,
+                                 required=option.required, multiple=option.multiple,
+                                 default=option.default, metavar=option.metavar)
+        param.help_key = f"{cls.id}.{option.help}"
+        params.append(param)
     if command.reads:
-        params.append(click.Option(["--dry-run", "dry_run"], is_flag=True, help=i18n.t(lang, "option_dry_run")))
-    return click.Command(command.name, callback=callback, params=params, help=i18n.t(lang, f"{cls.id}.{command.help}"))
+        dry_run = click.Option(["--dry-run", "dry_run"], is_flag=True)
+        dry_run.help_key = "option_dry_run"
+        params.append(dry_run)
+    result = PbpCommand(command.name, callback=callback, params=params)
+    result.help_key = f"{cls.id}.{command.help}"
+    return result
 
 
 def _run_ruleset_command(ctx, cls, command, options) -> None:
@@ -95,9 +109,23 @@ def _run_ruleset_command(ctx, cls, command, options) -> None:
         click.echo(update.done or i18n.t(campaign.lang, "written", path=update.file))
 
 
-class PbpGroup(click.Group):
+class PbpGroup(LocalHelp, click.Group):
     """Turns every PbpError into a message and exit code 1, never a traceback.
-    Rulesets' own commands appear as `pbp <ruleset-id> ...`."""
+    Rulesets' own commands appear as `pbp <ruleset-id> ...`. Help and usage
+    errors speak the MJ's language (pbp.help)."""
+
+    command_class = PbpCommand
+
+    def parse_args(self, ctx, args):
+        if ctx.parent is None:
+            ctx.meta[local_help.FOLDER] = local_help.folder_in(args)
+        return super().parse_args(ctx, args)
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:
+            raise local_help.localized(exc) from None
 
     def get_command(self, ctx, name):
         command = super().get_command(ctx, name)
@@ -120,6 +148,8 @@ class PbpGroup(click.Group):
         except PbpError as exc:
             click.echo(exc.text(_lang(ctx)), err=True)
             ctx.exit(1)
+        except click.UsageError as exc:
+            raise local_help.localized(exc) from None
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
         except BrokenPipeError:
@@ -146,8 +176,7 @@ def _internal_error_text(ctx, exc: Exception) -> str:
 
 
 @click.group(cls=PbpGroup, context_settings=CONTEXT)
-@click.option("-C", "campaign_dir", default=".", metavar="PATH", type=click.Path(file_okay=False),
-              help="Campaign folder (default: the current folder).")
+@click.option("-C", "campaign_dir", default=".", metavar="PATH", type=click.Path(file_okay=False))
 @click.version_option(package_name="pbp")
 @click.pass_context
 def main(ctx, campaign_dir):
@@ -165,18 +194,17 @@ def _campaign(ctx):
     return campaign
 
 
-FORMAT = click.option("--format", "fmt", type=click.Choice(["bbcode", "markdown"]), default=None,
-                      help="Output format (default: the campaign's).")
+FORMAT = click.option("--format", "fmt", type=click.Choice(["bbcode", "markdown"]), default=None)
 
 
 # -- init -----------------------------------------------------------------------
 
 @main.command()
 @click.argument("path", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--ruleset", "ruleset_id", required=True, help="manhunt, murder, skirmish, d100...")
-@click.option("--example", is_flag=True, help="Copy the ruleset's playable example campaign.")
+@click.option("--ruleset", "ruleset_id", required=True)
+@click.option("--example", is_flag=True)
 @click.option("--lang", type=click.Choice(["fr", "en"]), default=None)
-@click.option("--no-git", is_flag=True, help="Do not make the folder a git repository.")
+@click.option("--no-git", is_flag=True)
 @click.pass_context
 def init(ctx, path, ruleset_id, example, lang, no_git):
     """Create a new campaign folder."""
@@ -261,8 +289,8 @@ def _commit(campaign, key: str, no_commit: bool, **params) -> None:
 # -- orders / check ---------------------------------------------------------------
 
 @main.command()
-@click.option("--player", "handle", required=True, help="The player's forum handle.")
-@click.option("--write", "write_file", is_flag=True, help="Write it to turns/NNN/orders/<handle>.yaml.")
+@click.option("--player", "handle", required=True)
+@click.option("--write", "write_file", is_flag=True)
 @click.pass_context
 def orders(ctx, handle, write_file):
     """A blank order file for the next turn, legal actions in comments."""
@@ -299,7 +327,7 @@ def orders(ctx, handle, write_file):
 
 
 @main.command()
-@click.option("--turn", "n", type=int, default=None, help="Turn to check (default: the next one).")
+@click.option("--turn", "n", type=int, default=None)
 @click.pass_context
 def check(ctx, n):
     """Validate the submitted orders; list who has not sent any."""
@@ -324,30 +352,30 @@ def check(ctx, n):
         say("check_valid", count=len(inputs.valid), players=counts)
     if inputs.refused:
         say("check_refused", count=len(inputs.refused), players=who(inputs.refused))
-    missing = inputs.missing
-    if missing:
-        say("check_missing", count=len(missing), players=who(missing))
+    missing = inputs.missing  # expected, and no orders: nothing sent, or a blank form
+    silent = [h for h in missing if h not in inputs.blank]
+    if silent:
+        say("check_missing", count=len(silent), players=who(silent))
     if inputs.blank:
         say("check_blank", players=who(inputs.blank))
     if inputs.inactive:
         say("check_inactive", players=who(inputs.inactive))
-    if inputs.lost:
-        say("check_lost", players=[f"{h} ({i18n.t(lang, f'{campaign.ruleset.id}.{why}')})"
-                                   for h, why in inputs.lost.items()])
+    for h, why in inputs.lost.items():  # one line each: a reason is a sentence
+        say("check_lost", player=who([h])[0], reason=i18n.t(lang, f"{campaign.ruleset.id}.{why}"))
     if report.ok and inputs.gm.rolls and not report.unused:
         say("check_forced_ok", count=len(inputs.gm.rolls))
-    if report.ok and not missing and not inputs.blank:
+    if report.ok and not missing:
         say("check_all_done", turn=n)
     else:
-        say("check_summary", turn=n, valid=len(inputs.valid), refused=len(inputs.refused),
-            missing=len(missing) + len(inputs.blank))
+        say("check_summary", turn=n, accepted=len(inputs.valid), refused=len(inputs.refused),
+            missing=len(missing))
     if not report.ok:
         ctx.exit(1)
 
 
 @main.command()
-@click.option("--player", "handle", required=True, help="The player's forum handle.")
-@click.option("--turn", "n", type=int, default=None, help="Turn (default: the next one).")
+@click.option("--player", "handle", required=True)
+@click.option("--turn", "n", type=int, default=None)
 @FORMAT
 @click.pass_context
 def receipt(ctx, handle, n, fmt):
@@ -362,7 +390,7 @@ def receipt(ctx, handle, n, fmt):
 
 
 @main.command()
-@click.option("--turn", "n", type=int, default=None, help="Turn (default: the next one).")
+@click.option("--turn", "n", type=int, default=None)
 @FORMAT
 @click.pass_context
 def remind(ctx, n, fmt):
@@ -379,10 +407,10 @@ def remind(ctx, n, fmt):
 # -- run / post -------------------------------------------------------------------
 
 @main.command()
-@click.option("--turn", "n", type=int, default=None, help="Turn to resolve (default: the next one).")
+@click.option("--turn", "n", type=int, default=None)
 @FORMAT
-@click.option("--no-commit", is_flag=True, help="Do not commit the turn to git.")
-@click.option("--dry-run", is_flag=True, help="Resolve and print the public post; write nothing.")
+@click.option("--no-commit", is_flag=True)
+@click.option("--dry-run", is_flag=True)
 @click.pass_context
 def run(ctx, n, fmt, no_commit, dry_run):
     """Resolve the next turn, write its outputs, commit."""
@@ -408,16 +436,16 @@ def run(ctx, n, fmt, no_commit, dry_run):
         written = turn.write(campaign, out)
         say("run_done", turn=n, count=len(written), folder=campaign.rel(campaign.turn_dir(n)))
         if out.inputs.missing:
-            say("run_defaulted", players=out.inputs.missing + out.inputs.blank)
+            say("run_defaulted", players=out.inputs.defaulted)  # a blank form is among them
         if campaign.ruleset.is_over(out.state):
             say("game_finished")
         _commit(campaign, "commit_turn", no_commit, turn=n)
 
 
 @main.command()
-@click.option("--turn", "n", type=int, default=None, help="Turn (default: the last resolved).")
-@click.option("--player", "handle", default=None, help="A player's private report.")
-@click.option("--gm", "for_gm", is_flag=True, help="The MJ's report.")
+@click.option("--turn", "n", type=int, default=None)
+@click.option("--player", "handle", default=None)
+@click.option("--gm", "for_gm", is_flag=True)
 @FORMAT
 @click.pass_context
 def post(ctx, n, handle, for_gm, fmt):
@@ -426,7 +454,7 @@ def post(ctx, n, handle, for_gm, fmt):
     from pbp.errors import PbpError
 
     if handle and for_gm:
-        raise click.UsageError("--player and --gm exclude each other")
+        raise click.UsageError(local_help.say(ctx, "usage_player_or_gm"), ctx)
     campaign = _campaign(ctx)
     if n is None:
         n = campaign.last_turn()
@@ -469,7 +497,8 @@ def status(ctx):
     received = sorted({handle for handle, _ in campaign.order_files(n + 1)})
     playing = rs.players_to_play(state, scenario)
     click.echo(rend.render("status", turn=n, title=campaign.title, events=entries, over=rs.is_over(state),
-                           received=received, expected=[h for h in playing if not rs.lost_turn(state, scenario, h)],
+                           received=received, expected=[h for h in playing if not rs.lost_turn(state, scenario, h)
+                                                         and h not in (record.get("inactive") or [])],
                            names={h: scenario.name(h) for h in campaign.roster}, missed=missed,
                            flagged=[h for h, c in missed.items() if flag_after and c >= flag_after],
                            inactive=record.get("inactive") or [], deadline=loop.deadline_text(campaign, n + 1)),
@@ -523,8 +552,7 @@ def verify(ctx):
 
 
 @main.command()
-@click.option("--to", "to_turn", type=click.IntRange(0), default=None,
-              help="Undo every turn after this one (default: the last turn only).")
+@click.option("--to", "to_turn", type=click.IntRange(0), default=None)
 @click.option("--no-commit", is_flag=True)
 @click.pass_context
 def undo(ctx, to_turn, no_commit):
@@ -548,7 +576,7 @@ def undo(ctx, to_turn, no_commit):
 
 @main.command()
 @click.argument("expr", nargs=-1, required=True)
-@click.option("--seed", type=int, default=None, help="Seed, to repeat a roll.")
+@click.option("--seed", type=int, default=None)
 @click.pass_context
 def roll(ctx, expr, seed):
     """Roll dice, forum style: pbp roll 2d6+1."""
@@ -563,15 +591,15 @@ def roll(ctx, expr, seed):
 
 @main.command()
 @click.argument("expr", required=False)
-@click.option("--ge", type=int, help="P(EXPR >= N)")
-@click.option("--gt", type=int, help="P(EXPR > N)")
-@click.option("--le", type=int, help="P(EXPR <= N)")
-@click.option("--lt", type=int, help="P(EXPR < N)")
-@click.option("--eq", type=int, help="P(EXPR = N)")
-@click.option("--vs", "versus", metavar="EXPR2", help="EXPR against EXPR2: higher, tie, lower.")
-@click.option("--rule", metavar="RULESET.NAME", help="A ruleset's calculator (see --list).")
-@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE", help="A parameter of --rule.")
-@click.option("--list", "list_rules", is_flag=True, help="List the rulesets' calculators and their parameters.")
+@click.option("--ge", type=int)
+@click.option("--gt", type=int)
+@click.option("--le", type=int)
+@click.option("--lt", type=int)
+@click.option("--eq", type=int)
+@click.option("--vs", "versus", metavar="EXPR2")
+@click.option("--rule", metavar="RULESET.NAME")
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE")
+@click.option("--list", "list_rules", is_flag=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "bbcode", "markdown"]), default="text")
 def odds(expr, ge, gt, le, lt, eq, versus, rule, settings, list_rules, fmt):
     """Exact probabilities: pbp odds 1d10 --ge 7 ; pbp odds 2d6+1 --vs 1d6+3 ;
@@ -597,7 +625,8 @@ def odds(expr, ge, gt, le, lt, eq, versus, rule, settings, list_rules, fmt):
         (comparison, target), = comparisons.items()
         table = od.check(expr, comparison, target)
     else:
-        raise click.UsageError("give EXPR with one of --ge/--gt/--le/--lt/--eq, or EXPR --vs EXPR2, or --rule")
+        ctx = click.get_current_context()
+        raise click.UsageError(local_help.say(ctx, "usage_odds"), ctx)
     click.echo(od.render(table, fmt), nl=False)
 
 
@@ -629,16 +658,13 @@ def _rule_odds(rule: str, settings):
 @main.command()
 @click.argument("ruleset_id", required=False)
 @click.option("--games", type=click.IntRange(1), default=1000, show_default=True)
-@click.option("--players", type=click.IntRange(1), default=6, show_default=True,
-              help="Players of the synthetic game (ignored with a campaign).")
+@click.option("--players", type=click.IntRange(1), default=6, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--jobs", type=click.IntRange(1), default=None, help="Processes (default: one per core).")
+@click.option("--jobs", type=click.IntRange(1), default=None)
 @click.option("--max-turns", type=click.IntRange(1), default=100, show_default=True)
-@click.option("--override", "overrides", multiple=True, metavar="KEY=VALUE",
-              help="A rules change to compare with the rules as they are, e.g. actions.fouille.noise=3.")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable results on stdout.")
-@click.option("--svg", "svg_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Also write the chart of the main figure to this SVG file.")
+@click.option("--override", "overrides", multiple=True, metavar="KEY=VALUE")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False, path_type=Path), default=None)
 @click.pass_context
 def simulate(ctx, ruleset_id, games, players, seed, jobs, max_turns, overrides, as_json, svg_path):
     """Play many games with bots and print the balance figures.

@@ -199,7 +199,7 @@ def new_record(campaign: Campaign, inputs: TurnInputs | None, previous: dict) ->
     missed = dict(previous.get("missed") or {})
     inactive = set(previous.get("inactive") or [])
     if inputs is not None:
-        for handle in inputs.defaulted + inputs.blank:
+        for handle in inputs.defaulted:  # a blank form's sender is among them, counted once
             missed[handle] = missed.get(handle, 0) + 1
         for handle in inputs.valid:
             missed.pop(handle, None)

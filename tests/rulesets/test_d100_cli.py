@@ -558,7 +558,8 @@ def test_generate_is_refused_on_a_campaign_of_another_ruleset(tmp_path):
                         "cette campagne utilise « manhunt ».\n")
 
 
-def test_generate_help_comes_from_the_declared_command():
+def test_generate_help_comes_from_the_declared_command(monkeypatch):
+    monkeypatch.setenv("PBP_LANG", "fr")  # help follows PBP_LANG, the campaign, the locale, else English
     r = pbp("d100", "generate", "--help")
     assert r.exit_code == 0
     assert "Tire les caractéristiques d'un personnage" in r.output
