@@ -115,6 +115,8 @@ class PbpGroup(click.Group):
 
         if "pbp.campaign" in sys.modules:  # in-process callers (tests) run many commands
             sys.modules["pbp.campaign"].WRITTEN.clear()
+        if "pbp.render" in sys.modules:  # each command builds its own Renderers
+            sys.modules["pbp.render"].forget_renderers()
         try:
             return super().invoke(ctx)
         except PbpError as exc:
@@ -158,8 +160,10 @@ def main(ctx, campaign_dir):
 
 
 def _campaign(ctx):
+    from pbp import render
     from pbp.campaign import open_campaign
 
+    render.use_disk_cache()  # the commands on a campaign render: templates compiled once, not each run
     campaign = open_campaign(ctx.obj["dir"])
     ctx.obj["lang"] = campaign.lang
     return campaign
@@ -502,6 +506,7 @@ def verify(ctx):
         out = turn.compute(replay, n)
         if turn.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns
             out.files.pop(turn.RECORD_FILE, None)
+        turn.as_archived(out, on_disk.get("events.yaml"))  # rolls whole, as archives had them before
         for fmt, ext in FORMATS.items():
             if any(name.endswith("." + ext) for name in on_disk):
                 turn.render_all(replay, out, fmt)

@@ -587,7 +587,59 @@ def _environment_class():
     return DataFirstEnvironment
 
 
+#: how every Renderer's environment is built: the compiled code of a template
+#: depends on these, so they are part of the disk cache's key
+ENV_OPTIONS = {"trim_blocks": True, "lstrip_blocks": True, "keep_trailing_newline": True, "autoescape": False}
+
 _BYTECODE_CACHE = None
+#: where compiled templates are kept between runs (None: in memory only); set by
+#: `use_disk_cache`, which the command line calls
+_DISK_CACHE: Path | None = None
+
+
+_CACHE_TAG: list[str] = []
+
+
+def _cache_tag() -> str:
+    """What compiled code depends on besides the template's source (whose
+    checksum jinja2 checks itself): pbp's, jinja2's and Python's versions and
+    the environment's options. A change of any of them is a new folder."""
+    import hashlib
+    import sys
+
+    import jinja2
+
+    from pbp import __version__
+
+    if not _CACHE_TAG:
+        key = repr((__version__, jinja2.__version__, sys.version, sorted(ENV_OPTIONS.items())))
+        _CACHE_TAG.append(hashlib.sha256(key.encode()).hexdigest()[:16])
+    return _CACHE_TAG[0]
+
+
+def use_disk_cache(enabled: bool = True) -> Path | None:
+    """Keep compiled templates in the user's cache folder ($XDG_CACHE_HOME/pbp,
+    else ~/.cache/pbp) so that each everyday command (a new process) does not
+    compile them again. A folder that cannot be made, or is not the user's,
+    means no disk cache, never an error. Returns the folder used, or None."""
+    import os
+
+    global _DISK_CACHE
+    _DISK_CACHE = None
+    if not enabled:
+        return None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = Path(base) / "pbp" / f"templates-{_cache_tag()}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        info = folder.stat()
+        # compiled code is run when loaded: only from a folder no one else can write to
+        if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
+            return None
+    except OSError:
+        return None
+    _DISK_CACHE = folder
+    return folder
 
 
 def _bytecode_cache():
@@ -595,7 +647,8 @@ def _bytecode_cache():
     the source's checksum (an edited template is compiled again): `pbp verify`
     and the tests render many turns with the same templates, and compiling them
     is most of the cost of rendering. Every Renderer builds its environment with
-    the same options, so the compiled code is the same for all."""
+    the same options, so the compiled code is the same for all. Behind the
+    memory, the disk cache when the command line asked for one (`use_disk_cache`)."""
     global _BYTECODE_CACHE
     if _BYTECODE_CACHE is None:
         from jinja2 import BytecodeCache
@@ -606,14 +659,56 @@ def _bytecode_cache():
 
             def load_bytecode(self, bucket):
                 code = self.store.get(bucket.key)
+                if code is None and _DISK_CACHE is not None:
+                    try:
+                        code = (_DISK_CACHE / f"{bucket.key}.cache").read_bytes()
+                    except OSError:
+                        code = None
                 if code is not None:
+                    # a stale entry (the template changed) leaves the bucket empty: compiled again
                     bucket.bytecode_from_string(code)
 
             def dump_bytecode(self, bucket):
-                self.store[bucket.key] = bucket.bytecode_to_string()
+                code = self.store[bucket.key] = bucket.bytecode_to_string()
+                if _DISK_CACHE is not None:
+                    import os
+                    import tempfile
+
+                    try:  # written whole or not at all: another pbp may be reading it
+                        fd, tmp = tempfile.mkstemp(dir=_DISK_CACHE, suffix=".tmp")
+                        with os.fdopen(fd, "wb") as out:
+                            out.write(code)
+                        os.replace(tmp, _DISK_CACHE / f"{bucket.key}.cache")
+                    except OSError:
+                        pass
 
         _BYTECODE_CACHE = MemoryBytecodeCache()
     return _BYTECODE_CACHE
+
+
+#: the Renderers of this command, by what they are built from (see `renderer_for`)
+_RENDERERS: dict[tuple, "Renderer"] = {}
+_RENDERERS_KEPT = 32  # a process rendering many campaigns (the tests) keeps the last few
+
+
+def renderer_for(paths: list[Path], fmt: str, dialect: str = "phpbb", lang: str = "fr",
+                 root: Path | None = None) -> "Renderer":
+    """One Renderer (one jinja2 environment) per template paths, format,
+    dialect and language: every turn `pbp verify` replays, every post of a
+    turn, shares it, so each template is loaded and compiled once. jinja2
+    checks a template's file before reusing it, so an edited one is read again."""
+    key = (tuple(str(p) for p in paths), fmt, dialect, lang, str(root) if root is not None else None)
+    rend = _RENDERERS.get(key)
+    if rend is None:
+        if len(_RENDERERS) >= _RENDERERS_KEPT:
+            _RENDERERS.pop(next(iter(_RENDERERS)))
+        rend = _RENDERERS[key] = Renderer(paths, fmt, dialect, lang, root=root)
+    return rend
+
+
+def forget_renderers() -> None:
+    """A new command starts with no Renderer (in-process callers run many)."""
+    _RENDERERS.clear()
 
 
 class Renderer:
@@ -632,11 +727,8 @@ class Renderer:
             loader=FileSystemLoader([str(p) for p in paths]),
             finalize=self.fmt.finalize,
             undefined=StrictUndefined,
-            trim_blocks=True,
-            lstrip_blocks=True,
-            keep_trailing_newline=True,
-            autoescape=False,
             bytecode_cache=_bytecode_cache(),
+            **ENV_OPTIONS,
         )
         from pbp.grammar import for_lang
 
