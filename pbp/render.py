@@ -580,9 +580,14 @@ def _environment_class():
         data keys win over dict attributes."""
 
         def getattr(self, obj, attribute):
-            if isinstance(obj, dict) and attribute in obj:
+            if type(obj) is dict:  # one lookup, not `in` then `[]`: templates read event data all the time
+                try:
+                    return obj[attribute]
+                except KeyError:
+                    pass
+            elif isinstance(obj, dict) and attribute in obj:  # (a defaultdict would make up the key)
                 return obj[attribute]
-            return super().getattr(obj, attribute)
+            return Environment.getattr(self, obj, attribute)
 
     return DataFirstEnvironment
 
@@ -695,14 +700,16 @@ def renderer_for(paths: list[Path], fmt: str, dialect: str = "phpbb", lang: str 
                  root: Path | None = None) -> "Renderer":
     """One Renderer (one jinja2 environment) per template paths, format,
     dialect and language: every turn `pbp verify` replays, every post of a
-    turn, shares it, so each template is loaded and compiled once. jinja2
-    checks a template's file before reusing it, so an edited one is read again."""
+    turn, shares it, so each template is loaded and compiled once. Its
+    templates are read once: `forget_renderers` (each command, in the command
+    line) starts again from the files."""
     key = (tuple(str(p) for p in paths), fmt, dialect, lang, str(root) if root is not None else None)
     rend = _RENDERERS.get(key)
     if rend is None:
         if len(_RENDERERS) >= _RENDERERS_KEPT:
             _RENDERERS.pop(next(iter(_RENDERERS)))
-        rend = _RENDERERS[key] = Renderer(paths, fmt, dialect, lang, root=root)
+        # a command's templates do not change while it runs: no stat of each file at each include
+        rend = _RENDERERS[key] = Renderer(paths, fmt, dialect, lang, root=root, reload=False)
     return rend
 
 
@@ -713,9 +720,11 @@ def forget_renderers() -> None:
 
 class Renderer:
     def __init__(self, paths: list[Path], fmt: str, dialect: str = "phpbb", lang: str = "fr",
-                 root: Path | None = None):
+                 root: Path | None = None, reload: bool = True):
         """`root`: the campaign folder, so that an error in one of its own
-        templates names the file as the MJ sees it (templates/public.j2)."""
+        templates names the file as the MJ sees it (templates/public.j2).
+        `reload`: check each template's file before reusing it (off for the
+        Renderers of one command: see `renderer_for`)."""
         from jinja2 import FileSystemLoader, StrictUndefined
 
         Environment = _environment_class()
@@ -723,11 +732,13 @@ class Renderer:
         self.lang = lang
         self.paths = [Path(p) for p in paths]
         self.root = Path(root).resolve() if root is not None else None
+        self._chosen: dict[str, str] = {}  # template name -> the file name it is found under
         self.env = Environment(
             loader=FileSystemLoader([str(p) for p in paths]),
             finalize=self.fmt.finalize,
             undefined=StrictUndefined,
             bytecode_cache=_bytecode_cache(),
+            auto_reload=reload,
             **ENV_OPTIONS,
         )
         from pbp.grammar import for_lang
@@ -745,18 +756,30 @@ class Renderer:
         import jinja2
 
         try:
-            self.env.select_template([f"{name}.{self.fmt.name}.j2", f"{name}.j2"])
+            self._template(name)
         except jinja2.TemplateNotFound:
             return False
         return True
+
+    def _template(self, name: str):
+        """The template `name` for this format: `name.<format>.j2`, else
+        `name.j2`. Which of the two names exists is looked up once (a name
+        jinja2 does not find is searched for in every folder again, each time);
+        the template itself comes from the environment, which reloads an
+        edited file."""
+        chosen = self._chosen.get(name)
+        if chosen is None:
+            template = self.env.select_template([f"{name}.{self.fmt.name}.j2", f"{name}.j2"])
+            self._chosen[name] = template.name
+            return template
+        return self.env.get_template(chosen)
 
     def render(self, name: str, **context) -> str:
         """The template `name` rendered; any error of a template (syntax,
         undefined value, missing include, an exception in a campaign's own
         template) is a TemplateError naming its file and line."""
         try:
-            template = self.env.select_template([f"{name}.{self.fmt.name}.j2", f"{name}.j2"])
-            text = template.render(**context)
+            text = self._template(name).render(**context)
         except PbpError:
             raise
         except Exception as exc:
