@@ -214,16 +214,31 @@ def new_record(campaign: Campaign, inputs: TurnInputs | None, previous: dict) ->
             "inactive": [h for h in roster if h in inactive]}
 
 
+#: what campaign.yaml means when it does not say (Campaign.lang, .format, .dialect)
+DEFAULT_RENDER = {"lang": "fr", "format": "bbcode", "dialect": "phpbb"}
+
+
 def as_recorded(campaign: Campaign, record: dict) -> Campaign:
     """The campaign as turn n was played: its recorded roster and rendering
     (a player who joined later, or a format changed since, leave it as it was)."""
     if not record:
         return campaign
+    roster = record.get("roster")
+    render = {k: v for k, v in (record.get("render") or {}).items() if v is not None}
+    same_roster = roster is None or roster == campaign.roster
+    if same_roster and all(campaign.config.get(k, DEFAULT_RENDER.get(k)) == v for k, v in render.items()):
+        return campaign  # as it is now: its world, sheets and rules already read and checked
     config = dict(campaign.config)
-    if record.get("roster") is not None:
-        config["players"] = record["roster"]
-    config.update({k: v for k, v in (record.get("render") or {}).items() if v is not None})
-    return dataclasses.replace(campaign, config=config)
+    if roster is not None:
+        config["players"] = roster
+    config.update(render)
+    replayed = dataclasses.replace(campaign, config=config)
+    # what does not depend on the roster or the rendering is not read again
+    # (the ruleset: the rules; the scenario, when the roster is the same)
+    for name in ("ruleset", "scenario") if same_roster else ("ruleset",):
+        if name in campaign.__dict__:
+            replayed.__dict__[name] = campaign.__dict__[name]
+    return replayed
 
 
 def _plain(value):
