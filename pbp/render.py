@@ -597,11 +597,9 @@ def _environment_class():
 ENV_OPTIONS = {"trim_blocks": True, "lstrip_blocks": True, "keep_trailing_newline": True, "autoescape": False}
 
 _BYTECODE_CACHE = None
-#: where compiled templates are kept between runs (None: in memory only); set by
-#: `use_disk_cache`, which the command line calls
-_DISK_CACHE: Path | None = None
-
-
+#: whether compiled templates are kept between runs, in the user's cache folder
+#: (`use_disk_cache`, which the command line calls), and that folder once found
+_DISK = {"wanted": False, "folder": None, "found": False}
 _CACHE_TAG: list[str] = []
 
 
@@ -622,17 +620,25 @@ def _cache_tag() -> str:
     return _CACHE_TAG[0]
 
 
-def use_disk_cache(enabled: bool = True) -> Path | None:
+def use_disk_cache(enabled: bool = True) -> None:
     """Keep compiled templates in the user's cache folder ($XDG_CACHE_HOME/pbp,
-    else ~/.cache/pbp) so that each everyday command (a new process) does not
-    compile them again. A folder that cannot be made, or is not the user's,
-    means no disk cache, never an error. Returns the folder used, or None."""
+    else ~/.cache/pbp), so that each everyday command (a new process) does not
+    compile them again. Nothing is imported nor made until a template is
+    compiled or loaded (`disk_cache_folder`)."""
+    _DISK.update(wanted=enabled, folder=None, found=False)
+
+
+def disk_cache_folder() -> Path | None:
+    """The folder of compiled templates, made if needed; None when there is
+    none: not asked for, or a folder that cannot be made or is not the user's
+    alone (never an error: the templates are compiled in memory instead)."""
     import os
 
-    global _DISK_CACHE
-    _DISK_CACHE = None
-    if not enabled:
+    if not _DISK["wanted"]:
         return None
+    if _DISK["found"]:
+        return _DISK["folder"]
+    _DISK["found"] = True
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = Path(base) / "pbp" / f"templates-{_cache_tag()}"
     try:
@@ -643,7 +649,7 @@ def use_disk_cache(enabled: bool = True) -> Path | None:
             return None
     except OSError:
         return None
-    _DISK_CACHE = folder
+    _DISK["folder"] = folder
     return folder
 
 
@@ -664,9 +670,10 @@ def _bytecode_cache():
 
             def load_bytecode(self, bucket):
                 code = self.store.get(bucket.key)
-                if code is None and _DISK_CACHE is not None:
+                folder = disk_cache_folder() if code is None else None
+                if folder is not None:
                     try:
-                        code = (_DISK_CACHE / f"{bucket.key}.cache").read_bytes()
+                        code = (folder / f"{bucket.key}.cache").read_bytes()
                     except OSError:
                         code = None
                 if code is not None:
@@ -675,17 +682,21 @@ def _bytecode_cache():
 
             def dump_bytecode(self, bucket):
                 code = self.store[bucket.key] = bucket.bytecode_to_string()
-                if _DISK_CACHE is not None:
+                folder = disk_cache_folder()
+                if folder is not None:
                     import os
                     import tempfile
 
                     try:  # written whole or not at all: another pbp may be reading it
-                        fd, tmp = tempfile.mkstemp(dir=_DISK_CACHE, suffix=".tmp")
+                        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+                    except OSError:
+                        return
+                    try:
                         with os.fdopen(fd, "wb") as out:
                             out.write(code)
-                        os.replace(tmp, _DISK_CACHE / f"{bucket.key}.cache")
+                        os.replace(tmp, folder / f"{bucket.key}.cache")
                     except OSError:
-                        pass
+                        Path(tmp).unlink(missing_ok=True)
 
         _BYTECODE_CACHE = MemoryBytecodeCache()
     return _BYTECODE_CACHE

@@ -302,15 +302,19 @@ def core_events(campaign: Campaign, n: int, record: dict, state: dict) -> list[e
     return out
 
 
-def compute(campaign: Campaign, n: int) -> TurnOutput:
-    """Resolve turn `n` from the archive's files, without writing anything."""
+def compute(campaign: Campaign, n: int, inputs: TurnInputs | None = None, files: bool = True) -> TurnOutput:
+    """Resolve turn `n` from the archive's files, without writing anything.
+    `inputs`: the turn's orders, already gathered from the state of turn n-1
+    (`pbp check` has them); `files=False`: no output bytes (the turn is only
+    resolved, to see what it rolls)."""
     if n == 0:
         return compute_setup(campaign)
     state = campaign.state(n - 1)
     if campaign.ruleset.is_over(state):
         raise PbpError("game_over", turn=n - 1)
     previous = record_of(campaign, n - 1)
-    inputs = gather(campaign, n, state, previous)
+    if inputs is None:
+        inputs = gather(campaign, n, state, previous)
     inputs.raise_errors()
     dice = Dice(campaign.secret, n, dict(inputs.gm.rolls))
     try:
@@ -326,7 +330,7 @@ def compute(campaign: Campaign, n: int) -> TurnOutput:
     events += [ev.gm("forced_unused", label=w.params["label"]) for w in warnings]
     record = new_record(campaign, inputs, previous)
     events += core_events(campaign, n, record, result.state)
-    out = _finish(campaign, n, result.state, events, dice, warnings, record)
+    out = _finish(campaign, n, result.state, events, dice, warnings, record, files)
     out.inputs = inputs
     return out
 
@@ -361,10 +365,12 @@ def compute_setup(campaign: Campaign) -> TurnOutput:
     return _finish(campaign, 0, result.state, events, dice, [], record)
 
 
-def _finish(campaign, n, state, events, dice, warnings, record) -> TurnOutput:
+def _finish(campaign, n, state, events, dice, warnings, record, files: bool = True) -> TurnOutput:
     plain_events = [ev.Event.from_dict(_plain(e.to_dict())) for e in events]
     log = [r.to_dict() for r in dice.log]
     out = TurnOutput(n, state, plain_events, warnings=warnings, record=record, rolls=list(dice.log))
+    if not files:
+        return out
     out.files[RECORD_FILE] = yamldump.dumps(record).encode()
     out.files["state.yaml"] = yamldump.dumps(_plain(state)).encode()
     out.files["rolls.yaml"] = yamldump.dumps(log).encode()
