@@ -160,10 +160,8 @@ def main(ctx, campaign_dir):
 
 
 def _campaign(ctx):
-    from pbp import render
     from pbp.campaign import open_campaign
 
-    render.use_disk_cache()  # the commands on a campaign render: templates compiled once, not each run
     campaign = open_campaign(ctx.obj["dir"])
     ctx.obj["lang"] = campaign.lang
     return campaign

@@ -530,10 +530,24 @@ class _HtmlToBBCode(HTMLParser):
             self.out.append(data)
 
 
-def markdown_to_bbcode(text: str, fmt: BBCodeFormatter | None = None) -> str:
-    import markdown
+_MARKDOWN: list = []
 
-    html = markdown.markdown(text, extensions=["tables", "sane_lists"], output_format="html")
+
+def _markdown():
+    """One Markdown converter for the process, reset for each text: building
+    one per narration compiles its processors again, and naming extensions by
+    string makes Python-Markdown read every installed package's entry points."""
+    if not _MARKDOWN:
+        import markdown
+        from markdown.extensions.sane_lists import SaneListExtension
+        from markdown.extensions.tables import TableExtension
+
+        _MARKDOWN.append(markdown.Markdown(extensions=[TableExtension(), SaneListExtension()], output_format="html"))
+    return _MARKDOWN[0].reset()
+
+
+def markdown_to_bbcode(text: str, fmt: BBCodeFormatter | None = None) -> str:
+    html = _markdown().convert(text)
     parser = _HtmlToBBCode(fmt or BBCodeFormatter())
     parser.feed(html)
     parser.close()
@@ -598,8 +612,8 @@ ENV_OPTIONS = {"trim_blocks": True, "lstrip_blocks": True, "keep_trailing_newlin
 
 _BYTECODE_CACHE = None
 #: whether compiled templates are kept between runs, in the user's cache folder
-#: (`use_disk_cache`, which the command line calls), and that folder once found
-_DISK = {"wanted": False, "folder": None, "found": False}
+#: (see `use_disk_cache`), and that folder once found
+_DISK = {"wanted": True, "folder": None, "found": False}
 _CACHE_TAG: list[str] = []
 
 
@@ -621,16 +635,17 @@ def _cache_tag() -> str:
 
 
 def use_disk_cache(enabled: bool = True) -> None:
-    """Keep compiled templates in the user's cache folder ($XDG_CACHE_HOME/pbp,
-    else ~/.cache/pbp), so that each everyday command (a new process) does not
-    compile them again. Nothing is imported nor made until a template is
-    compiled or loaded (`disk_cache_folder`)."""
+    """Whether compiled templates are kept in the user's cache folder
+    ($XDG_CACHE_HOME/pbp, else ~/.cache/pbp), so that each everyday command (a
+    new process) does not compile them again: yes unless told otherwise.
+    Nothing is imported nor made until a template is compiled or loaded
+    (`disk_cache_folder`)."""
     _DISK.update(wanted=enabled, folder=None, found=False)
 
 
 def disk_cache_folder() -> Path | None:
     """The folder of compiled templates, made if needed; None when there is
-    none: not asked for, or a folder that cannot be made or is not the user's
+    none: turned off, or a folder that cannot be made or is not the user's
     alone (never an error: the templates are compiled in memory instead)."""
     import os
 
@@ -659,7 +674,7 @@ def _bytecode_cache():
     and the tests render many turns with the same templates, and compiling them
     is most of the cost of rendering. Every Renderer builds its environment with
     the same options, so the compiled code is the same for all. Behind the
-    memory, the disk cache when the command line asked for one (`use_disk_cache`)."""
+    memory, the user's cache folder (`disk_cache_folder`)."""
     global _BYTECODE_CACHE
     if _BYTECODE_CACHE is None:
         from jinja2 import BytecodeCache

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import pickle
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pbp import events as ev, orders as od, yamldump, yamlio
 from pbp.campaign import FORMATS, Campaign, atomic_write, read_text
@@ -20,7 +21,9 @@ from pbp.deadline import deadline_of, describe
 from pbp.dice import Dice
 from pbp.i18n import closest
 from pbp.errors import ErrorList, ForcedRollError, InputError, PbpError
-from pbp.render import Renderer, renderer_for, template_paths
+
+if TYPE_CHECKING:  # rendering is imported by the commands that render (pbp check does not)
+    from pbp.render import Renderer
 
 #: the core's record of a turn: the roster and the rendering it was played with
 #: (so `pbp verify` replays it as it was), and the missed-orders counts
@@ -440,6 +443,8 @@ def as_archived(out: TurnOutput, archived: bytes | None) -> None:
 def renderer(campaign: Campaign, fmt: str | None = None) -> Renderer:
     """The campaign's Renderer for `fmt` (default: its format), the same one
     for every turn and post of a command (see pbp.render.renderer_for)."""
+    from pbp.render import renderer_for, template_paths
+
     paths = template_paths(campaign.ruleset.id, campaign.lang, campaign.root, campaign.ruleset.folder())
     return renderer_for(paths, fmt or campaign.format, campaign.dialect, campaign.lang, root=campaign.root)
 
