@@ -653,7 +653,7 @@ def disk_cache_folder() -> Path | None:
         return None
     if _DISK["found"]:
         return _DISK["folder"]
-    _DISK["found"] = True
+    _DISK.update(found=True, folder=None)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = Path(base) / "pbp" / f"templates-{_cache_tag()}"
     try:

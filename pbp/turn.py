@@ -421,7 +421,8 @@ def resolve_rolls(value, by_label: dict):
     copy of that roll's record."""
     if isinstance(value, dict):
         if len(value) == 1 and type(value.get(ROLL_REF)) is str and value[ROLL_REF] in by_label:
-            return dict(by_label[value[ROLL_REF]])
+            # a copy of its own, faces included: nothing shared between two places of the data
+            return {k: list(v) if isinstance(v, list) else v for k, v in by_label[value[ROLL_REF]].items()}
         return {k: resolve_rolls(v, by_label) for k, v in value.items()}
     if isinstance(value, list):
         return [resolve_rolls(v, by_label) for v in value]
