@@ -143,6 +143,8 @@ class PbpGroup(LocalHelp, click.Group):
 
         if "pbp.campaign" in sys.modules:  # in-process callers (tests) run many commands
             sys.modules["pbp.campaign"].WRITTEN.clear()
+        if "pbp.render" in sys.modules:  # each command builds its own Renderers
+            sys.modules["pbp.render"].forget_renderers()
         try:
             return super().invoke(ctx)
         except PbpError as exc:
@@ -532,6 +534,7 @@ def verify(ctx):
         out = turn.compute(replay, n)
         if turn.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns
             out.files.pop(turn.RECORD_FILE, None)
+        turn.as_archived(out, on_disk.get("events.yaml"))  # rolls whole, as archives had them before
         for fmt, ext in FORMATS.items():
             if any(name.endswith("." + ext) for name in on_disk):
                 turn.render_all(replay, out, fmt)
