@@ -329,6 +329,7 @@ def problems(campaign, codes: dict[int, str] | None = None) -> list[Problem]:
     if seals["commitment"] and seals["commitment"] != now:
         out.append(Problem("seal_commitment_changed", {"was": seals["commitment"], "now": now}))
     unsealed = [n for n in codes if n not in seals["turns"] or not seals["turns"][n]["printed"]]
+    changed: list[int] = []  # turns whose code is no longer the one printed or posted
     for n, entry in sorted(seals["turns"].items()):
         printed, posted = entry["printed"], entry["posted"]
         if n not in codes:
@@ -336,14 +337,20 @@ def problems(campaign, codes: dict[int, str] | None = None) -> list[Problem]:
                 out.append(Problem("seal_posted_undone", {"turn": n, "posted": short(posted)}))
             continue
         code = codes[n]
-        if posted and posted != code:
-            out.append(Problem("seal_posted_changed", {"turn": n, "posted": short(posted), "now": short(code)}))
-        elif printed and printed[-1] != code:
-            out.append(Problem("seal_printed_changed", {"turn": n, "printed": short(printed[-1]),
-                                                        "now": short(code)}))
+        if (posted or (printed[-1] if printed else code)) != code:
+            changed.append(n)
+            if len(changed) > 1:  # a later code follows from the first changed one
+                continue
+            if posted:
+                out.append(Problem("seal_posted_changed", {"turn": n, "posted": short(posted), "now": short(code)}))
+            else:
+                out.append(Problem("seal_printed_changed", {"turn": n, "printed": short(printed[-1]),
+                                                            "now": short(code)}))
         elif not posted and len(set(printed)) > 1:
             out.append(Problem("seal_reprinted", {"turn": n, "count": len(set(printed)),
                                                   "codes": [short(c) for c in printed]}, serious=False))
+    if len(changed) > 1:
+        out.append(Problem("seal_changed_later", {"turns": changed[1:], "first": changed[0]}))
     if unsealed and seals["turns"]:
         out.append(Problem("seal_not_printed", {"turns": unsealed}, serious=False))
     return out
