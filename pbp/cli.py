@@ -22,7 +22,7 @@ def _lang(ctx: click.Context | None) -> str:
     return "en" if env.startswith("en") else "fr"
 
 
-def say(key: str, **params) -> None:
+def say(key: str, /, **params) -> None:
     from pbp import i18n
 
     click.echo(i18n.t(_lang(click.get_current_context(silent=True)), key, **params))
