@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,7 +109,7 @@ def short(code: str) -> str:
 def is_post(rel: str) -> bool:
     """public.<ext>, gm.<ext> or private/<handle>.<ext> of a turn folder."""
     parts = rel.split("/")
-    return Path(rel).suffix in _POST_SUFFIXES and (len(parts) == 1 or (len(parts) == 2 and parts[0] == "private"))
+    return os.path.splitext(rel)[1] in _POST_SUFFIXES and (len(parts) == 1 or (len(parts) == 2 and parts[0] == "private"))
 
 
 def _canonical(match: re.Match) -> str:
@@ -122,7 +123,7 @@ def _canonical(match: re.Match) -> str:
 def sealed_bytes(rel: str, data: bytes) -> bytes:
     """What the code covers of a file: its bytes; for a post, with the value of
     each seal token put back to its placeholder (see the module's docstring)."""
-    if not is_post(rel):
+    if not is_post(rel) or (b"pbp#" not in data and b"sha256:" not in data):
         return data
     text = data.decode("utf-8", errors="surrogateescape")  # a post edited by hand may not be UTF-8
     return _TOKEN.sub(_canonical, text).encode("utf-8", errors="surrogateescape")
@@ -168,16 +169,22 @@ def unfilled(data: bytes) -> bytes:
 # -- a turn's files ------------------------------------------------------------------
 
 def turn_files(folder: Path) -> dict[str, bytes]:
-    """Every file of a turn folder (path with / -> bytes), hidden ones and *.tmp left out."""
-    if not folder.is_dir():
-        return {}
+    """Every file of a turn folder (path with / -> bytes), hidden ones and *.tmp left out.
+    (os.walk, not pathlib: status and verify read the whole archive this way.)"""
     found = {}
-    for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder)
-        if any(part.startswith(".") for part in rel.parts) or path.suffix == ".tmp" or not path.is_file():
-            continue
-        found[rel.as_posix()] = path.read_bytes()
-    return found
+    base = str(folder)
+    for top, dirs, names in os.walk(base):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        rel_top = os.path.relpath(top, base).replace(os.sep, "/")
+        for name in names:
+            if name.startswith(".") or name.endswith(".tmp"):
+                continue
+            path = os.path.join(top, name)
+            if not os.path.isfile(path):
+                continue
+            with open(path, "rb") as handle:
+                found[name if rel_top == "." else f"{rel_top}/{name}"] = handle.read()
+    return dict(sorted(found.items()))
 
 
 def seal_output(campaign, out, previous: str | None = None) -> str:

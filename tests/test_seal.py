@@ -107,7 +107,7 @@ def test_each_code_chains_on_the_previous_one(played):
 
 def test_the_mj_report_lists_the_forced_rolls(played):
     gm = (played / "turns/001/gm.bbcode").read_text()
-    assert "[b]Jets forcés ce tour[/b] (gm.yaml ; l'audit les montrera aux joueurs) :\n" \
+    assert "[b]Jets forcés ce tour[/b] (gm.yaml ; l'audit les montrera aux joueurs) :\n\n" \
            "[list]\n[*]lucy.⁠piece : 1d6 (5)\n[/list]\n" in gm
     assert "Jets forcés" not in (played / "turns/002/gm.bbcode").read_text()
     rolls = yamlio.load_file(played / "turns/001/rolls.yaml")
