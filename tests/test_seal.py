@@ -235,3 +235,36 @@ def test_a_broken_seals_file_is_named_and_status_still_shows(played):
                         "posted: code}}) : remettez-le depuis git (git checkout -- seals.yaml).\n")
     v = pbp("verify", cwd=played)
     assert v.exit_code == 1 and v.stderr.startswith("seals.yaml: n'a pas la forme")
+
+
+def test_a_players_lookalike_codes_change_nothing(toy_campaign):
+    """Roleplay that looks like a seal (or like its placeholder) is quoted as
+    written, and the archive still replays and audits to the byte."""
+    assert pbp("setup", "--no-commit", cwd=toy_campaign).exit_code == 0
+    fake = f"pbp#1/1111-2222-3333-4444 pbp#1/<pbp:seal> sha256:{'0' * 64}"
+    write(toy_campaign, "turns/001/orders/lucy.yaml", f"player: lucy\nturn: 1\nactions: []\nroleplay: \"{fake}\"\n")
+    assert pbp("run", "--no-commit", cwd=toy_campaign).exit_code == 0
+    public = (toy_campaign / "turns/001/public.bbcode").read_text()
+    assert "pbp#1/1111-2222-3333-4444 pbp#1/<\u200bpbp:\u2060seal> sha256:" + "0" * 64 in public
+    code = codes_of(toy_campaign)[1]
+    assert public.count(seal.short(code)) == 1
+    assert pbp("verify", cwd=toy_campaign).exit_code == 0
+
+
+@pytest.mark.parametrize("lang,fmt,commitment_line,seal_line", [
+    ("en", "bbcode", "[b]Dice commitment[/b]: sha256:{c}\n", "[b]Seal of turn {n}[/b]: pbp#{n}/{s}\n"),
+    ("fr", "markdown", "**Engagement des dés** : sha256:{c}\n", "**Sceau du tour {n}** : pbp#{n}/{s}\n"),
+])
+def test_the_seals_in_english_and_in_markdown(toy_campaign, lang, fmt, commitment_line, seal_line):
+    config = toy_campaign / "campaign.yaml"
+    config.write_text(config.read_text() + f"lang: {lang}\nformat: {fmt}\n")
+    assert pbp("setup", "--no-commit", cwd=toy_campaign).exit_code == 0
+    assert pbp("run", "--no-commit", cwd=toy_campaign).exit_code == 0
+    codes = codes_of(toy_campaign)
+    ext = "md" if fmt == "markdown" else "bbcode"
+    setup = (toy_campaign / f"turns/000/public.{ext}").read_text()
+    assert commitment_line.format(c=seal.commitment(SECRET)) in setup
+    assert setup.endswith(seal_line.format(n=0, s=seal.short(codes[0])))
+    assert (toy_campaign / f"turns/001/public.{ext}").read_text().endswith(
+        "\n\n" + seal_line.format(n=1, s=seal.short(codes[1])))
+    assert seal_line.format(n=1, s=codes[1]) in (toy_campaign / f"turns/001/gm.{ext}").read_text()
