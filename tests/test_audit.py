@@ -132,6 +132,10 @@ def test_reveal_waits_for_the_end_of_the_game_and_never_overwrites(played, tmp_p
     assert r.exit_code == 1
     assert r.stderr == ("La partie n'est pas finie (dernier tour : 2) : révéler l'archive donnerait le secret des dés "
                         "des tours à venir. --before-end pour la révéler quand même.\n")
+    default = pbp("reveal", "--before-end", cwd=played)
+    assert default.exit_code == 0
+    assert (played.parent / "toy.reveal.tar.gz").is_file()  # beside the campaign, never inside its archive
+    assert default.output.startswith(f"Archive révélée : {played.parent / 'toy.reveal.tar.gz'} (")
     bundle = reveal(played, tmp_path)
     again = pbp("reveal", "--before-end", "--output", bundle, cwd=played)
     assert again.exit_code == 1
