@@ -165,6 +165,7 @@ class Replay:
     codes_only: bool = False  # every difference is in the codes the posts show
     error: PbpError | None = None
     rolls: list = field(default_factory=list)
+    extra: list[str] = field(default_factory=list)  # files of the turn folder pbp neither reads nor writes
 
 
 def replay_turn(campaign, n: int, previous: str, posts: bool = True) -> Replay:
@@ -194,7 +195,9 @@ def replay_turn(campaign, n: int, previous: str, posts: bool = True) -> Replay:
     codes_only = bool(diffs) and all(
         seal.is_post(k) and k in on_disk and k in out.files
         and seal.sealed_bytes(k, on_disk[k]) == seal.sealed_bytes(k, out.files[k]) for k in diffs)
-    return Replay(code, diffs, codes_only, rolls=out.rolls)
+    extra = [k for k in seal.turn_files(campaign.turn_dir(n))
+             if k not in on_disk and k != "gm.yaml" and not k.startswith("orders/")]
+    return Replay(code, diffs, codes_only, rolls=out.rolls, extra=extra)
 
 
 # -- the audit -----------------------------------------------------------------------
@@ -392,6 +395,8 @@ def _what(v: TurnVerdict, t, lang: str) -> list[str]:
         what.append(t("audit_what_codes_only", files=v.replay.diffs))
     elif v.replay.diffs:
         what.append(t("audit_what_files", files=v.replay.diffs))
+    if v.replay.extra:
+        what.append(t("audit_what_extra", files=v.replay.extra))
     if v.thread_ok is False:
         what.append(t("audit_what_thread", shown=v.thread, code=seal.short(v.code)))
     if not v.printed_ok:

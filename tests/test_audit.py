@@ -216,8 +216,8 @@ def test_any_byte_edited_in_an_old_turn_is_found_and_named(played, tmp_path, rel
             f"  - le fil montre {codes[1]}, l'archive donne {after[1]}\n"
             f"  - pbp avait imprimé {codes[1]} (seals.yaml), l'archive donne {after[1]}\n"
             f"Tour 2 : DIFFÈRE\n"
-            f"  - seuls les sceaux affichés dans gm.bbcode, public.bbcode changent : suite d'un changement à un "
-            f"tour précédent\n"
+            f"  - seuls les sceaux affichés dans gm.bbcode, public.bbcode changent : un fichier scellé a changé, "
+            f"dans ce tour ou un tour précédent (les fichiers rejoués, eux, sont identiques)\n"
             f"  - le fil montre {codes[2]}, l'archive donne {after[2]}\n"
             f"  - pbp avait imprimé {codes[2]} (seals.yaml), l'archive donne {after[2]}\n") in r.output
     assert f"Tour 0 : identique, sceau pbp#0/{codes[0]} comme dans le fil.\n" in r.output
@@ -274,3 +274,17 @@ def test_a_players_lookalike_code_in_the_thread_does_not_hide_the_real_one(playe
     r = audit(reveal(played, tmp_path), tmp_path, thread)
     assert r.exit_code == 0
     assert f"Tour 2 : identique, sceau pbp#2/{codes[2]} comme dans le fil.\n" in r.output
+
+
+def test_a_file_slipped_into_an_old_turn_is_named(played, tmp_path):
+    thread = thread_of(played)
+    codes = short_codes(played)
+    write(played, "turns/001/ajout.txt", "glissé après coup\n")
+    after = short_codes(played)
+    r = audit(reveal(played, tmp_path), tmp_path, thread)
+    assert r.exit_code == 1
+    assert ("Tour 1 : DIFFÈRE\n"
+            "  - seuls les sceaux affichés dans gm.bbcode, public.bbcode changent : un fichier scellé a changé, dans ce "
+            "tour ou un tour précédent (les fichiers rejoués, eux, sont identiques)\n"
+            "  - le dossier du tour contient des fichiers que pbp ne lit ni n'écrit : ajout.txt\n"
+            f"  - le fil montre {codes[1]}, l'archive donne {after[1]}\n") in r.output
