@@ -29,7 +29,7 @@ def _lang(ctx: click.Context | None) -> str:
     return "en" if env.startswith("en") else "fr"
 
 
-def say(key: str, **params) -> None:
+def say(key: str, /, **params) -> None:
     from pbp import i18n
 
     click.echo(i18n.t(_lang(click.get_current_context(silent=True)), key, **params))
@@ -261,7 +261,7 @@ def init(ctx, path, ruleset_id, example, lang, no_git):
 @click.pass_context
 def setup(ctx, fmt, no_commit):
     """Ruleset set-up (sheet draw, placement): writes turns/000/."""
-    from pbp import turn
+    from pbp import seal, turn
     from pbp.errors import PbpError
 
     campaign = _campaign(ctx)
@@ -270,7 +270,9 @@ def setup(ctx, fmt, no_commit):
             raise PbpError("already_set_up")
         out = turn.compute_setup(campaign)
         turn.render_all(campaign, out, fmt)
+        code = seal.seal_output(campaign, out)
         written = turn.write(campaign, out)
+        seal.record_printed(campaign, 0, code)
         say("setup_done", count=len(written), folder=campaign.rel(campaign.turn_dir(0)))
         _commit(campaign, "commit_setup", no_commit)
 
@@ -416,13 +418,14 @@ def remind(ctx, n, fmt):
 @click.pass_context
 def run(ctx, n, fmt, no_commit, dry_run):
     """Resolve the next turn, write its outputs, commit."""
-    from pbp import turn
+    from pbp import seal, turn
 
     campaign = _campaign(ctx)
     with campaign.lock():
         n = turn.check_turn_number(campaign, n)
         out = turn.compute(campaign, n)
         turn.render_all(campaign, out, fmt)
+        code = seal.seal_output(campaign, out)
         for warning in out.warnings:
             click.echo(warning.text(campaign.lang), err=True)
         if dry_run:
@@ -436,6 +439,7 @@ def run(ctx, n, fmt, no_commit, dry_run):
             say("dry_run", turn=n)
             return
         written = turn.write(campaign, out)
+        seal.record_printed(campaign, n, code)
         say("run_done", turn=n, count=len(written), folder=campaign.rel(campaign.turn_dir(n)))
         if out.inputs.missing:
             say("run_defaulted", players=out.inputs.defaulted)  # a blank form is among them
@@ -452,7 +456,7 @@ def run(ctx, n, fmt, no_commit, dry_run):
 @click.pass_context
 def post(ctx, n, handle, for_gm, fmt):
     """Print a rendered post (public by default)."""
-    from pbp import events, turn
+    from pbp import events, seal, turn
     from pbp.errors import PbpError
 
     if handle and for_gm:
@@ -473,7 +477,10 @@ def post(ctx, n, handle, for_gm, fmt):
         audience = events.Players(handle)
     else:
         audience = events.PUBLIC
-    click.echo(turn.render_post(campaign, n, stored, audience, turn.renderer(campaign, fmt)), nl=False)
+    text = turn.render_post(campaign, n, stored, audience, turn.renderer(campaign, fmt)).encode()
+    code = seal.archive_codes(campaign, upto=n).get(n)
+    text = seal.fill(text, code, seal.commitment(campaign.secret)) if code else seal.unfilled(text)
+    click.echo(text.decode(), nl=False)
 
 
 # -- status / verify / undo / roll -------------------------------------------------
@@ -482,7 +489,7 @@ def post(ctx, n, handle, for_gm, fmt):
 @click.pass_context
 def status(ctx):
     """The MJ's overview of the current state (secret)."""
-    from pbp import loop, turn
+    from pbp import loop, seal, turn
     from pbp.errors import PbpError
 
     campaign = _campaign(ctx)
@@ -505,6 +512,11 @@ def status(ctx):
                            flagged=[h for h, c in missed.items() if flag_after and c >= flag_after],
                            inactive=record.get("inactive") or [], deadline=loop.deadline_text(campaign, n + 1)),
                nl=False)
+    try:  # where the archive no longer matches the codes printed or posted (pbp/seal.py)
+        for problem in seal.problems(campaign):
+            say(problem.key, **problem.params)
+    except PbpError as exc:
+        click.echo(exc.text(campaign.lang), err=True)
 
 
 @main.command()
@@ -513,12 +525,13 @@ def verify(ctx):
     """Replay every archived turn and report any difference."""
     import difflib
 
-    from pbp import turn
+    from pbp import seal, turn
     from pbp.campaign import FORMATS
     from pbp.i18n import shown
 
     campaign = _campaign(ctx)
     failures = 0
+    codes = seal.archive_codes(campaign)  # each turn's posts show the code chained on the archive's
     current = {"lang": campaign.lang, "format": campaign.format, "dialect": campaign.dialect}
     for n in campaign.resolved_turns():
         on_disk = turn.outputs_on_disk(campaign, n)
@@ -538,6 +551,7 @@ def verify(ctx):
         for fmt, ext in FORMATS.items():
             if any(name.endswith("." + ext) for name in on_disk):
                 turn.render_all(replay, out, fmt)
+        seal.seal_output(replay, out, seal.previous_of(campaign, n, codes))
         diffs = sorted(set(on_disk) ^ set(out.files) | {k for k in on_disk if out.files.get(k) != on_disk[k]})
         if not diffs:
             say("verify_ok", turn=n)
@@ -549,6 +563,9 @@ def verify(ctx):
             new = out.files.get(name, b"").decode(errors="replace").splitlines()
             for line in list(difflib.unified_diff(old, new, f"archive/{name}", f"replay/{name}", lineterm=""))[:20]:
                 click.echo("    " + shown(line, 300))  # archived text may hold a player's control characters
+    for problem in seal.problems(campaign, codes):
+        say(problem.key, **problem.params)
+        failures += problem.serious
     if failures:
         ctx.exit(1)
     say("verify_done", count=len(campaign.resolved_turns()))
@@ -725,6 +742,122 @@ def simulate(ctx, ruleset_id, games, players, seed, jobs, max_turns, overrides, 
         return
     renderer = Renderer([package_dir("templates") / "common" / lang], "text", lang=lang)
     click.echo(renderer.render("simulation", **report), nl=False)
+
+
+# -- trust: the codes posted, the reveal, the audit, the dice report -----------------
+
+@main.command()
+@click.argument("code", required=False)
+@click.option("--turn", "n", type=click.IntRange(0), default=None, help="Turn (default: the last resolved).")
+@click.option("--no-commit", is_flag=True)
+@click.pass_context
+def posted(ctx, code, n, no_commit):
+    """Record the code the thread shows for a turn (default: the turn's code now)."""
+    from pbp import seal
+    from pbp.errors import InputError, PbpError
+
+    campaign = _campaign(ctx)
+    with campaign.lock():
+        n = campaign.last_turn() if n is None else n
+        if n is None:
+            raise PbpError("not_set_up")
+        codes = seal.archive_codes(campaign, upto=n)
+        if n not in codes:
+            raise PbpError("turn_not_resolved", turn=n)
+        printed = seal.load_seals(campaign)["turns"].get(n, {}).get("printed") or []
+        candidates = list(dict.fromkeys(printed + [codes[n]]))
+        if code is None:
+            chosen = codes[n]
+        else:
+            typed = code.strip().lower().split("/")[-1]
+            chosen = next((c for c in reversed(candidates) if seal.matches(typed, c)), None)
+            if chosen is None:
+                raise InputError("posted_unknown", turn=n, code=code, valid=[seal.short(c) for c in candidates])
+        seal.record_posted(campaign, n, chosen)
+        say("posted_done", turn=n, code=seal.short(chosen))
+        if chosen != codes[n]:
+            say("seal_posted_changed", turn=n, posted=seal.short(chosen), now=seal.short(codes[n]))
+        _commit(campaign, "commit_posted", no_commit, turn=n)
+
+
+@main.command()
+@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The bundle to write (default: <campaign>.reveal.tar.gz beside the campaign folder).")
+@click.option("--before-end", is_flag=True, help="Reveal a game that is not over (gives away the dice to come).")
+@click.pass_context
+def reveal(ctx, output, before_end):
+    """Write the end-of-game bundle: the archive with its secret, for anyone to audit."""
+    from pbp import audit, seal
+    from pbp.errors import PbpError
+
+    campaign = _campaign(ctx)
+    n = campaign.last_turn()
+    if n is None:
+        raise PbpError("not_set_up")
+    if not before_end and not campaign.ruleset.is_over(campaign.state(n)):
+        raise PbpError("reveal_not_over", turn=n)
+    output = output or campaign.root.parent / f"{campaign.root.name}.reveal.tar.gz"
+    if output.exists():
+        raise PbpError("reveal_exists", file=output)
+    codes = seal.archive_codes(campaign)
+    for problem in seal.problems(campaign, codes):
+        say(problem.key, **problem.params)
+    count, size = audit.write_bundle(campaign, output)
+    say("reveal_done", path=output, count=count, size=size, commitment=seal.commitment(campaign.secret),
+        turn=n, code=seal.short(codes[n]))
+
+
+@main.command(name="audit")
+@click.argument("bundle", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--posts", "posts_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="The thread's posts pasted into a text file: every code they show is checked.")
+@click.option("--trust-templates", is_flag=True,
+              help="Also replay the posts with the bundle's own templates (they run as code on this machine).")
+@click.pass_context
+def audit_command(ctx, bundle, posts_file, trust_templates):
+    """Check a revealed game: the secret, every turn replayed, every code (anyone can run it)."""
+    from pbp import audit
+
+    posts_text = audit.read_posts(posts_file) if posts_file is not None else None
+    report = audit.audit_bundle(bundle, posts_text, trust_templates)
+    ctx.obj["lang"] = report.lang
+    for line in audit.lines(report, report.lang):
+        click.echo(line)
+    if report.problems:
+        ctx.exit(1)
+
+
+@main.command(name="dice-report")
+@click.argument("bundle", type=click.Path(dir_okay=False, path_type=Path), required=False)
+@click.option("--format", "fmt", type=click.Choice(["text", "bbcode", "markdown"]), default="text")
+@click.option("--min-rolls", type=click.IntRange(2), default=30, show_default=True,
+              help="Fewest rolls of an expression for a test.")
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the chart of one expression to this SVG file.")
+@click.option("--expr", "chart_expr", default=None, help="The expression of the chart (default: the most rolled).")
+@click.pass_context
+def dice_report(ctx, bundle, fmt, min_rolls, svg_path, chart_expr):
+    """The dice of the archive (or of a revealed BUNDLE) against their exact distributions."""
+    import tempfile
+
+    from pbp import audit, dice_report as dr
+    from pbp.campaign import atomic_write, open_campaign
+    from pbp.errors import PbpError
+
+    with tempfile.TemporaryDirectory(prefix="pbp-dice-") as tmp:
+        campaign = open_campaign(audit.open_bundle(bundle, Path(tmp))[0]) if bundle else _campaign(ctx)
+        ctx.obj["lang"] = lang = campaign.lang
+        rolls, turns = dr.archive_rolls(campaign)
+        title = campaign.title
+    report = dr.report(rolls, turns, min_rolls)
+    click.echo(dr.render(report, fmt, lang, title), nl=False)
+    if svg_path is not None:
+        drawn = dr.chart(report, chart_expr, lang, title)
+        if drawn is None:
+            raise PbpError("dice_report_no_chart", expr=chart_expr or "",
+                           valid=[f.name for f in report.expressions + report.faces])
+        atomic_write(svg_path, drawn[0])
+        say("dice_report_svg", path=svg_path, expr=drawn[1])
 
 
 if __name__ == "__main__":

@@ -210,6 +210,13 @@ class Dice:
         self.log.append(result)
         return result
 
+    def seeded(self, label: str, expr: str | DiceExpr) -> Roll:
+        """What the seed gives `label` (as the roll log spells it), forced or not,
+        logging nothing: the audit shows it beside each forced roll."""
+        parsed = parse(expr)
+        faces = self._draw(label, parsed)
+        return Roll(label, str(parsed), faces, _total(parsed, faces))
+
     def d(self, label: str, sides: int, reason: str = "") -> int:
         """Shortcut: the total of one die with `sides` faces."""
         return self.roll(label, f"1d{sides}", reason).total

@@ -369,6 +369,9 @@ def compute_setup(campaign: Campaign) -> TurnOutput:
 
 
 def _finish(campaign, n, state, events, dice, warnings, record, files: bool = True) -> TurnOutput:
+    forced = [r for r in dice.log if r.forced]
+    if forced:  # the MJ report lists the dice set by hand (seal.j2); the audit shows them to the players
+        events = list(events) + [ev.gm("forced_rolls", rolls=forced)]
     plain_events = [ev.Event.from_dict(_plain(e.to_dict())) for e in events]
     log = [r.to_dict() for r in dice.log]
     out = TurnOutput(n, state, plain_events, warnings=warnings, record=record, rolls=list(dice.log))

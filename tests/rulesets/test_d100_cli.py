@@ -14,7 +14,7 @@ from pbp.campaign import open_campaign
 from pbp.dice import Dice
 from pbp.orders import GmOrders, PlayerOrders
 from pbp.render import Renderer, package_dir, template_paths
-from tests.helpers import copy_example, pbp, write
+from tests.helpers import copy_example, pbp, unsealed, write
 
 EXAMPLE = package_dir("campaigns") / "d100"
 
@@ -44,7 +44,7 @@ def test_example_next_turn_plays(example):
     # Brann's stimulant: +2 Action (4 -> 5, the gauge's maximum) before his instinctive shot (-1)
     assert state["characters"]["brann"]["uses"]["stimulant"] == 0
     assert state["characters"]["brann"]["action"] == 4
-    public = (example / "turns" / "004" / "public.bbcode").read_text()
+    public = unsealed((example / "turns" / "004" / "public.bbcode").read_text())
     assert public == (
         "[size=18][b]Sauvetage sur Tellis IV — tour 4[/b][/size]\n\n"
         "[size=15][b]Actions du tour[/b][/size]\n\n"
@@ -405,7 +405,7 @@ def test_init_skeleton_sets_up_and_plays(tmp_path):
     """)
     r = pbp("run", "--no-commit", cwd=target)
     assert r.exit_code == 0, r.output
-    public = (target / "turns" / "001" / "public.bbcode").read_text()
+    public = unsealed((target / "turns" / "001" / "public.bbcode").read_text())
     assert public.endswith("[b]Personnage 1[/b] — jet de Mental, face à : Empire galactique : [b]réussite[/b]\n")
     report = (target / "turns" / "001" / "private" / "joueur1.bbcode").read_text()
     assert ("Jet de Mental + persuasion : 1d100 (60) ≤ 65 : [b]réussite[/b]\n\n"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pbp import yamlio
-from tests.helpers import copy_example, pbp, write
+from tests.helpers import copy_example, pbp, unsealed, write
 
 NEXT = 9  # the example's next, unresolved turn
 
@@ -310,7 +310,7 @@ def test_a_finished_game_refuses_further_turns(tmp_path):
     public = (root / "turns/002/public.md").read_text(encoding="utf-8")
     assert "- **Un piège se déclenche** dans Labo sur le passage de **Will** ! **Will est mort(e).**\n" in public
     # the winners, and every sheet revealed
-    assert public[public.index("### Fin de la partie"):] == textwrap.dedent("""\
+    assert unsealed(public)[public.index("### Fin de la partie"):] == textwrap.dedent("""\
         ### Fin de la partie
 
         **Victoire des meurtriers !** Tous les témoins innocents sont morts ou exécutés.
