@@ -37,12 +37,11 @@ class ActionReader:
     """The values of one action, read from tokens [lo, hi) of a unit, its own words
     being [start, end)."""
 
-    def __init__(self, reader, unit, action_id: str, prose_field: str | None, start: int, end: int,
-                 lo: int, hi: int):
+    def __init__(self, reader, unit, action_id: str, trigger, start: int, end: int, lo: int, hi: int):
         self.r, self.g, self.unit = reader, reader.g, unit
         self.toks = unit.toks
         self.texts = [t.text for t in self.toks]
-        self.action_id, self.prose_field = action_id, prose_field
+        self.action_id, self.trigger, self.prose_field = action_id, trigger, trigger.prose
         self.start, self.end, self.lo, self.hi = start, end, lo, hi
         self.slots: list[Slot] = self.g.slots.get(action_id, [])
         self.by_field = {s.field: s for s in self.slots}
@@ -99,7 +98,7 @@ class ActionReader:
             return {}, range(0)
         begin, name = None, None
         if self.prose_field and self.prose_field in self.by_field:
-            begin, name = self.end, self.prose_field
+            begin, name = (self.start if self.trigger.prose_here else self.end), self.prose_field
         else:
             for label in labels:
                 if self.by_field[label.field].prose:
@@ -159,11 +158,13 @@ class ActionReader:
                 exact.update(range(m.start, m.end))
         best = max((len(c), len(e)) for c, e in score.values())
         chosen = [(key, e) for (key, e), (c, x) in score.items() if (len(c), len(x)) == best]
-        rank = min(self.r.names[key].entries[e].rank for key, e in chosen)
+        rank: dict = {}
+        for key, e in chosen:
+            rank[key] = min(rank.get(key, 99), self.r.names[key].entries[e].rank)
         options: dict = {}
         for key, e in chosen:
             entry = self.r.names[key].entries[e]
-            if entry.rank != rank:
+            if entry.rank != rank[key]:
                 continue  # a name the player's own things have wins over the rules' list
             for s in self.slots:
                 if s.key == key and not s.prose:
@@ -204,7 +205,7 @@ class ActionReader:
 
     # -- deciding ---------------------------------------------------------------------
     def assign(self, groups: list[_Group], numbers: dict, prose: dict) -> dict:
-        values: dict = {}
+        values: dict = {f: [v] for f, v in self.trigger.preset if f in self.by_field}
         for g in groups:
             fields = list(g.options)
             open_fields = [f for f in fields if f not in values or self.by_field[f].kind == "list"]
@@ -244,17 +245,33 @@ class ActionReader:
         return values
 
     def unknown(self, groups, labels, prose_range, values) -> None:
-        """A capitalised word that names nothing, where a name is missing: asked, not dropped."""
+        """A label with no value after it ("avec …", "vers …"), or a capitalised word
+        that names nothing where a name is missing: asked, not dropped."""
+        inside = {i for g in groups for i in range(g.start, g.end)}
+        for label in labels:
+            s = self.by_field[label.field]
+            if label.field in values or s.prose or any(label.end <= i < label.end + 3 for i in inside):
+                continue  # named, or what follows names something else ("avec le Syndicat")
+            stop = next((i for i in range(label.end, self.hi) if self.toks[i].kind == "punct"), self.hi)
+            stop = min(stop, label.end + 4)
+            if stop <= label.end:
+                continue
+            names = self.r.names.get(s.key)
+            shown = [e.label for e in names.entries] if names else []
+            word = self.r.text[self.toks[label.end].start:self.toks[stop - 1].end]
+            self.ask("import_unknown_name", word=word, what=self.what(label.field), valid=shown,
+                     suggestion=i18n.closest(word, shown))
+            return
         open_slots = [s for s in self.slots if s.field not in values and not s.prose and s.kind in ("text", "player")
                       and self.r.names.get(s.key)]
         if not open_slots:
             return
-        inside = {i for g in groups for i in range(g.start, g.end)}
         first = next((i for i, t in enumerate(self.toks) if t.kind == "word"), 0)
         fillers = self.r.lw["fillers"].items
         for i in range(self.lo, self.hi):
             t = self.toks[i]
-            if (t.kind != "word" or not t.upper or not self.usable[i] or i in inside or i == first
+            if (t.kind != "word" or not t.upper or not self.usable[i] or i in inside
+                    or (i == first and i != self.start - 1)
                     or i in prose_range or (t.text,) in fillers or t.text in self.r.known):
                 continue
             slot = open_slots[0]

@@ -245,7 +245,7 @@ class _Reader:
     # -- reading one unit ---------------------------------------------------------------
     def unit(self, unit: Unit) -> None:
         texts = [t.text for t in unit.toks]
-        found = self.triggers(unit.toks, texts)
+        found = self.continued(texts, self.triggers(unit.toks, texts))
         excerpt = _excerpt(self.text, unit.start, unit.end)
         if not found:
             self.no_trigger(unit, texts, excerpt)
@@ -276,8 +276,7 @@ class _Reader:
                                                                                   unit.toks[end - 1].end],
                          valid=actions)
                 continue
-            prose = next((t.prose for t in triggers if t.prose), None)
-            self.action(unit, excerpt, actions[0], prose, start, end, lo, hi)
+            self.action(unit, excerpt, actions[0], _pick(triggers), start, end, lo, hi)
 
     def no_trigger(self, unit: Unit, texts: list[str], excerpt: str) -> None:
         words = [t for t in unit.toks if t.kind != "punct"]
@@ -346,6 +345,23 @@ class _Reader:
             i = best[1]
         return out
 
+    def continued(self, texts: list[str], found: list) -> list:
+        """An action's words met again in its own part say more of the same action, not
+        a second one: with no sequence word before them ("je dors pour récupérer"), or
+        when they are one of its fields' labels ("jet de Physique, jet instinctif")."""
+        out = []
+        for start, end, triggers in found:
+            if out and {t.action for t in triggers} == {t.action for t in out[-1][2]}:
+                action = triggers[0].action
+                between = range(out[-1][1], start)
+                separated = any(self.lw["sequence"].at(texts, i, start) for i in between)
+                labelled = any(self.g.labels.get(s.field) and self.g.labels[s.field].at(texts, start, end) == end - start
+                               for s in self.g.slots.get(action, []))
+                if not separated or labelled:
+                    continue
+            out.append((start, end, triggers))
+        return out
+
     def negated(self, texts: list[str], start: int, end: int, lo: int) -> bool:
         """A negation before the action in its clause, or "pas"/"not" right after it."""
         i = start - 1
@@ -394,9 +410,9 @@ class _Reader:
         self.out.questions.append(Question(key, unit.line, excerpt, params))
 
     # -- one action's values --------------------------------------------------------------
-    def action(self, unit: Unit, excerpt: str, action_id: str, prose_field: str | None, start: int, end: int,
+    def action(self, unit: Unit, excerpt: str, action_id: str, trigger, start: int, end: int,
                lo: int, hi: int) -> None:
-        reader = ActionReader(self, unit, action_id, prose_field, start, end, lo, hi)
+        reader = ActionReader(self, unit, action_id, trigger, start, end, lo, hi)
         arg, questions = reader.build()
         if questions:
             for key, params in questions:
@@ -431,6 +447,11 @@ class _Reader:
                 lines.append(chunk)
             last_end = end
         return "\n".join(lines).strip()
+
+
+def _pick(triggers: list):
+    """Of the phrasings ending at the same words, the one that says most (a prose field, presets)."""
+    return max(triggers, key=lambda t: (bool(t.prose), len(t.preset)))
 
 
 def _excerpt(text: str, start: int, end: int) -> str:

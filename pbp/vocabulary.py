@@ -98,10 +98,11 @@ class Entry:
             object.__setattr__(self, "label", self.names[0] if self.names else str(self.value))
 
 
-def slot_key(action_id: str, field_name: str | None, spec) -> str:
-    """The vocabulary an argument reads: its named type (`direction`, `chasseur`),
-    else `action.field` (`hanter.salle`), or the action id for a bare inline argument."""
-    if isinstance(spec, str):
+def slot_key(action_id: str, field_name: str | None, spec, arg_types: dict) -> str:
+    """The vocabulary an argument reads: its type when data.yaml names it under
+    `arg_types` (`direction`, `chasseur`), else `action.field` (`hanter.salle`), or
+    the action id for a plain argument (`interroger`)."""
+    if isinstance(spec, str) and spec in arg_types:
         return spec
     return f"{action_id}.{field_name}" if field_name else action_id
 
@@ -134,9 +135,8 @@ def arg_slots(action_id: str, spec, arg_types: dict):
 def _item_key(action_id, field_name, spec, arg_types) -> str:
     resolved = resolve_spec(spec, arg_types)
     if resolved.get("type") == "list" and resolved.get("of") is not None:
-        return slot_key(action_id, field_name, resolved["of"]) if isinstance(resolved["of"], str) else \
-            slot_key(action_id, field_name, None)
-    return slot_key(action_id, field_name, spec)
+        return slot_key(action_id, field_name, resolved["of"], arg_types)
+    return slot_key(action_id, field_name, spec, arg_types)
 
 
 def default_names(rules: dict, phrasings: dict, view: dict, scenario, state: dict) -> dict[str, list[Entry]]:
@@ -201,7 +201,9 @@ def _walk(node, path: list[str]):
     A path that reaches nothing gives nothing (a view without that key)."""
     if not path:
         if isinstance(node, dict):
-            return [dict(v, key=k) if isinstance(v, dict) else {"key": k, "name": v} for k, v in node.items()]
+            # a mapping's items: its key is their `key` (and their `id` when they have none)
+            return [{"id": k, **v, "key": k} if isinstance(v, dict) else {"key": k, "id": k, "name": v}
+                    for k, v in node.items()]
         return list(node) if isinstance(node, list) else ([] if node is None else [node])
     head, rest = path[0], path[1:]
     if head == "*":

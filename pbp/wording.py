@@ -19,8 +19,10 @@ from pbp import vocabulary as V
 from pbp.vocabulary import Entry, Token, tokens
 
 WORDS_FILE = Path(__file__).with_name("import_words.yaml")
-#: name words too common to name anything on their own
-STOP = frozenset("le la les l de du des d the of a an et and en au aux un une".split())
+#: name words too common to name anything on their own (articles, prepositions, possessives)
+STOP = frozenset("le la les l de du des d un une et en au aux a dans sur sous par pour avec son sa ses mon ma mes "
+                 "ton ta tes leur leurs notre votre nos vos the of an and in on at to by for with his her their "
+                 "its my your our".split())
 
 
 def phrase(text: str) -> tuple[str, ...]:
@@ -133,10 +135,14 @@ class Slot:
     prose: bool = False
 
 
-@dataclass
+@dataclass(frozen=True)
 class Trigger:
     action: str
-    prose: str | None  # a phrasing ending with {field}: that field gets the words after it
+    #: a phrasing ending with {field}: that field gets the words after it; starting
+    #: with {field}: the words from the phrasing on ("{but} tire sur": "tire sur le garde")
+    prose: str | None = None
+    prose_here: bool = False
+    preset: tuple = ()  # (field, value) pairs the phrasing itself says ("soigne": sort soin)
 
 
 @dataclass
@@ -168,21 +174,15 @@ def grammar(ruleset) -> Grammar:
         spellings = [action_id, spec.get("en"), *(spec.get("aliases") or [])]
         spellings += [w for lang in ("fr", "en") for w in mine.get(lang) or []]
         for text in spellings:
-            if not text:
-                continue
-            text = str(text).strip()
-            prose = None
-            if text.endswith("}") and "{" in text:
-                text, prose = text[:text.rindex("{")].strip(), text[text.rindex("{") + 1:-1].strip()
-            words = tuple(w for w in phrase(text) if w not in ":;,")
+            trigger, words = _phrasing(action_id, text)
             if not words or words in exclude:
                 continue
             node = root
             for w in words:
                 node = node.setdefault(w, {})
                 known.add(w)
-            if not any(t.action == action_id and t.prose == prose for t in node.get(None, [])):
-                node.setdefault(None, []).append(Trigger(action_id, prose))
+            if trigger not in node.get(None, []):
+                node.setdefault(None, []).append(trigger)
         slots[action_id] = [_slot(f, k, r, arg_types) for f, k, r in V.arg_slots(action_id, spec.get("arg"), arg_types)]
         resolved = V.resolve_spec(spec.get("arg"), arg_types)
         short[action_id] = resolved.get("short") if resolved.get("type") == "map" else None
@@ -195,6 +195,25 @@ def grammar(ruleset) -> Grammar:
     after = {key: Phrases(w for lang in ("fr", "en") for w in ((spec or {}).get("after") or {}).get(lang) or [])
              for key, spec in (data.get("values") or {}).items() if isinstance(spec, dict)}
     return Grammar(root, Fuzzy(known), slots, short, labels, negative, after, data.get("subject"))
+
+
+def _phrasing(action_id: str, item) -> tuple[Trigger, tuple]:
+    """One phrasing of phrasings.yaml: "words", "words {field}", "{field} words", or
+    {say: "words", set: {field: value}}."""
+    preset = ()
+    if isinstance(item, dict):
+        preset = tuple((str(k), v) for k, v in (item.get("set") or {}).items())
+        item = item.get("say")
+    if not item:
+        return Trigger(action_id), ()
+    text = str(item).strip()
+    prose, here = None, False
+    if text.endswith("}") and "{" in text:
+        text, prose = text[:text.rindex("{")].strip(), text[text.rindex("{") + 1:-1].strip()
+    elif text.startswith("{") and "}" in text:
+        prose, text, here = text[1:text.index("}")].strip(), text[text.index("}") + 1:].strip(), True
+    words = tuple(w for w in phrase(text) if w not in ":;,")
+    return Trigger(action_id, prose or None, here, preset), words
 
 
 def _slot(name, key, resolved, arg_types) -> Slot:
