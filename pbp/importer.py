@@ -288,6 +288,10 @@ class _Reader:
             return
         if all(t.kind == "num" or (t.text,) in self.lw["chatter"].items for t in words):
             return
+        if any(self.lw["conditional"].at(texts, i) and {"je", "j", "i", "on", "nous", "we"} & set(texts[i + 1:i + 3])
+               for i in range(len(texts))):
+            self.ask("import_conditional", unit, excerpt)  # "si je trouve une porte, je l'ouvre": for the MJ
+            return
         if any(self.lw["nothing"].at(texts, i) for i in range(len(texts))):
             self.out.nothing = True
             return
