@@ -66,7 +66,8 @@ class ActionReader:
         if self.questions:
             return None, self.questions
         self.unknown(groups, labels, prose_range, values)
-        self.missing(values)
+        if not self.questions:
+            self.missing(values)
         arg = self.shape(values) if not self.questions else None
         return (None, self.questions) if self.questions else (arg, [])
 
@@ -127,6 +128,8 @@ class ActionReader:
             for m in find_names(names, self.toks, self.usable, self.lo, self.hi):
                 if m.weak and not self.weak_ok(key, m.start):
                     continue
+                if m.end <= self.start and self.r.me is not None and names.entries[m.entry].value == self.r.me:
+                    continue  # "Fabien interroge Hugo", from Fabien: who acts, not whom
                 found.append((key, names, m))
         found.sort(key=lambda x: (x[2].start, -x[2].end))
         out, current, reach = [], [], -1
@@ -237,7 +240,7 @@ class ActionReader:
         for f, words in prose.items():
             values[f] = [words]
         subject = self.g.subject
-        if subject in self.by_field:
+        if subject is not None and subject in self.by_field:
             if subject not in values and self.r.subject is not None:
                 values[subject] = [self.r.subject]
             if subject in values:
@@ -314,7 +317,7 @@ class ActionReader:
             return None
         short = self.g.short.get(self.action_id)
         if not out:
-            return None
+            return None if self.g.bare.get(self.action_id) else {}  # `posseder: {}`: its fields' defaults
         if list(out) == [short] and self.by_field[short].kind != "list":
             return out[short]
         return out

@@ -49,7 +49,7 @@ def import_message(campaign: Campaign, handle: str, message: str) -> Imported:
     if handle not in rs.players_to_play(state, scenario):
         raise PbpError("import_player_out", player=handle, character=scenario.name(handle))
     people = [x for h in campaign.roster for x in (h, scenario.name(h))]
-    reading = importer.read(message, rs, rs.import_names(state, scenario, handle), people)
+    reading = importer.read(message, rs, rs.import_names(state, scenario, handle), people, handle)
     target = campaign.turn_dir(n) / "orders" / f"{handle}.yaml"
     out = Imported(handle, n, target, reading, existing=[p for h, p in campaign.order_files(n) if h == handle])
     if reading.questions:

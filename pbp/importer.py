@@ -80,12 +80,14 @@ class Unit:
     quotes: list[tuple[int, int]]
 
 
-def read(text: str, ruleset, names: dict[str, list], people=()) -> Reading:
+def read(text: str, ruleset, names: dict[str, list], people=(), me: str | None = None) -> Reading:
     """What a message orders and says, for a player whose value names are `names`
     (Ruleset.import_names); `people`: the roster's handles and characters' names,
-    never taken for a typo of an action's words (`Mélétê` is no `melee`)."""
+    never taken for a typo of an action's words (`Mélétê` is no `melee`); `me`: the
+    player's handle (their own name before an action is its subject, no value)."""
     text = normalise(text)
     reader = _Reader(text, grammar(ruleset), {k: Names(v) for k, v in names.items()}, people)
+    reader.me = me
     return reader.run()
 
 
@@ -95,6 +97,7 @@ class _Reader:
         self.out = Reading()
         self.keep: list[tuple[int, int]] = []  # the roleplay's ranges of the text
         self.subject = None
+        self.me: str | None = None
         #: the words of every name: a typo of an action's words is never one of them
         self.known = set().union(*(n.words() for n in names.values())) if names else set()
         for person in people:
@@ -288,7 +291,7 @@ class _Reader:
             return
         if all(t.kind == "num" or (t.text,) in self.lw["chatter"].items for t in words):
             return
-        if any(self.lw["conditional"].at(texts, i) and {"je", "j", "i", "on", "nous", "we"} & set(texts[i + 1:i + 3])
+        if any(self.lw["conditional"].at(texts, i) and {"je", "j", "i", "on", "nous", "we"} & set(texts[i + 1:])
                for i in range(len(texts))):
             self.ask("import_conditional", unit, excerpt)  # "si je trouve une porte, je l'ouvre": for the MJ
             return

@@ -153,6 +153,7 @@ class Grammar:
     fuzzy: Fuzzy
     slots: dict[str, list[Slot]]
     short: dict[str, str | None]
+    bare: dict[str, bool]  # whether the action may be written with no argument at all
     labels: dict[str, Phrases]  # field -> the words announcing its value
     negative: dict[str, Phrases]  # field -> the words announcing a negative number ("malus")
     after: dict[str, Phrases]  # vocabulary -> the words a weak name may follow
@@ -166,7 +167,7 @@ def grammar(ruleset) -> Grammar:
     arg_types = rules.get("arg_types") or {}
     root: dict = {}
     known: set[str] = set()
-    slots, short = {}, {}
+    slots, short, bare = {}, {}, {}
     for action_id, spec in ruleset.actions.items():
         spec = spec or {}
         mine = declared.get(action_id) or {}
@@ -186,6 +187,7 @@ def grammar(ruleset) -> Grammar:
         slots[action_id] = [_slot(f, k, r, arg_types) for f, k, r in V.arg_slots(action_id, spec.get("arg"), arg_types)]
         resolved = V.resolve_spec(spec.get("arg"), arg_types)
         short[action_id] = resolved.get("short") if resolved.get("type") == "map" else None
+        bare[action_id] = not resolved or bool(resolved.get("optional"))
     labels, negative = {}, {}
     for name, spec in (data.get("labels") or {}).items():
         spec = spec or {}
@@ -194,7 +196,7 @@ def grammar(ruleset) -> Grammar:
         negative[name] = Phrases(w for lang in ("fr", "en") for w in neg.get(lang) or [])
     after = {key: Phrases(w for lang in ("fr", "en") for w in ((spec or {}).get("after") or {}).get(lang) or [])
              for key, spec in (data.get("values") or {}).items() if isinstance(spec, dict)}
-    return Grammar(root, Fuzzy(known), slots, short, labels, negative, after, data.get("subject"))
+    return Grammar(root, Fuzzy(known), slots, short, bare, labels, negative, after, data.get("subject"))
 
 
 def _phrasing(action_id: str, item) -> tuple[Trigger, tuple]:
