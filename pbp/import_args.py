@@ -58,6 +58,9 @@ class ActionReader:
     def build(self) -> tuple[object, list]:
         if not self.slots:
             return None, []
+        if self.said("repeat"):
+            self.ask("import_repeat")  # "deux fois": one line of the order file is one action
+            return None, self.questions
         labels = self.labels()
         prose, prose_range = self.prose(labels)
         groups = self.groups(labels)
@@ -245,7 +248,25 @@ class ActionReader:
                 values[subject] = [self.r.subject]
             if subject in values:
                 self.r.subject = values[subject][0]
+                self.itself(values)
         return values
+
+    def said(self, kind: str) -> bool:
+        phrases = self.r.lw[kind]
+        return any(self.usable[i] and phrases.at(self.texts, i, self.hi) for i in range(self.lo, self.hi))
+
+    def itself(self, values: dict) -> None:
+        """"sur lui-même", "se soigne" (a phrasing's `{subject}`): the one acting is also
+        the value of the one other field that may name them."""
+        me = values[self.g.subject][0]
+        for f, found in values.items():
+            values[f] = [me if v == "{subject}" else v for v in found]
+        if not self.said("itself"):
+            return
+        fields = [s.field for s in self.slots if s.field != self.g.subject and s.field not in values
+                  and self.r.names.get(s.key) and any(e.value == me for e in self.r.names[s.key].entries)]
+        if len(fields) == 1:
+            values[fields[0]] = [me]
 
     def unknown(self, groups, labels, prose_range, values) -> None:
         """A label with no value after it ("avec …", "vers …"), or a capitalised word
