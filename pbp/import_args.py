@@ -65,7 +65,7 @@ class ActionReader:
         prose, prose_range = self.prose(labels)
         groups = self.groups(labels)
         numbers = self.numbers(labels, groups)
-        values = self.assign(groups, numbers, prose)
+        values = self.assign(groups, numbers, prose, prose_range)
         if self.questions:
             return None, self.questions
         self.unknown(groups, labels, prose_range, values)
@@ -96,7 +96,7 @@ class ActionReader:
 
     def prose(self, labels: list[_Label]) -> tuple[dict, range]:
         """A prose field's words: after a phrasing ending with {field}, or after its label,
-        up to a parenthesis, another field's label or the end of the part."""
+        up to a parenthesis, a comma or the end of the part."""
         prose_slots = [s for s in self.slots if s.prose]
         if not prose_slots:
             return {}, range(0)
@@ -112,7 +112,7 @@ class ActionReader:
             return {}, range(0)
         stop = self.hi
         for i in range(begin, self.hi):
-            if self.texts[i] in ("(", "«»") or any(lb.start == i and lb.field != name for lb in labels):
+            if self.texts[i] in ("(", "«»", ",", ";", "[") and self.toks[i].kind == "punct":
                 stop = i
                 break
         if stop <= begin:
@@ -210,8 +210,12 @@ class ActionReader:
         return out
 
     # -- deciding ---------------------------------------------------------------------
-    def assign(self, groups: list[_Group], numbers: dict, prose: dict) -> dict:
+    def assign(self, groups: list[_Group], numbers: dict, prose: dict, prose_range: range = range(0)) -> dict:
         values: dict = {f: [v] for f, v in self.trigger.preset if f in self.by_field}
+        # a field named outside the player's prose is not named again by the prose's words
+        # ("par la Force (Physique, télékinésie)": the skill is télékinésie)
+        outside = {f for g in groups if g.start not in prose_range for f in g.options}
+        groups = [g for g in groups if g.start not in prose_range or not set(g.options) & outside]
         for g in groups:
             fields = list(g.options)
             open_fields = [f for f in fields if f not in values or self.by_field[f].kind == "list"]

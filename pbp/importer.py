@@ -28,7 +28,7 @@ from pbp import i18n
 from pbp.import_args import ActionReader
 from pbp.render import normalise
 from pbp.vocabulary import Token, tokens, words
-from pbp.wording import Grammar, Names, find_names, grammar, language
+from pbp.wording import Grammar, Names, Trigger, find_names, grammar, language
 
 _QUOTES = {"«": "»", "“": "”", "„": "“", '"': '"'}
 _BULLETS = frozenset("-*•–—·+")
@@ -248,7 +248,7 @@ class _Reader:
     # -- reading one unit ---------------------------------------------------------------
     def unit(self, unit: Unit) -> None:
         texts = [t.text for t in unit.toks]
-        found = self.continued(texts, self.triggers(unit.toks, texts))
+        found = self.continued(texts, self.triggers(unit.toks, texts)) or self.implied(unit)
         excerpt = _excerpt(self.text, unit.start, unit.end)
         if not found:
             self.no_trigger(unit, texts, excerpt)
@@ -351,6 +351,21 @@ class _Reader:
             out.append((i, best[1], best[2]))
             i = best[1]
         return out
+
+    def implied(self, unit: Unit) -> list:
+        """A sentence with no action's words that names a value only one action takes
+        (`implied_by` in phrasings.yaml): "Mental + persuasion pour amadouer Vorn" is a
+        check. The action starts at the first such name (its words are none)."""
+        for key, action_id in self.g.implied.items():
+            names = self.names.get(key)
+            if names is None:
+                continue
+            matches = [m for m in find_names(names, unit.toks, [True] * len(unit.toks), 0, len(unit.toks))
+                       if not m.weak]
+            if matches:
+                at = min(m.start for m in matches)
+                return [(at, at, [Trigger(action_id)])]
+        return []
 
     def continued(self, texts: list[str], found: list) -> list:
         """An action's words met again in its own part say more of the same action, not

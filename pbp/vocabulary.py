@@ -148,7 +148,9 @@ def default_names(rules: dict, phrasings: dict, view: dict, scenario, state: dic
       `context.…` (the ruleset's order_context for this player), `scenario.world.…`,
       `scenario.characters.…`, `scenario.roster`, `state.…` or `rules.…`, with `*` for
       every item of a list or mapping; `value:` the field written in the order file,
-      `names:` the fields a player may write (`key` is a mapping's key)."""
+      `names:` the fields a player may write (`key` is a mapping's key); a source may
+      be `{path:, value:, names:}` with fields of its own. A name found in an earlier
+      source wins over the same name in a later one (`Entry.rank`)."""
     arg_types = rules.get("arg_types") or {}
     declared = (phrasings or {}).get("values") or {}
     out: dict[str, list[Entry]] = {}
@@ -171,8 +173,10 @@ def default_names(rules: dict, phrasings: dict, view: dict, scenario, state: dic
         entries = list(out.get(key, []))
         known = {e.value for e in entries}
         for rank, source in enumerate(sources):
-            for item in _walk(roots, str(source).split(".")):
-                entry = _entry(item, spec, rank)
+            # a source is a path, or {path:, value:, names:} with its own fields
+            path, fields = (source.get("path"), {**spec, **source}) if isinstance(source, dict) else (source, spec)
+            for item in _walk(roots, str(path).split(".")):
+                entry = _entry(item, fields, rank)
                 if entry is not None and entry.value not in known:
                     known.add(entry.value)
                     entries.append(entry)

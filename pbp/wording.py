@@ -158,6 +158,7 @@ class Grammar:
     negative: dict[str, Phrases]  # field -> the words announcing a negative number ("malus")
     after: dict[str, Phrases]  # vocabulary -> the words a weak name may follow
     subject: str | None
+    implied: dict[str, str]  # vocabulary -> the action a sentence naming one of its values orders
 
 
 def grammar(ruleset) -> Grammar:
@@ -196,7 +197,9 @@ def grammar(ruleset) -> Grammar:
         negative[name] = Phrases(w for lang in ("fr", "en") for w in neg.get(lang) or [])
     after = {key: Phrases(w for lang in ("fr", "en") for w in ((spec or {}).get("after") or {}).get(lang) or [])
              for key, spec in (data.get("values") or {}).items() if isinstance(spec, dict)}
-    return Grammar(root, Fuzzy(known), slots, short, bare, labels, negative, after, data.get("subject"))
+    implied = {str(key): action_id for action_id, mine in declared.items()
+               for key in ((mine or {}).get("implied_by") or [])}
+    return Grammar(root, Fuzzy(known), slots, short, bare, labels, negative, after, data.get("subject"), implied)
 
 
 def _phrasing(action_id: str, item) -> tuple[Trigger, tuple]:
