@@ -56,11 +56,11 @@ class ActionReader:
         self.questions.append((key, params))
 
     def build(self) -> tuple[object, list]:
-        if not self.slots:
-            return None, []
         if self.said("repeat"):
             self.ask("import_repeat")  # "deux fois": one line of the order file is one action
             return None, self.questions
+        if not self.slots:
+            return None, []
         labels = self.labels()
         prose, prose_range = self.prose(labels)
         groups = self.groups(labels)

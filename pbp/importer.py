@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pbp import i18n
 from pbp.import_args import ActionReader
 from pbp.render import normalise
-from pbp.vocabulary import Token, tokens, words
+from pbp.vocabulary import SEPARATORS, Token, tokens, words
 from pbp.wording import Grammar, Names, Trigger, find_names, grammar, language
 
 _QUOTES = {"«": "»", "“": "”", "„": "“", '"': '"'}
@@ -448,6 +448,11 @@ class _Reader:
         lines as written, no blank line at either end nor two in a row."""
         pieces: list[tuple[int, int]] = []
         for start, end in sorted(set(self.keep)):
+            # a part starts and ends where its characters do (an apostrophe is no token)
+            while start > 0 and not self.text[start - 1].isspace() and self.text[start - 1] in SEPARATORS:
+                start -= 1
+            while end < len(self.text) and not self.text[end].isspace() and self.text[end] in SEPARATORS:
+                end += 1
             if pieces and start <= pieces[-1][1]:
                 pieces[-1] = (pieces[-1][0], max(end, pieces[-1][1]))
             elif pieces and not self.text[pieces[-1][1]:start].strip(" \t"):

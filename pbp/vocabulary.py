@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 _LIGATURES = str.maketrans({"œ": "oe", "Œ": "oe", "æ": "ae", "Æ": "ae", "ß": "ss", "ø": "o", "Ø": "o",
                             "ł": "l", "Ł": "l", "đ": "d", "Đ": "d"})
 #: characters that only separate words (apostrophes, hyphens, underscores)
-_SEPARATORS = frozenset("'’ʼ‘`´_-‐‑‒–—")
+SEPARATORS = frozenset("'’ʼ‘`´_-‐‑‒–—")
 _SIGNS = frozenset("+-−")
 
 
@@ -67,7 +67,7 @@ def tokens(text: str, base: int = 0) -> list[Token]:
             else:
                 out.append(Token(fold(word), base + i, base + j, "word", word[0].isupper()))
             i = j
-        elif c.isspace() or c in _SEPARATORS and not (c == "-" and i + 1 < n and text[i + 1].isdigit()):
+        elif c.isspace() or c in SEPARATORS and not (c == "-" and i + 1 < n and text[i + 1].isdigit()):
             i += 1
         else:
             out.append(Token(c, base + i, base + i + 1, "punct"))
