@@ -80,13 +80,14 @@ class Unit:
     quotes: list[tuple[int, int]]
 
 
-def read(text: str, ruleset, names: dict[str, list], people=(), me: str | None = None) -> Reading:
+def read(text: str, ruleset, names: dict, people=(), me: str | None = None) -> Reading:
     """What a message orders and says, for a player whose value names are `names`
-    (Ruleset.import_names); `people`: the roster's handles and characters' names,
+    (Ruleset.import_names; or those compiled as `wording.Names`); `people`: the roster's handles and characters' names,
     never taken for a typo of an action's words (`Mélétê` is no `melee`); `me`: the
     player's handle (their own name before an action is its subject, no value)."""
     text = normalise(text)
-    reader = _Reader(text, grammar(ruleset), {k: Names(v) for k, v in names.items()}, people)
+    compiled = {k: v if isinstance(v, Names) else Names(v) for k, v in names.items()}
+    reader = _Reader(text, grammar(ruleset), compiled, people)
     reader.me = me
     return reader.run()
 
@@ -272,6 +273,7 @@ class _Reader:
         bounds = self.regions(unit, texts, found)
         for (start, end, triggers), (lo, hi) in zip(found, bounds):
             if self.negated(texts, start, end, lo):
+                self.out.nothing = True  # "je ne bouge pas": said, and no order
                 continue
             actions = sorted({t.action for t in triggers})
             if len(actions) > 1:
@@ -327,8 +329,14 @@ class _Reader:
                     yield s
 
     def triggers(self, toks: list[Token], texts: list[str]) -> list[tuple[int, int, list]]:
-        """Each action's words in a unit, longest first, left to right: (start, end, triggers)."""
+        """Each action's words in a unit, longest first, left to right: (start, end, triggers).
+        Words inside a field's label ("la fais aller") are no action's."""
         out, i, n = [], 0, len(toks)
+        label_end = [0] * n  # where the longest label covering each position ends
+        for j in range(n):
+            longest = max((p.at(texts, j) for p in self.g.labels.values()), default=0)
+            for k in range(j, j + longest):
+                label_end[k] = max(label_end[k], j + longest) if longest > 1 else label_end[k]
         while i < n:
             if toks[i].kind != "word":
                 i += 1
@@ -345,7 +353,7 @@ class _Reader:
                     for w in spelt or self.g.fuzzy(texts[j]):
                         if w in node:
                             stack.append((node[w], j + 1, exact + (w == texts[j])))
-            if best is None:
+            if best is None or best[1] <= label_end[i]:
                 i += 1
                 continue
             out.append((i, best[1], best[2]))

@@ -12,6 +12,7 @@ bounded phrase, so reading stays linear in the message.
 from __future__ import annotations
 
 import functools
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -161,7 +162,19 @@ class Grammar:
     implied: dict[str, str]  # vocabulary -> the action a sentence naming one of its values orders
 
 
+_grammars: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
 def grammar(ruleset) -> Grammar:
+    """A ruleset's phrasings compiled, once per ruleset object (its rules, with the
+    campaign's overrides, do not change once it is made)."""
+    found = _grammars.get(ruleset)
+    if found is None:
+        found = _grammars[ruleset] = _compile(ruleset)
+    return found
+
+
+def _compile(ruleset) -> Grammar:
     rules = ruleset.rules
     data = ruleset.phrasings() or {}
     declared = data.get("actions") or {}

@@ -287,7 +287,7 @@ def _canonical(rs, names: dict, actions) -> list:
             return value
 
         if isinstance(a.arg, dict):
-            out.append((a.id, {k: same(v, by_field.get(k)) for k, v in a.arg.items()}))
+            out.append((a.id, {k: same(v, by_field.get(k)) for k, v in a.arg.items() if v is not None}))
         else:
             out.append((a.id, same(a.arg, by_field.get(None))))
     return out
@@ -302,21 +302,19 @@ def test_every_legal_order_written_in_words_reads_back(tmp_path, rid):
         for player in rs.players_to_play(state, scenario):
             if rs.lost_turn(state, scenario, player):
                 continue
-            names = rs.import_names(state, scenario, player)
+            compiled = {k: wording.Names(v) for k, v in rs.import_names(state, scenario, player).items()}
             options = rs.legal_orders(state, scenario, player)
-            for option in rng.sample(options, min(len(options), 25)):
-                text = words_for(rs, {k: wording.Names(v) for k, v in names.items()}, scenario.name(player),
-                                 option, rng)
-                reading = importer.read(text, rs, names, people, player)
+            for option in rng.sample(options, min(len(options), 12)):
+                text = words_for(rs, compiled, scenario.name(player), option, rng)
+                reading = importer.read(text, rs, compiled, people, player)
                 assert reading.questions == [], (text, [q.text("en") for q in reading.questions])
                 problems = Refusals()
                 got = parse_actions([a.id if a.arg is None else {a.id: a.arg} for a in reading.actions], rs,
                                     scenario, problems)
                 assert not problems, (text, problems)
-                compiled = {k: wording.Names(v) for k, v in names.items()}
-                assert _canonical(rs, compiled, got) == _canonical(rs, compiled, option), text
+                assert _canonical(rs, compiled, got) == _canonical(rs, compiled, option), (text, got, option)
                 checked += 1
-    assert checked > 0
+    assert checked >= 10, checked
 
 
 # -- the ruleset data ---------------------------------------------------------------------
