@@ -314,7 +314,8 @@ def test_every_legal_order_written_in_words_reads_back(tmp_path, rid):
                 assert not problems, (text, problems)
                 assert _canonical(rs, compiled, got) == _canonical(rs, compiled, option), (text, got, option)
                 checked += 1
-    assert checked >= 10, checked
+    # every ruleset checks some; those with bots of their own, many (synthetic games too)
+    assert checked >= (100 if SIMULATE in ruleset.get(rid).capabilities else 1), checked
 
 
 # -- the ruleset data ---------------------------------------------------------------------
