@@ -320,7 +320,7 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
     nothing written)."""
     from pbp import i18n, import_orders, turn
     from pbp.campaign import atomic_write
-    from pbp.errors import InputError, PbpError
+    from pbp.errors import InputError
 
     handle = handle or ctx.obj.get("orders_player")
     if handle is None:
@@ -330,7 +330,7 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
     handle = campaign.handle(handle)
     limit = campaign.limits["order_file_bytes"]
     source = "<stdin>" if message == "-" else message
-    data = _read_message(message, source, limit)
+    data = import_orders.read_source(message, click.get_binary_stream("stdin"), limit)
     text = import_orders.read_message(data, source, limit)
     if write_file and not force:
         existing = [p for h, p in campaign.order_files(turn.next_turn(campaign)) if h == handle]
@@ -365,35 +365,6 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
     click.echo(turn.renderer(campaign, fmt).render("receipt", title=campaign.title, **result.receipt), nl=False)
     if result.problems:
         ctx.exit(1)
-
-
-def _read_message(message: str, source: str, limit: int) -> bytes:
-    """At most limit + 1 bytes of the message: standard input, or a regular file
-    (a FIFO or a device would block or never end)."""
-    import stat
-
-    from pbp.errors import InputError
-
-    if message == "-":
-        return click.get_binary_stream("stdin").read(limit + 1)
-    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(message, flags)
-    except OSError as exc:
-        raise InputError("file_unreadable", file=source, reason=exc.strerror) from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise InputError("import_not_file", file=source)
-        chunks, size = [], 0
-        while size <= limit:
-            chunk = os.read(fd, limit + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
 
 
 @main.command()

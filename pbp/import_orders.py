@@ -2,11 +2,15 @@
 import`): what the importer read (pbp/importer.py), the file's text, and what
 `pbp check` and `pbp receipt` would say of it, through the very code they use.
 
-Nothing here writes: the command writes the file (atomically) when asked.
+Nothing here writes: the command writes the file (atomically) when asked. The
+message is read bounded (the campaign's `order_file_bytes`), from a regular file or
+standard input only.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +31,31 @@ class Imported:
     problems: list[PbpError] = field(default_factory=list)  # what `pbp check` would say of it
     receipt: dict | None = None  # the receipt template's context
     existing: list[Path] = field(default_factory=list)  # order files the player already has this turn
+
+
+def read_source(path: str, stdin, limit: int) -> bytes:
+    """At most limit + 1 bytes of a message: standard input (`-`), or a regular file
+    anywhere (the MJ's own: a FIFO or a device would block or never end)."""
+    if path == "-":
+        return stdin.read(limit + 1)
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise InputError("file_unreadable", file=path, reason=exc.strerror) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise InputError("import_not_file", file=path)
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, limit + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def read_message(data: bytes, source: str, limit: int) -> str:
