@@ -48,6 +48,11 @@ class ActionReader:
         self.usable = [lo <= i < hi and not start <= i < end and t.text != "«»" for i, t in enumerate(self.toks)]
         self.questions: list[tuple[str, dict]] = []
 
+    def numeric(self, s: Slot) -> bool:
+        """Whether a field is written with numbers: a whole number, a list of them, or
+        what phrasings.yaml says is (`numbers: 2`, a square)."""
+        return s.kind == "int" or s.item == "int" or s.key in self.g.numbers
+
     def what(self, name: str | None) -> str:
         """How a question names a field: its name, or its vocabulary's for a plain argument."""
         return name if name is not None else self.by_field[None].key
@@ -122,7 +127,7 @@ class ActionReader:
 
     def groups(self, labels: list[_Label]) -> list[_Group]:
         """The names in the part, overlapping ones grouped, each group with the fields it may fill."""
-        keys = {s.key for s in self.slots if not s.prose and s.kind != "int" and s.item != "int"}
+        keys = {s.key for s in self.slots if not self.numeric(s) and not s.prose}
         found = []
         for key in keys:
             names = self.r.names.get(key)
@@ -204,7 +209,7 @@ class ActionReader:
                     value = -value
                 out.setdefault(label.field, []).append(value)
                 continue
-            free = [s for s in self.slots if (s.kind == "int" and not self.g.labels.get(s.field)) or s.item == "int"]
+            free = [s for s in self.slots if self.numeric(s) and not (s.kind == "int" and self.g.labels.get(s.field))]
             if free:
                 out.setdefault(free[0].field, []).append(value)
         return out
@@ -316,8 +321,9 @@ class ActionReader:
                 continue
             names = self.r.names.get(s.key)
             valid = [e.label for e in names.entries] if names else []
-            if s.kind == "list" and s.item == "int":
-                self.ask("import_numbers", what=s.field or s.key, count=s.low, found=0)
+            if self.numeric(s) and s.kind != "int":
+                count = self.g.numbers.get(s.key, (s.low, None))[0]
+                self.ask("import_numbers", what=s.field or s.key, count=count, found=0)
             else:
                 self.ask("import_missing", action=self.action_id, what=s.field or s.key, valid=valid)
 
@@ -328,6 +334,15 @@ class ActionReader:
             found = values.get(s.field)
             if found is None:
                 return None
+            if s.key in self.g.numbers:
+                count, text = self.g.numbers[s.key]
+                if len(found) != count:
+                    self.ask("import_numbers", what=s.field or s.key, count=count, found=len(found))
+                    return None
+                if s.kind == "list" and s.item == "int":
+                    return list(found)
+                written = text.format(*found) if text else " ".join(map(str, found))
+                return [written] if s.kind == "list" else written
             if s.kind == "list":
                 if s.item == "int" and s.high is not None and not s.low <= len(found) <= s.high:
                     self.ask("import_numbers", what=s.field or s.key, count=s.high, found=len(found))

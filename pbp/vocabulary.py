@@ -189,11 +189,13 @@ def default_names(rules: dict, phrasings: dict, view: dict, scenario, state: dic
 
 def _choice(spec: dict, declared: dict) -> list[Entry]:
     aliases = spec.get("aliases") or {}
+    english = spec.get("en") if isinstance(spec.get("en"), dict) else {}  # the words an English form shows
     extra = declared.get("words") or {}
     weak = frozenset(fold(w) for w in declared.get("weak") or [])
     entries = []
     for value in spec.get("values") or []:
         names = [str(value)] + [str(a) for a, v in aliases.items() if str(v) == str(value)]
+        names += [str(english[value])] if english.get(value) else []
         for lang_words in (extra.get(value) or {}).values():
             names += [str(w) for w in lang_words or []]
         entries.append(Entry(value, tuple(names), frozenset(n for n in names if fold(n) in weak)))

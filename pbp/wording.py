@@ -160,6 +160,9 @@ class Grammar:
     after: dict[str, Phrases]  # vocabulary -> the words a weak name may follow
     subject: str | None
     implied: dict[str, str]  # vocabulary -> the action a sentence naming one of its values orders
+    #: vocabulary -> (how many numbers, how the order file writes them: "{0}-{1}") for an
+    #: argument written with numbers (a square), whatever type data.yaml gives it
+    numbers: dict[str, tuple[int, str | None]]
 
 
 _grammars: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
@@ -212,7 +215,10 @@ def _compile(ruleset) -> Grammar:
              for key, spec in (data.get("values") or {}).items() if isinstance(spec, dict)}
     implied = {str(key): action_id for action_id, mine in declared.items()
                for key in ((mine or {}).get("implied_by") or [])}
-    return Grammar(root, Fuzzy(known), slots, short, bare, labels, negative, after, data.get("subject"), implied)
+    numbers = {str(key): (int(spec["numbers"]), spec.get("text")) for key, spec in (data.get("values") or {}).items()
+               if isinstance(spec, dict) and spec.get("numbers")}
+    return Grammar(root, Fuzzy(known), slots, short, bare, labels, negative, after, data.get("subject"), implied,
+                   numbers)
 
 
 def _phrasing(action_id: str, item) -> tuple[Trigger, tuple]:

@@ -336,7 +336,8 @@ def test_phrasings_are_words_and_every_source_names_something(examples, rid):
     rs = examples[rid].ruleset
     data = rs.phrasings()
     # a bare `on` or `no` in YAML is a boolean, not a word
-    assert [(w, v) for w, v in _strings(data) if not isinstance(v, str) and ".set." not in w] == []
+    assert [(w, v) for w, v in _strings(data) if not isinstance(v, str) and ".set." not in w
+            and not (w.endswith(".numbers") and isinstance(v, int))] == []
     assert set(data.get("actions") or {}) <= set(rs.actions)
     campaign = examples[rid]
     state = campaign.state(campaign.last_turn())
