@@ -133,9 +133,12 @@ def arg_slots(action_id: str, spec, arg_types: dict):
 
 
 def _item_key(action_id, field_name, spec, arg_types) -> str:
+    """A list reads its items' named type (a path of `direction`s), else its own
+    (`case`, a square), else the field's `action.field`."""
     resolved = resolve_spec(spec, arg_types)
-    if resolved.get("type") == "list" and resolved.get("of") is not None:
-        return slot_key(action_id, field_name, resolved["of"], arg_types)
+    of = resolved.get("of")
+    if resolved.get("type") == "list" and isinstance(of, str) and of in arg_types:
+        return of
     return slot_key(action_id, field_name, spec, arg_types)
 
 
