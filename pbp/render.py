@@ -399,7 +399,7 @@ class BBCodeFormatter(Formatter):
         out = []
         for item in items:
             text, children = split_item(item)
-            text = text if isinstance(text, Markup) else one_line(normalise(text))
+            text = text if isinstance(text, (Markup, _JinjaSafe)) else one_line(normalise(text))
             out.append(f"\n[*]{self.esc(text)}" + (str(self.list(children)) if children else ""))
         return Markup("[list]" + "".join(out) + "\n[/list]")
 
