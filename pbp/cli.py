@@ -292,12 +292,21 @@ def _commit(campaign, key: str, no_commit: bool, **params) -> None:
 
 # -- orders / check ---------------------------------------------------------------
 
-@main.command()
-@click.option("--player", "handle", required=True)
+@main.group(invoke_without_command=True, context_settings=CONTEXT)
+@click.option("--player", "handle", default=None)
 @click.option("--write", "write_file", is_flag=True)
 @click.pass_context
 def orders(ctx, handle, write_file):
-    """A blank order file for the next turn, legal actions in comments."""
+    """A blank order file for the next turn, legal actions in comments.
+
+    `pbp orders import --player H [FILE|-]` reads a player's message instead."""
+    if ctx.invoked_subcommand is not None:
+        ctx.obj["orders_player"] = handle  # `pbp orders --player H import` names the player too
+        if write_file:
+            raise click.UsageError("--write goes after `import`: pbp orders import --player H --write", ctx)
+        return
+    if handle is None:
+        raise click.MissingParameter(ctx=ctx, param=next(p for p in ctx.command.params if p.name == "handle"))
     from pbp import orders as od, turn
     from pbp.campaign import atomic_write
     from pbp.errors import PbpError
@@ -328,6 +337,67 @@ def orders(ctx, handle, write_file):
         say("written", path=campaign.rel(target))
     else:
         click.echo(text, nl=False)
+
+
+@orders.command("import")
+@click.argument("message", required=False, default="-", metavar="[FILE|-]")
+@click.option("--player", "handle", default=None)
+@click.option("--write", "write_file", is_flag=True)
+@click.option("--force", is_flag=True)
+@FORMAT
+@click.pass_context
+def orders_import(ctx, message, handle, write_file, force, fmt):
+    """A player's message (pasted into FILE, or on standard input) made their order
+    file for the next turn: prints what was understood, what `pbp check` says of it
+    and the receipt to send back. Anything ambiguous or unknown is asked (exit 1,
+    nothing written)."""
+    from pbp import i18n, import_orders, turn
+    from pbp.campaign import atomic_write
+    from pbp.errors import InputError
+
+    handle = handle or ctx.obj.get("orders_player")
+    if handle is None:
+        raise click.MissingParameter(ctx=ctx, param=next(p for p in ctx.command.params if p.name == "handle"))
+    campaign = _campaign(ctx)
+    lang = campaign.lang
+    handle = campaign.handle(handle)
+    limit = campaign.limits["order_file_bytes"]
+    source = "<stdin>" if message == "-" else message
+    data = import_orders.read_source(message, click.get_binary_stream("stdin"), limit)
+    text = import_orders.read_message(data, source, limit)
+    if write_file and not force:
+        existing = [p for h, p in campaign.order_files(turn.next_turn(campaign)) if h == handle]
+        if existing:
+            raise InputError("import_exists", file=campaign.rel(existing[0]))
+    result = import_orders.import_message(campaign, handle, text)
+    if result.reading.questions:
+        for question in result.reading.questions:
+            click.echo(question.text(lang), err=True)
+        click.echo(i18n.t(lang, "import_questions", count=len(result.reading.questions)), err=True)
+        ctx.exit(1)
+    if write_file:
+        with campaign.lock():
+            for old in result.existing:
+                if old != result.target:
+                    old.unlink()  # --force: the imported file replaces the player's (Lucy.yml too)
+            atomic_write(result.target, result.text)
+        say("written", path=campaign.rel(result.target))
+    else:
+        click.echo(result.text, nl=False)
+        if result.existing:
+            say("import_exists_note", files=[campaign.rel(p) for p in result.existing])
+    click.echo("")
+    if result.problems:
+        say("import_check_refused", count=len(result.problems))
+        for problem in result.problems:
+            click.echo("  " + problem.text(lang))
+    else:
+        say("import_check_ok", count=len(result.receipt["actions"]))
+    click.echo("")
+    say("import_receipt")
+    click.echo(turn.renderer(campaign, fmt).render("receipt", title=campaign.title, **result.receipt), nl=False)
+    if result.problems:
+        ctx.exit(1)
 
 
 @main.command()

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, ClassVar
 
-from pbp import i18n, yamlio
+from pbp import i18n, vocabulary, yamlio
 from pbp.errors import PbpError, UnknownRuleError, UnknownRulesetError
 from pbp.events import GM, PUBLIC, Audience, Event
 
@@ -198,6 +198,19 @@ class Ruleset(ABC):
             cls._schema = cached
         return cached
 
+    @classmethod
+    def phrasings(cls) -> dict:
+        """How players write this ruleset's orders in plain text (`phrasings.yaml` in
+        its folder, read once; {} without one): per action and language the phrasings
+        it accepts, and where the names of argument values come from. Read by
+        `pbp orders import` (pbp/importer.py) and `import_names`."""
+        cached = cls.__dict__.get("_phrasings")
+        if cached is None:
+            path = cls.folder() / "phrasings.yaml"
+            cached = (yamlio.load_file(path) or {}) if path.exists() else {}
+            cls._phrasings = cached
+        return cached
+
     @property
     def actions(self) -> dict:
         """The order schema: action id -> {arg, en, aliases, ...rules numbers}."""
@@ -252,6 +265,18 @@ class Ruleset(ABC):
     def status(self, state: dict, scenario: Scenario) -> list[Event]:
         """The MJ's overview of a state, as gm events for the `status` template."""
         return []
+
+    def import_names(self, state: dict, scenario: Scenario, player: str) -> dict[str, list[vocabulary.Entry]]:
+        """The values `player` may name in a plain-text message (`pbp orders import`), by
+        vocabulary: an argument type of data.yaml (`direction`, `chasseur`) or
+        `action.field` for an inline one; each an `Entry(value, names)`, `value` being
+        what the order file gets. The default reads the order schema (choice values and
+        their aliases, the roster for `player` arguments) and the `values:` of
+        phrasings.yaml, whose `from:` paths look into the player's view
+        (`order_context`), the scenario, the state and the rules. Override it when a
+        ruleset knows better (names that depend on the state in ways a path cannot say)."""
+        view = self.order_context(state, scenario, player)
+        return vocabulary.default_names(self.rules, self.phrasings(), view, scenario, state)
 
     # -- secrecy ---------------------------------------------------------------------
     def roleplay_audience(self, state: dict, scenario: Scenario, handle: str) -> Audience:
