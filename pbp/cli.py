@@ -109,6 +109,12 @@ def _run_ruleset_command(ctx, cls, command, options) -> None:
         click.echo(update.done or i18n.t(campaign.lang, "written", path=update.file))
 
 
+class PbpSubgroup(LocalHelp, click.Group):
+    """A group under pbp (`pbp orders` and its `import`): help in the MJ's language."""
+
+    command_class = PbpCommand
+
+
 class PbpGroup(LocalHelp, click.Group):
     """Turns every PbpError into a message and exit code 1, never a traceback.
     Rulesets' own commands appear as `pbp <ruleset-id> ...`. Help and usage
@@ -292,7 +298,7 @@ def _commit(campaign, key: str, no_commit: bool, **params) -> None:
 
 # -- orders / check ---------------------------------------------------------------
 
-@main.group(invoke_without_command=True, context_settings=CONTEXT)
+@main.group(cls=PbpSubgroup, invoke_without_command=True, context_settings=CONTEXT)
 @click.option("--player", "handle", default=None)
 @click.option("--write", "write_file", is_flag=True)
 @click.pass_context
@@ -818,7 +824,7 @@ def simulate(ctx, ruleset_id, games, players, seed, jobs, max_turns, overrides, 
 
 @main.command()
 @click.argument("code", required=False)
-@click.option("--turn", "n", type=click.IntRange(0), default=None, help="Turn (default: the last resolved).")
+@click.option("--turn", "n", type=click.IntRange(0), default=None)
 @click.option("--no-commit", is_flag=True)
 @click.pass_context
 def posted(ctx, code, n, no_commit):
@@ -851,9 +857,8 @@ def posted(ctx, code, n, no_commit):
 
 
 @main.command()
-@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="The bundle to write (default: <campaign>.reveal.tar.gz beside the campaign folder).")
-@click.option("--before-end", is_flag=True, help="Reveal a game that is not over (gives away the dice to come).")
+@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--before-end", is_flag=True)
 @click.pass_context
 def reveal(ctx, output, before_end):
     """Write the end-of-game bundle: the archive with its secret, for anyone to audit."""
@@ -879,10 +884,8 @@ def reveal(ctx, output, before_end):
 
 @main.command(name="audit")
 @click.argument("bundle", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--posts", "posts_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="The thread's posts pasted into a text file: every code they show is checked.")
-@click.option("--trust-templates", is_flag=True,
-              help="Also replay the posts with the bundle's own templates (they run as code on this machine).")
+@click.option("--posts", "posts_file", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--trust-templates", is_flag=True)
 @click.pass_context
 def audit_command(ctx, bundle, posts_file, trust_templates):
     """Check a revealed game: the secret, every turn replayed, every code (anyone can run it)."""
@@ -900,11 +903,9 @@ def audit_command(ctx, bundle, posts_file, trust_templates):
 @main.command(name="dice-report")
 @click.argument("bundle", type=click.Path(dir_okay=False, path_type=Path), required=False)
 @click.option("--format", "fmt", type=click.Choice(["text", "bbcode", "markdown"]), default="text")
-@click.option("--min-rolls", type=click.IntRange(2), default=30, show_default=True,
-              help="Fewest rolls of an expression for a test.")
-@click.option("--svg", "svg_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Also write the chart of one expression to this SVG file.")
-@click.option("--expr", "chart_expr", default=None, help="The expression of the chart (default: the most rolled).")
+@click.option("--min-rolls", type=click.IntRange(2), default=30)
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--expr", "chart_expr", default=None)
 @click.pass_context
 def dice_report(ctx, bundle, fmt, min_rolls, svg_path, chart_expr):
     """The dice of the archive (or of a revealed BUNDLE) against their exact distributions."""

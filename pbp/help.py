@@ -204,8 +204,8 @@ class LocalHelp:
         commands = [(name, cmd) for name, cmd in commands if cmd is not None and not cmd.hidden]
         if not commands:
             return
-        limit = formatter.width - 6 - max(len(name) for name, _ in commands)
-        rows = [(name, make_default_short_help(command_help(ctx, cmd), limit)) for name, cmd in commands]
+        # The whole first sentence, wrapped by the formatter: a summary cut with "..." says less than it should.
+        rows = [(name, make_default_short_help(command_help(ctx, cmd), 300)) for name, cmd in commands]
         with formatter.section(say(ctx, "click_commands")):
             formatter.write_dl(rows)
 

@@ -39,7 +39,7 @@ def register_file(path: Path, prefix: str = "") -> None:
     register(messages, prefix)
 
 
-_KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_.]*):[ \t]*")
+_KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]*):[ \t]*")
 _TEXT_LINE = re.compile(r"  ([a-z]{2}): (\".*\")[ \t]*")
 
 

@@ -38,6 +38,13 @@ def lines(result):
     return result.output.splitlines()
 
 
+def commands(out: list[str]) -> list[str]:
+    """The command list's lines, their columns closed up (the first column is as
+    wide as the longest command name)."""
+    return ["  " + " ".join(line.split()[:1]) + "  " + " ".join(line.split()[1:]) for line in out
+            if line.startswith("  ") and not line.startswith("   ")]
+
+
 def test_pbp_help_in_french(env):
     env.setenv("PBP_LANG", "fr")
     r = run("--help")
@@ -48,9 +55,9 @@ def test_pbp_help_in_french(env):
     assert "  -C CHEMIN   Dossier de la campagne (par défaut : le dossier courant)." in out
     assert "  --version   Affiche la version et quitte." in out
     assert "  -h, --help  Affiche cette aide et quitte." in out
-    assert "  init      Crée un nouveau dossier de campagne (un dépôt git)." in out
-    assert "  verify    Rejoue chaque tour archivé et signale toute différence." in out
-    assert "  status    Vue d'ensemble de l'état de la partie pour le MJ (secret)." in out
+    assert '  init  Crée un nouveau dossier de campagne (un dépôt git).' in commands(out)
+    assert '  verify  Rejoue chaque tour archivé et signale toute différence.' in commands(out)
+    assert "  status  Vue d'ensemble de l'état de la partie pour le MJ (secret)." in commands(out)
 
 
 def test_pbp_help_in_english(env):
@@ -60,8 +67,8 @@ def test_pbp_help_in_english(env):
     assert "Options:" in out and "Commands:" in out
     assert "  -C PATH     Campaign folder (default: the current folder)." in out
     assert "  -h, --help  Show this message and exit." in out
-    assert "  init      Create a new campaign folder (a git repository)." in out
-    assert "  verify    Replay every archived turn and report any difference." in out
+    assert '  init  Create a new campaign folder (a git repository).' in commands(out)
+    assert '  verify  Replay every archived turn and report any difference.' in commands(out)
 
 
 def test_a_command_help_in_both_languages(env):
@@ -199,7 +206,7 @@ def test_the_real_entry_point_speaks_the_campaign_language(tmp_path):
     console_script = Path(sys.executable).parent / "pbp"
     r = subprocess.run([str(console_script), "-C", str(tmp_path), "orders", "--help"], capture_output=True,
                        text=True, env=environment, cwd=REPO, timeout=60)
-    assert r.returncode == 0 and r.stdout.splitlines()[0] == "Utilisation : pbp orders [OPTIONS]"
+    assert r.returncode == 0 and r.stdout.splitlines()[0] == "Utilisation : pbp orders [OPTIONS] COMMANDE [ARGS]..."
     assert "  --write         L'écrit dans turns/NNN/orders/<pseudo>.yaml." in r.stdout
 
 
