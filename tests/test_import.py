@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -136,7 +137,7 @@ def test_every_ruleset_reads_its_own_words(examples):
     assert actions(read(examples["murder"], "damien", "je hante la cafétéria et j'avertis Bruno")) == \
         [{"hanter": {"salle": "cafeteria", "avertir": "bruno"}}]
     assert actions(read(examples["skirmish"], "alice", "Aria avance en 6,6 puis attaque la brute à l'épée")) == \
-        [{"deplacer": {"perso": "aria", "vers": [6, 6]}}, {"melee": {"perso": "aria", "cible": "brute",
+        [{"deplacer": {"perso": "aria", "vers": ["6-6"]}}, {"melee": {"perso": "aria", "cible": "brute",
                                                                     "arme": "epee"}}]
     r = read(examples["d100"], "kira", "Kira tente de convaincre le garde (Mental, persuasion +2, intention claire)")
     assert actions(r) == [{"jet": {"carac": "mental", "competence": "persuasion", "intention": "clair",
@@ -250,8 +251,8 @@ def words_for(rs, names: dict, player_name: str, option, rng) -> str:
                 s.kind == "int" or s.prose or rng.random() < 0.5) else ""
             if s.kind == "int":
                 text = f"{said}{value:+d}" if said else str(value)
-            elif s.item == "int":
-                text = ", ".join(str(v) for v in value)
+            elif s.item == "int" or s.key in g.numbers:  # a square: its numbers ([4, 2] or "4-2")
+                text = ", ".join(re.findall(r"\d+", " ".join(str(v) for v in value)))
             elif s.kind == "list":
                 text = " et ".join(_name(names[s.key], v, rng) for v in value)
             elif s.prose:
