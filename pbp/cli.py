@@ -280,7 +280,8 @@ def orders(ctx, handle, write_file):
         raise PbpError("game_over", turn=n - 1)
     if handle not in rs.players_to_play(state, scenario):
         raise PbpError("player_out_no_form", player=handle, character=scenario.name(handle))
-    actions = [dict(id=a, en=(spec or {}).get("en"), arg=od.describe((spec or {}).get("arg"), rs), spec=spec or {})
+    actions = [dict(id=a, en=(spec or {}).get("en"), arg=od.describe((spec or {}).get("arg"), rs, campaign.lang),
+                    spec=spec or {})
                for a, spec in rs.actions.items()]
     paths = template_paths(rs.id, campaign.lang, campaign.root, rs.folder())
     text = Renderer(paths, "text", lang=campaign.lang).render(

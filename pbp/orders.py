@@ -239,16 +239,19 @@ def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, prob
     raise ValueError(f"unknown argument type {kind!r} in ruleset {ruleset.id}")
 
 
-def describe(spec, ruleset: Ruleset) -> str:
-    """A short human description of what an argument accepts."""
+def describe(spec, ruleset: Ruleset, lang: str = "fr") -> str:
+    """A short human description of what an argument accepts; in English, the
+    fields' English names (`en:`), so that an English form shows English words only."""
     spec = _spec(spec, ruleset)
     kind = spec.get("type")
     if kind == "choice":
         return " | ".join(str(v) for v in spec.get("values", []))
     if kind == "map":
-        return "{" + ", ".join(f"{k}: {describe(v, ruleset)}" for k, v in spec.get("fields", {}).items()) + "}"
+        fields = [((_spec(v, ruleset).get("en") if lang == "en" else None) or k, describe(v, ruleset, lang))
+                  for k, v in spec.get("fields", {}).items()]
+        return "{" + ", ".join(f"{k}: {d}" for k, d in fields) + "}"
     if kind == "list":
-        return f"[{describe(spec.get('of'), ruleset)}, ...]"
+        return f"[{describe(spec.get('of'), ruleset, lang)}, ...]"
     return kind or "-"
 
 
