@@ -245,7 +245,8 @@ def describe(spec, ruleset: Ruleset, lang: str = "fr") -> str:
     spec = _spec(spec, ruleset)
     kind = spec.get("type")
     if kind == "choice":
-        return " | ".join(str(v) for v in spec.get("values", []))
+        english = (spec.get("en_values") or {}) if lang == "en" else {}
+        return " | ".join(str(english.get(v, v)) for v in spec.get("values", []))
     if kind == "map":
         fields = [((_spec(v, ruleset).get("en") if lang == "en" else None) or k, describe(v, ruleset, lang))
                   for k, v in spec.get("fields", {}).items()]
