@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from tests.helpers import copy_example, pbp, write
+from tests.helpers import copy_example, pbp, unsealed, write
 
 LANGS = ["fr", "en"]
 
@@ -352,13 +352,13 @@ def test_missed_turns_in_status_and_the_mj_report_flagged_after_k_then_inactive(
     orders(root, 1, "bob", "actions: [avancer: 1]\n")
     assert pbp("run", "--no-commit", cwd=root).exit_code == 0
     assert pbp("status", cwd=root).stdout.splitlines()[-8:] == STATUS[lang, 1]
-    assert pbp("post", "--gm", cwd=root).stdout.splitlines()[-4:] == GM_FOOTER[lang, 1]
+    assert unsealed(pbp("post", "--gm", cwd=root).stdout).rstrip().splitlines()[-4:] == GM_FOOTER[lang, 1]
     orders(root, 2, "lucy", "actions: [avancer: 1]\n")
     orders(root, 2, "bob", "player: bob\nturn: 2\nactions: []\n")
     assert pbp("run", "--no-commit", cwd=root).exit_code == 0
     orders(root, 3, "lucy", "actions: [avancer: 1]\n")
     assert pbp("status", cwd=root).stdout.splitlines()[-8:] == STATUS[lang, 2]
-    assert pbp("post", "--gm", cwd=root).stdout.splitlines()[-5:] == GM_FOOTER[lang, 2]
+    assert unsealed(pbp("post", "--gm", cwd=root).stdout).rstrip().splitlines()[-5:] == GM_FOOTER[lang, 2]
     assert (root / "turns/002/turn.yaml").read_text(encoding="utf-8").split("missed:")[1] == (
         "\n  bob: 1\n  eve: 2\ninactive:\n- eve\n")
 
@@ -385,7 +385,7 @@ def test_the_public_post_ends_with_the_next_deadline(tmp_path, lang, fmt, expect
     root = campaign(tmp_path / "c", lang)
     orders(root, 1, "lucy", "actions: [avancer: 1]\n")
     assert pbp("run", "--no-commit", cwd=root).exit_code == 0
-    assert pbp("post", "--format", fmt, cwd=root).stdout.splitlines()[-1] == expected
+    assert unsealed(pbp("post", "--format", fmt, cwd=root).stdout).rstrip("\n").splitlines()[-1] == expected
 
 
 def test_a_turn_of_its_own_deadline_and_none_without_deadlines(tmp_path):
@@ -395,7 +395,7 @@ def test_a_turn_of_its_own_deadline_and_none_without_deadlines(tmp_path):
         'every: "7 jours"}', 'every: "7 jours", turns: {2: "2026-12-31 18:30"}}'), encoding="utf-8")
     orders(root, 1, "lucy", "actions: [avancer: 1]\n")
     assert pbp("run", "--no-commit", cwd=root).exit_code == 0
-    assert pbp("post", cwd=root).stdout.splitlines()[-1] == (
+    assert unsealed(pbp("post", cwd=root).stdout).rstrip("\n").splitlines()[-1] == (
         "[b]Ordres du tour 2[/b] : à envoyer avant le jeudi 31 décembre 2026 à 18 h 30.")
     plain = tmp_path / "plain"
     write(plain, "campaign.yaml", "ruleset: toy\ntitle: Essai\nsecret: s\nplayers: {lucy: Lucy}\n")
