@@ -188,6 +188,8 @@ def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, prob
     if kind == "choice":
         values = [str(v) for v in spec.get("values", [])]
         aliases = {normalize_id(k): v for k, v in (spec.get("aliases") or {}).items()}
+        if isinstance(spec.get("en"), dict):  # the English words a form shows are accepted too
+            aliases.update({normalize_id(w): v for v, w in spec["en"].items()})
         word = normalize_id(value)
         for v in values:
             if normalize_id(v) == word:
@@ -239,16 +241,27 @@ def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, prob
     raise ValueError(f"unknown argument type {kind!r} in ruleset {ruleset.id}")
 
 
-def describe(spec, ruleset: Ruleset) -> str:
-    """A short human description of what an argument accepts."""
+def describe(spec, ruleset: Ruleset, lang: str | None = None) -> str:
+    """A short human description of what an argument accepts. In English
+    (`lang="en"`), a choice shows its values' English words (`en:` or
+    `en_values:`) and a map its fields' `en:` names, where the ruleset gives
+    them (both are accepted as aliases): an English form shows English words only."""
     spec = _spec(spec, ruleset)
     kind = spec.get("type")
+    english = lang == "en"
     if kind == "choice":
-        return " | ".join(str(v) for v in spec.get("values", []))
+        words = {}
+        if english:
+            words = spec.get("en") if isinstance(spec.get("en"), dict) else (spec.get("en_values") or {})
+        return " | ".join(str(words.get(v, v)) for v in spec.get("values", []))
     if kind == "map":
-        return "{" + ", ".join(f"{k}: {describe(v, ruleset)}" for k, v in spec.get("fields", {}).items()) + "}"
+        def name(field, field_spec):
+            en = _spec(field_spec, ruleset).get("en")
+            return en if english and isinstance(en, str) else field
+        return "{" + ", ".join(f"{name(k, v)}: {describe(v, ruleset, lang)}"
+                               for k, v in spec.get("fields", {}).items()) + "}"
     if kind == "list":
-        return f"[{describe(spec.get('of'), ruleset)}, ...]"
+        return f"[{describe(spec.get('of'), ruleset, lang)}, ...]"
     return kind or "-"
 
 

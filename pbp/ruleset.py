@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, ClassVar
 
-from pbp import i18n, yamlio
+from pbp import i18n, vocabulary, yamlio
 from pbp.errors import PbpError, UnknownRuleError, UnknownRulesetError
 from pbp.events import GM, PUBLIC, Audience, Event
 
@@ -198,6 +198,19 @@ class Ruleset(ABC):
             cls._schema = cached
         return cached
 
+    @classmethod
+    def phrasings(cls) -> dict:
+        """How players write this ruleset's orders in plain text (`phrasings.yaml` in
+        its folder, read once; {} without one): per action and language the phrasings
+        it accepts, and where the names of argument values come from. Read by
+        `pbp orders import` (pbp/importer.py) and `import_names`."""
+        cached = cls.__dict__.get("_phrasings")
+        if cached is None:
+            path = cls.folder() / "phrasings.yaml"
+            cached = (yamlio.load_file(path) or {}) if path.exists() else {}
+            cls._phrasings = cached
+        return cached
+
     @property
     def actions(self) -> dict:
         """The order schema: action id -> {arg, en, aliases, ...rules numbers}."""
@@ -246,14 +259,15 @@ class Ruleset(ABC):
         return False
 
     def standing(self, state: dict, scenario: Scenario) -> list[dict]:
-        """Where each character stands, for the last lines of the public post:
-        `{"name": character, "handle": handle, "status": key}` in roster order,
-        `status` a message key of this ruleset's messages.yaml (e.g.
-        "standing_escaped") or of the core's (standing_playing, standing_dead,
-        standing_escaped, standing_out), optionally with `"params"` for it. It is
-        public: only what the thread may know. Default: who is still playing and
-        who is out, from `players_to_play`; nothing once the game is over (its
-        last post says how it ended)."""
+        """Where each character stands, for the last lines of the public post
+        (one line each, "Lucy : en jeu"): `{"name": character, "handle": handle,
+        "status": key}` in roster order, `status` a message key of this ruleset's
+        messages.yaml ("standing_escaped" or "<id>.standing_escaped") or of the
+        core's (standing_playing, standing_dead, standing_escaped, standing_out),
+        optionally with `"params"` for it; words said of the character, one key
+        per genre where they must agree. It is public: only what the thread may
+        know. Default: still playing or out, from `players_to_play`; nothing once
+        the game is over (its last post says how it ended)."""
         if self.is_over(state):
             return []
         playing = set(self.players_to_play(state, scenario))
@@ -267,6 +281,18 @@ class Ruleset(ABC):
     def status(self, state: dict, scenario: Scenario) -> list[Event]:
         """The MJ's overview of a state, as gm events for the `status` template."""
         return []
+
+    def import_names(self, state: dict, scenario: Scenario, player: str) -> dict[str, list[vocabulary.Entry]]:
+        """The values `player` may name in a plain-text message (`pbp orders import`), by
+        vocabulary: an argument type of data.yaml (`direction`, `chasseur`) or
+        `action.field` for an inline one; each an `Entry(value, names)`, `value` being
+        what the order file gets. The default reads the order schema (choice values and
+        their aliases, the roster for `player` arguments) and the `values:` of
+        phrasings.yaml, whose `from:` paths look into the player's view
+        (`order_context`), the scenario, the state and the rules. Override it when a
+        ruleset knows better (names that depend on the state in ways a path cannot say)."""
+        view = self.order_context(state, scenario, player)
+        return vocabulary.default_names(self.rules, self.phrasings(), view, scenario, state)
 
     # -- secrecy ---------------------------------------------------------------------
     def roleplay_audience(self, state: dict, scenario: Scenario, handle: str) -> Audience:

@@ -94,7 +94,7 @@ CASES = [
      "turns/008/state.yaml:178: « traps.chambre_froide.by » : « yan » n'existe pas dans state.yaml (players). "
      "Vouliez-vous dire « yann » ? Valeurs possibles : alice, bruno, chloe, damien, elsa, fabien, gaelle, hugo, margot, "
      "yann."),
-    ("murder", "world.yaml", "  hall: {name: Hall d'accueil}", "  hall: [Hall d'accueil]", "check",
+    ("murder", "world.yaml", "  hall: {name: le Hall d'accueil}", "  hall: [le Hall d'accueil]", "check",
      "world.yaml:5: « rooms.hall » : attendu du texte ou un dictionnaire (des lignes « clé: valeur »), ou null, trouvé "
      "une liste."),
     ("murder", "world.yaml", "  - [hall, couloir, 3]", "  - {from: hall, to: couloirs, length: 3}", "check",
@@ -114,10 +114,10 @@ CASES = [
      "check", "characters.yaml:6: « personnages.aria.faction » : « aurore » n'existe pas dans world.yaml (factions). "
      "Vouliez-vous dire « aube » ? Valeurs possibles : aube, ombre."),
     ("skirmish", "turns/003/state.yaml", "    type: creature", "    type: monstre", "status",
-     "turns/003/state.yaml:362: « units.brute.type » : « monstre » n'est pas une valeur possible. Valeurs possibles : "
+     "turns/003/state.yaml:351: « units.brute.type » : « monstre » n'est pas une valeur possible. Valeurs possibles : "
      "character, creature, door, object."),
     ("skirmish", "turns/003/state.yaml", "    - 8\n    - 8\n", "    - 8\n    - 9\n", "status",
-     "turns/003/state.yaml:314: units.fenn.position : la case [8, 9] n'est pas sur la grille (x de 0 à 13, y de 0 à 8) "
+     "turns/003/state.yaml:304: units.fenn.position : la case [8, 9] n'est pas sur la grille (x de 0 à 13, y de 0 à 8) "
      "ou est un mur."),
     # d100
     ("d100", "turns/003/state.yaml", "    pv: 11\n    force: 5", "    pv: onze\n    force: 5", "status",

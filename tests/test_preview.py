@@ -135,7 +135,7 @@ def test_preview_open_uses_the_browser(manhunt, monkeypatch):
 
 def test_preview_refuses_bad_options(manhunt):
     r = pbp("preview", "--gm", "--player", "lucy", cwd=manhunt)
-    assert r.exit_code == 2 and "--player and --gm exclude each other" in r.output
+    assert r.exit_code == 2 and "--player et --gm s'excluent" in r.output
     r = pbp("preview", "--turn", "9", cwd=manhunt)
     assert r.exit_code == 1 and "Traceback" not in r.output
     assert not list(manhunt.glob("turns/*/preview*.html"))

@@ -210,9 +210,9 @@ def test_noise_five_brings_a_free_hunter_next_to_the_peji():
     assert g.h("h1")["cell"] == "A" and g.h("h1")["target"] == "lucy"  # just arrived: no move yet
     assert g.p()["stress"] == 3 + 2 and g.p()["noise_mark"] == 1
     # the thread learns that a hunter joined, not whom it tracks nor where it is
-    assert g.told("chasseur_en_chasse", ev.PUBLIC) == [{"name": "Grimnir"}]
+    assert g.told("chasseur_en_chasse", ev.PUBLIC) == [{"name": "Grimnir", "genre": None}]
     assert g.told("repere", ev.Players("lucy")) == [{"noise": 5, "hunter": True}]
-    assert g.told("chasseur_arrive", ev.GM) == [{"hunter": "h1", "name": "Grimnir", "cell": "Salle A",
+    assert g.told("chasseur_arrive", ev.GM) == [{"hunter": "h1", "name": "Grimnir", "cell": "Salle A", "cell_id": "A",
                                                  "target": "lucy", "noise": 5}]
     # next hunters' phase: h1 steps into B (moves, never attacks the same turn)
     g.play(lucy=["repos"])
@@ -327,7 +327,7 @@ def test_panic_moves_two_random_cells_and_costs_a_turn():
     assert (p["noise"], p["fatigue"]) == (1 + 3, 0 + 3)
     assert g.told("panique", ev.PUBLIC) == [{"player": "lucy"}]  # not where the panic took her
     assert g.told("panique", ev.Players("lucy")) == [{"path": ["nord", "nord"]}]
-    assert g.told("panique_gm", ev.GM) == [{"player": "lucy", "cell": "Salle C"}]
+    assert g.told("panique_gm", ev.GM) == [{"player": "lucy", "cell": "Salle C", "cell_id": "C"}]
     g.play(lucy=[])
     assert g.p()["stress"] == 5 and g.p()["lost_turns"] == 0
 
@@ -339,7 +339,7 @@ def test_wound_levels_and_their_effects():
     g.play(lucy=[{"deplacement_normal": "est"}])  # trap in T: wound level 2, stress +3
     p = g.p()
     assert p["wounds"] == 2 and p["fatigue"] == 1 and p["stress"] == 3
-    assert g.told("piege_public", ev.PUBLIC) == [{"player": "lucy"}]
+    assert g.told("piege_public", ev.PUBLIC) == [{"player": "lucy", "genre": None}]
     assert g.told("blessure", ev.Players("lucy")) == [{"level": 2, "cause": "piege"}]
     assert p["traps_found"] == ["T"]
     g.play(lucy=[])  # known now: no second hit
@@ -358,7 +358,7 @@ def test_wound_level_four_sets_fatigue_level_five():
     t.wound("lucy", "test")
     assert p["status"] == "dead" and p["death"] == {"turn": 1, "cause": "test", "noise": 0}
     assert [e.data for e in t.events if e.kind == "mort" and e.audience == ev.PUBLIC] == [
-        {"player": "lucy", "cause": "test"}]
+        {"player": "lucy", "genre": None, "cause": "test"}]
 
 
 def test_trap_found_first_does_not_fire():

@@ -10,24 +10,47 @@ STATUS = """\
 La chasse à l'homme — état après le tour 3
 ==========================================
 
-Péji                 état    case                                 bruit  fatigue     stress  blessures  inventaire
--------------------  ------  -----------------------------------  -----  ----------  ------  ---------  ----------------------------
-Mélétê (lucy)        en jeu  le Vestiaire des Pendus              6      0 (niv. 1)  9       1          cape en peau d'écorce
-Johannes (johannes)  en jeu  le Grand Corridor (tronçon ouest)    1      0 (niv. 1)  8       1          corde de chanvre
-Ysolde (ysolde)      en jeu  la Chambre des Échos                 4      1 (niv. 1)  6       1          dagues de lancer équilibrées
-Corbin (corbin)      en jeu  le Grand Corridor (tronçon central)  2      0 (niv. 1)  7       2
+Péji                 état    case                                       bruit  fatigue     stress  blessures  inventaire
+-------------------  ------  -----------------------------------------  -----  ----------  ------  ---------  ----------------------------
+Mélétê (lucy)        en jeu  le Vestiaire des Pendus (S05)              6      0 (niv. 1)  9       1          cape en peau d'écorce
+Johannes (johannes)  en jeu  le Grand Corridor (tronçon ouest) (C01)    1      0 (niv. 1)  8       1          corde de chanvre
+Ysolde (ysolde)      en jeu  la Chambre des Échos (S12)                 4      1 (niv. 1)  6       1          dagues de lancer équilibrées
+Corbin (corbin)      en jeu  le Grand Corridor (tronçon central) (C02)  2      0 (niv. 1)  7       2
 
-Chasseur                    case                   traque  blessures
---------------------------  ---------------------  ------  ---------
-Grimnir le Traqueur (h1)    la Salle des Éveils    Mélétê  1
-Sœur Vesper (h2)            en attente             —       1
-le Boucher de Morn (h3)     en attente             —       1
-Isarn l'Elfe noir (h4)      en attente             —       1
-Tavok le Borgne (h5)        en attente             —       1
-Maëlle la Silencieuse (h6)  en attente             —       1
-Orrin Main-de-Fer (h7)      en attente             —       1
-le Veneur Pâle (h8)         en attente             —       1
-Sylas l'Elfe sylvain (h9)   la Chapelle Renversée  —       1
+Chasseur                    case                         traque         blessures
+--------------------------  ---------------------------  -------------  ---------
+Grimnir le Traqueur (h1)    la Salle des Éveils (S01)    Mélétê (lucy)  1
+Sœur Vesper (h2)            en attente                   —              1
+le Boucher de Morn (h3)     en attente                   —              1
+Isarn l'Elfe noir (h4)      en attente                   —              1
+Tavok le Borgne (h5)        en attente                   —              1
+Maëlle la Silencieuse (h6)  en attente                   —              1
+Orrin Main-de-Fer (h7)      en attente                   —              1
+le Veneur Pâle (h8)         en attente                   —              1
+Sylas l'Elfe sylvain (h9)   la Chapelle Renversée (S14)  —              1
+
+Passage         case                                     sortie  vers
+--------------  ---------------------------------------  ------  ---------------------------------------
+porte ouverte   la Salle des Éveils (S01)                nord    le Vestiaire des Pendus (S05)
+rideau fermé    la Salle des Éveils (S01)                est     l'Atelier du Tanneur (S02)
+grille ouverte  l'Atelier du Tanneur (S02)               nord    le Grand Corridor (tronçon ouest) (C01)
+porte ouverte   la Fosse aux Chiens (S03)                est     la Citerne (S04)
+grille fermée   la Citerne (S04)                         nord    le Grand Corridor (tronçon est) (C03)
+porte fermée    le Vestiaire des Pendus (S05)            nord    la Bibliothèque Noyée (S09)
+porte fermée    le Grand Corridor (tronçon ouest) (C01)  nord    le Cabinet des Masques (S10)
+rideau ouvert   le Grand Corridor (tronçon est) (C03)    nord    la Chambre des Échos (S12)
+porte ouverte   la Bibliothèque Noyée (S09)              est     le Cabinet des Masques (S10)
+rideau ouvert   le Cabinet des Masques (S10)             est     la Serre Morte (S11)
+grille fermée   la Serre Morte (S11)                     nord    le Puits aux Lanternes (S15)
+porte fermée    la Serre Morte (S11)                     est     la Chambre des Échos (S12)
+porte fermée    la Chambre des Échos (S12)               nord    la Porte de l'Aube (S16)
+porte fermée    l'Ossuaire (S13)                         est     la Chapelle Renversée (S14)
+rideau fermé    le Puits aux Lanternes (S15)             est     la Porte de l'Aube (S16)
+
+Piège                      connu de
+-------------------------  --------
+la Fosse aux Chiens (S03)  Corbin
+la Serre Morte (S11)       personne
 
 Ordres du tour 4
 pseudo    personnage  ordres  tours manqués
@@ -57,9 +80,10 @@ HINTS = """\
 #   jeter : 0 / +0 / +0 / +0
 # Franchir une porte, une grille ou un rideau fermés : +1 bruit, +2 stress.
 #
-# Vous êtes dans : le Vestiaire des Pendus
+# Vous êtes dans le Vestiaire des Pendus.
 # Sorties : nord (porte fermée), est (ouverture), sud (porte ouverte)
 # Inventaire : cape en peau d'écorce
+# Chasseurs en vue (à nommer dans « chasseur: ») : Grimnir le Traqueur (au sud)
 """
 
 
@@ -146,12 +170,12 @@ def test_mj_hunter_orders_refused_by_the_rules(example):
 
 
 @pytest.mark.parametrize("lang, check, private, gm", [
-    ("fr", "Tour perdu, actions ignorées : lucy (le Péji se remet de sa panique.)\n",
+    ("fr", "Tour perdu pour lucy (Mélétê), actions ignorées : le Péji se remet de sa panique.\n",
      "[b]Vos actions n'ont pas été jouées[/b]\u00a0: le Péji se remet de sa panique. Votre roleplay, lui, compte.\n",
-     "[*]Mélétê\u00a0: ordres reçus pour un tour perdu, actions ignorées (le Péji se remet de sa panique.)\n"),
-    ("en", "Lost turn, actions ignored: lucy (the Péji is getting over their panic.)\n",
+     "[*]Mélétê\u00a0: ordres reçus pour un tour perdu, actions ignorées\u00a0: le Péji se remet de sa panique.\n"),
+    ("en", "Lost turn for lucy (Mélétê), actions ignored: the Péji is getting over their panic.\n",
      "[b]Your actions were not played[/b]: the Péji is getting over their panic. Your roleplay still counts.\n",
-     "[*]Mélétê: orders sent for a lost turn, actions ignored (the Péji is getting over their panic.)\n"),
+     "[*]Mélétê: orders sent for a lost turn, actions ignored: the Péji is getting over their panic.\n"),
 ])
 def test_orders_sent_for_a_lost_turn_are_accepted_and_ignored(example, lang, check, private, gm):
     """DESIGN, "The MJ's loop": after a panic, Mélétê's move of turn 4 passes the check,

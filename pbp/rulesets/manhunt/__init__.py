@@ -62,6 +62,11 @@ class Manhunt(Ruleset):
     def status(self, state, scenario) -> list[Event]:
         return views.status(self.rules, self.lab(scenario), state, scenario)
 
+    def standing(self, state, scenario) -> list[dict]:
+        """Who is still in the labyrinth, who died, who escaped: the public post's
+        closing list (the status is a message key of messages.yaml)."""
+        return views.standing(state, scenario)
+
     def secret_values(self, state, scenario) -> set[str]:
         return views.secret_values(self.rules, self.lab(scenario), state, scenario)
 

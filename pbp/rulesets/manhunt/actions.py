@@ -22,7 +22,7 @@ def deplacement_normal(turn, handle, action):
     peji["cell"] = to
     crossed = turn.cross(handle, src, exit_)
     turn.tell(handle, "deplacement", direction=action.arg, cell=turn.lab.name(to), doors=[crossed])
-    turn.note("deplacement_gm", player=handle, src=turn.lab.name(src), dst=turn.lab.name(to))
+    turn.note("deplacement_gm", player=handle, src=turn.lab.name(src), dst=turn.lab.name(to), src_id=src, dst_id=to)
 
 
 def _run(turn, handle, action, kind):
@@ -51,9 +51,11 @@ def _run(turn, handle, action, kind):
             hunter = turn.hunter(hid)
             hunter["target"], hunter["trace"] = handle, peji["cell"]
             turn.note("trace_reprise", hunter=hid, player=handle)
-            turn.tell(handle, "chasseur_croise", hunter=r.hunter_name(turn.scenario, hid))
+            turn.tell(handle, "chasseur_croise", hunter=r.hunter_name(turn.scenario, hid),
+                      hunter_genre=r.hunter_genre(turn.scenario, hid))
     turn.tell(handle, kind, path=[d for d, _ in steps], cell=turn.lab.name(peji["cell"]), doors=doors)
-    turn.note("deplacement_gm", player=handle, src=turn.lab.name(src), dst=turn.lab.name(peji["cell"]))
+    turn.note("deplacement_gm", player=handle, src=turn.lab.name(src), dst=turn.lab.name(peji["cell"]),
+              src_id=src, dst_id=peji["cell"])
 
 
 def deplacement_rapide(turn, handle, action):
@@ -75,7 +77,7 @@ def se_cacher(turn, handle, action):
     peji = turn.peji(handle)
     lost = turn.blind_hunters(handle, turn.lab.neighbours(peji["cell"]))
     turn.tell(handle, "cache", turns=peji["hidden_turns"] + 1)
-    turn.note("cache_gm", player=handle, hunters=lost)
+    turn.note("cache_gm", player=handle, hunters=[r.hunter_name(turn.scenario, h) for h in lost])
 
 
 def recherche_pieges(turn, handle, action):
@@ -113,7 +115,10 @@ def fouille(turn, handle, action):
 
 def utilisation_equipement(turn, handle, action):
     peji = turn.peji(handle)
-    item = action.arg
+    item = r.find_item(peji["inventory"], action.arg)  # the player may write it without accents
+    if item is None:  # checked when the orders were read; gone since (nothing takes it before)
+        turn.tell(handle, "action_annulee", action=action.id, reason="objet")
+        return False
     spec = turn.rules["items"][item]
     effects = spec.get("effects") or {}
     if not spec.get("reusable"):
@@ -133,8 +138,12 @@ def utilisation_equipement(turn, handle, action):
 
 def revetir_armure(turn, handle, action):
     peji = turn.peji(handle)
-    peji["worn"].append(action.arg)
-    turn.tell(handle, "armure", item=action.arg, protection=r.protection(turn.rules, peji))
+    item = r.find_item(peji["inventory"], action.arg)
+    if item is None:
+        turn.tell(handle, "action_annulee", action=action.id, reason="objet")
+        return False
+    peji["worn"].append(item)
+    turn.tell(handle, "armure", item=item, protection=r.protection(turn.rules, peji))
 
 
 def jeter(turn, handle, action):
@@ -144,11 +153,11 @@ def jeter(turn, handle, action):
 # -- fights ---------------------------------------------------------------------------------
 
 def _pick_target(turn, handle, wanted, present: list[str]) -> str | None:
-    """The hunter an order names if still there; unnamed: the one tracking
-    the Péji, else the first present. None when nobody is left."""
+    """The hunter an order names (by id or by name, r.match_hunters) if still
+    there; unnamed: the one tracking the Péji, else the first present. None when
+    nobody is left."""
     if wanted is not None:
-        hid = r.find_hunter(turn.scenario, wanted)
-        return hid if hid in present else None
+        return r.find_hunter(turn.scenario, wanted, among=present)
     tracking = [h for h in present if turn.hunter(h)["target"] == handle]
     return (tracking or present or [None])[0]
 
@@ -170,7 +179,10 @@ def combat(turn, handle, action):
     if hid is None:
         turn.tell(handle, "action_annulee", action="combat", reason="cible")
         return False
-    melee(turn, handle, hid, action.arg.get("arme"), attacker="peji")
+    weapon = action.arg.get("arme")
+    if weapon is not None:
+        weapon = r.find_item(r.weapons(turn.rules, peji, "melee"), weapon)
+    melee(turn, handle, hid, weapon, attacker="peji")
 
 
 def melee(turn, handle, hid, weapon, attacker):
@@ -180,7 +192,8 @@ def melee(turn, handle, hid, weapon, attacker):
     rules, scenario, peji, hunter = turn.rules, turn.scenario, turn.peji(handle), turn.hunter(hid)
     weapon = weapon or r.best_weapon(rules, peji, "melee")
     peji_dice, hunter_dice = r.peji_dice(rules, weapon), r.hunter_dice(rules, scenario, hid)
-    peji_malus = _malus(turn, handle) - turn.combat_bonus.get(handle, 0)
+    fatigue, bonus = _malus(turn, handle), turn.combat_bonus.get(handle, 0)
+    hunter_protection = r.hunter_protection(scenario, hid)
     wins = {"peji": 0, "hunter": 0}
     assaults = []
     start = len(turn.events)
@@ -191,11 +204,15 @@ def melee(turn, handle, hid, weapon, attacker):
             break
         p = turn.dice.roll(f"{handle}.combat.{hid}.{n}", peji_dice, f"assaut {n} contre {hid}")
         h = turn.dice.roll(f"{hid}.combat.{handle}.{n}", hunter_dice, f"assaut {n} contre {handle}")
-        pt = p.total - r.hunter_protection(scenario, hid) - peji_malus
-        ht = h.total - r.protection(rules, peji)
+        # each side's total with its parts (DESIGN 8): the Péji's roll minus the hunter's
+        # protection and their own fatigue malus, plus a potion's bonus; the hunter's
+        # roll minus the Péji's protection
+        peji_sum = r.reckoning(p, [("protection", -hunter_protection), ("fatigue", -fatigue), ("bonus", bonus)])
+        hunter_sum = r.reckoning(h, [("protection", -r.protection(rules, peji))])
+        pt, ht = peji_sum["total"], hunter_sum["total"]
         winner = r.assault_winner(pt, ht)
         assaults.append({"n": n, "peji_roll": p, "hunter_roll": h, "peji_total": pt, "hunter_total": ht,
-                         "winner": winner})
+                         "peji_sum": peji_sum, "hunter_sum": hunter_sum, "winner": winner})
         if winner == "peji":
             wins["peji"] += 1
             _wound_hunter(turn, hid)
@@ -209,13 +226,15 @@ def melee(turn, handle, hid, weapon, attacker):
         turn.die(handle, "combat")
     if hunter["out"]:
         hunter["target"], hunter["trace"] = None, None
-    data = dict(player=handle, hunter=r.hunter_name(scenario, hid), attacker=attacker, assaults=assaults,
-                outcome=outcome, dead=peji["status"] == r.DEAD, hunter_out=hunter["out"])
+    data = dict(player=handle, genre=r.peji_genre(scenario, handle), hunter=r.hunter_name(scenario, hid),
+                hunter_genre=r.hunter_genre(scenario, hid), attacker=attacker, assaults=assaults,
+                to_win=rules["combat"]["to_win"], outcome=outcome, dead=peji["status"] == r.DEAD,
+                hunter_out=hunter["out"])
     caused = turn.events[start:]
     del turn.events[start:]
     turn.shout("combat", **data)
     turn.tell(handle, "combat_prive", weapon=weapon, protection=r.protection(rules, peji),
-              hunter_protection=r.hunter_protection(scenario, hid), malus=peji_malus, **data)
+              hunter_protection=hunter_protection, fatigue_malus=fatigue, bonus=bonus, **data)
     turn.note("combat_gm", hunter_id=hid, weapon=weapon, **data)
     turn.events += caused
     turn.fighting = False
@@ -229,7 +248,10 @@ def tir(turn, handle, action):
     peji = turn.peji(handle)
     present = r.hunters_on(turn.state, [peji["cell"], *turn.lab.neighbours(peji["cell"])])
     hid = _pick_target(turn, handle, action.arg.get("chasseur"), present)
-    weapon = action.arg.get("arme") or r.best_weapon(turn.rules, peji, "distance")
+    weapon = action.arg.get("arme")
+    if weapon is not None:
+        weapon = r.find_item(r.weapons(turn.rules, peji, "distance"), weapon)
+    weapon = weapon or r.best_weapon(turn.rules, peji, "distance")
     if hid is None or weapon is None:
         turn.tell(handle, "action_annulee", action="tir", reason="cible")
         return False
@@ -237,8 +259,9 @@ def tir(turn, handle, action):
     hunter = turn.hunter(hid)
     defence = r.hunter_defence(turn.rules, turn.scenario, hid)
     roll = turn.dice.roll(f"{handle}.tir", spec["damage"], f"tir sur {hid}")
-    total = roll.total - r.hunter_protection(turn.scenario, hid) - _malus(turn, handle) \
-        + turn.combat_bonus.get(handle, 0)
+    shot = r.reckoning(roll, [("protection", -r.hunter_protection(turn.scenario, hid)),
+                              ("fatigue", -_malus(turn, handle)), ("bonus", turn.combat_bonus.get(handle, 0))])
+    total = shot["total"]
     hit, knocked = r.shot_result(spec, total, defence)
     if hit:
         _wound_hunter(turn, hid)
@@ -248,8 +271,9 @@ def tir(turn, handle, action):
         hunter["target"] = None
     if spec.get("single_use"):
         peji["inventory"].remove(weapon)
-    data = dict(player=handle, hunter=r.hunter_name(turn.scenario, hid), roll=roll, total=total, defence=defence,
-                hit=hit, knocked=knocked, hunter_out=hunter["out"])
+    data = dict(player=handle, genre=r.peji_genre(turn.scenario, handle), hunter=r.hunter_name(turn.scenario, hid),
+                hunter_genre=r.hunter_genre(turn.scenario, hid), roll=roll, sum=shot, total=total,
+                defence=defence, ko_on=spec.get("ko_on"), hit=hit, knocked=knocked, hunter_out=hunter["out"])
     turn.shout("tir", **data)
     turn.tell(handle, "tir_prive", weapon=weapon, **data)
     turn.note("tir_gm", hunter_id=hid, weapon=weapon, **data)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pbp.errors import InputError, PbpError
 from pbp.i18n import closest
+from pbp.orders import normalize_id
 from pbp.ruleset import Refusal, Refusals
 
 from . import rules as r
@@ -56,14 +57,38 @@ def check_orders(rules: dict, lab, state: dict, scenario, orders) -> list[Refusa
         elif a.id == "utilisation_equipement":
             _check_item(out, rules, me, a, ("potion", "objet"), "not_usable")
         elif a.id == "revetir_armure":
-            _check_item(out, rules, me, a, ("armure",), "not_armour")
-            if a.arg in me["worn"]:
-                out.add("already_worn", a.at, item=a.arg)
+            item = _check_item(out, rules, me, a, ("armure",), "not_armour")
+            if item in me["worn"]:
+                out.add("already_worn", a.at, item=item)
         elif a.id == "jeter":
             for i, item in enumerate(a.arg):
-                if item not in me["inventory"]:
-                    out.add("not_carried", a.at + (i,), item=item, valid=me["inventory"] or ["-"])
+                if r.find_item(me["inventory"], item) is None:
+                    _not_carried(out, a.at + (i,), me, item)
     return out
+
+
+def _suggest(word, candidates) -> str | None:
+    """The candidate closest to what the player wrote, case and accents aside."""
+    by_key = {normalize_id(c): c for c in candidates}
+    found = closest(normalize_id(word), list(by_key))
+    return by_key[found] if found else None
+
+
+def _suggest_hunter(word, names) -> str | None:
+    """The hunter's name closest to what the player wrote, whole or by one of its
+    words (`Sylos` -> `Sylas l'Elfe sylvain`)."""
+    by_key = {}
+    for name in names:
+        by_key.setdefault(normalize_id(name), name)
+        for part in normalize_id(name).split("_"):
+            if len(part) >= 3:
+                by_key.setdefault(part, name)
+    found = closest(normalize_id(word), list(by_key))
+    return by_key[found] if found else None
+
+
+def _not_carried(out: Refusals, at, me, item) -> None:
+    out.add("not_carried", at, item=item, valid=me["inventory"] or ["-"], suggestion=_suggest(item, me["inventory"]))
 
 
 def _check_target(out: Refusals, scenario, action, present: list[str], none_key: str) -> None:
@@ -76,23 +101,30 @@ def _check_target(out: Refusals, scenario, action, present: list[str], none_key:
     elif hid is None:
         if len(present) > 1:
             out.add("which_hunter", action.at, valid=names)
-    elif r.find_hunter(scenario, hid) not in present:
-        out.add("hunter_not_there", action.at, hunter=hid, valid=names, suggestion=closest(str(hid), names))
+    else:
+        # by id or by any unambiguous part of a name, case and accents aside (`Sylas`)
+        found = r.match_hunters(scenario, hid, among=present)
+        if len(found) > 1:
+            out.add("hunter_ambiguous", action.at, hunter=hid, valid=[r.hunter_name(scenario, h) for h in found])
+        elif not found:
+            out.add("hunter_not_there", action.at, hunter=hid, valid=names, suggestion=_suggest_hunter(hid, names))
 
 
 def _check_weapon(out: Refusals, rules, me, action, kind) -> None:
     weapon = action.arg.get("arme")
     valid = r.weapons(rules, me, kind)
-    if weapon is not None and weapon not in valid:
-        out.add("no_such_weapon", action.at, item=weapon, valid=valid or ["-"])
+    if weapon is not None and r.find_item(valid, weapon) is None:
+        out.add("no_such_weapon", action.at, item=weapon, valid=valid or ["-"], suggestion=_suggest(weapon, valid))
 
 
-def _check_item(out: Refusals, rules, me, action, kinds, key) -> None:
-    item = action.arg
-    if item not in me["inventory"]:
-        out.add("not_carried", action.at, item=item, valid=me["inventory"] or ["-"])
+def _check_item(out: Refusals, rules, me, action, kinds, key) -> str | None:
+    """The item carried that the action names (accents and case aside), or None."""
+    item = r.find_item(me["inventory"], action.arg)
+    if item is None:
+        _not_carried(out, action.at, me, action.arg)
     elif rules["items"].get(item, {}).get("kind") not in kinds:
         out.add(key, action.at, item=item)
+    return item
 
 
 # -- the MJ's orders (gm.yaml `orders:`) ---------------------------------------------------

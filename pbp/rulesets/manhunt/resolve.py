@@ -22,17 +22,18 @@ def setup(rules: dict, scenario) -> tuple[dict, list[ev.Event]]:
     lab = labyrinth(scenario, rules)
     events = [ev.public("debut", players=list(scenario.roster), hunters=len(state["hunters"]))]
     for handle, peji in state["pejis"].items():
-        events.append(ev.private(handle, "rapport", status=r.ACTIVE, place=lab.describe(peji["cell"], set()),
+        events.append(ev.private(handle, "rapport", status=r.ACTIVE, genre=r.peji_genre(scenario, handle),
+                                 place=lab.describe(peji["cell"], set()), start=None,
                                  noise=0, fatigue=0, fatigue_level=1, stress=0, wounds=1,
                                  inventory=peji["inventory"], worn=peji["worn"],
                                  protection=r.protection(rules, peji), finds=[], adjacent=None,
                                  hunters_here=[], hunters_near=[], pejis_here=[], lost_turns=0, traps_known=[]))
-        events.append(ev.gm("depart", player=handle, cell=lab.name(peji["cell"])))
+        events.append(ev.gm("depart", player=handle, cell=lab.name(peji["cell"]), cell_id=peji["cell"]))
     for hid, hunter in state["hunters"].items():
         events.append(ev.gm("chasseur", hunter=hid, name=r.hunter_name(scenario, hid),
-                            cell=lab.name(hunter["cell"])))
+                            cell=lab.name(hunter["cell"]), cell_id=hunter["cell"]))
     for cell in lab.traps:
-        events.append(ev.gm("piege_pose", cell=lab.name(cell)))
+        events.append(ev.gm("piege_pose", cell=lab.name(cell), cell_id=cell))
     return state, events
 
 
@@ -71,6 +72,9 @@ class Turn:
         self.events.append(ev.public(kind, **data))
 
     def note(self, kind, **data):
+        """An event for the MJ; one naming a hunter by id (`hunter: h3`) also names it."""
+        if data.get("hunter") in self.state["hunters"] and "name" not in data:
+            data["name"] = r.hunter_name(self.scenario, data["hunter"])
         self.events.append(ev.gm(kind, **data))
 
     def peji(self, handle) -> dict:
@@ -90,7 +94,8 @@ class Turn:
             # caller passes is ignored as well (no hiding streak, no named drop)
             lost = bool(peji["lost_turns"])
             dropping = [] if lost else [item for a in order.actions if a.id == "jeter" for item in a.arg]
-            self.reports[handle] = {"finds": [], "adjacent": None, "drop": dropping}
+            self.reports[handle] = {"finds": [], "adjacent": None, "drop": dropping,
+                                    "start": {k: peji[k] for k in ("noise", "fatigue", "stress")}}
             if lost:
                 self._lost_turn(handle)
             else:
@@ -164,8 +169,8 @@ class Turn:
         self.hunter(hid).update(cell=cell, target=handle, trace=peji["cell"])
         self.acted.add(hid)
         self.note("chasseur_arrive", hunter=hid, name=r.hunter_name(self.scenario, hid), cell=self.lab.name(cell),
-                  target=handle, noise=peji["noise"])
-        self.shout("chasseur_en_chasse", name=r.hunter_name(self.scenario, hid))
+                  cell_id=cell, target=handle, noise=peji["noise"])
+        self.shout("chasseur_en_chasse", name=r.hunter_name(self.scenario, hid), genre=r.hunter_genre(self.scenario, hid))
 
     def _check_fatigue(self, handle, before):
         peji = self.peji(handle)
@@ -188,7 +193,9 @@ class Turn:
         """DESIGN 5: the items the order names (`jeter`), else the last found."""
         peji = self.peji(handle)
         count = self.rules["fatigue"]["drop_count"]
-        named = [i for i in self.reports.get(handle, {}).get("drop", []) if i in peji["inventory"]]
+        # the items a `jeter` names, as the player wrote them (accents may be missing)
+        named = [i for i in (r.find_item(peji["inventory"], w) for w in self.reports.get(handle, {}).get("drop", []))
+                 if i is not None]
         chosen = named[:count]
         for item in reversed(peji["inventory"]):
             if len(chosen) >= count:
@@ -221,7 +228,7 @@ class Turn:
             path.append(direction)
         self.tell(handle, "panique", path=path)
         self.shout("panique", player=handle)
-        self.note("panique_gm", player=handle, cell=self.lab.name(peji["cell"]))
+        self.note("panique_gm", player=handle, cell=self.lab.name(peji["cell"]), cell_id=peji["cell"])
         self.costs(handle, noise=s["panic_noise"], fatigue=s["panic_fatigue"])
 
     def wound(self, handle, cause: str, levels: int = 1):
@@ -243,7 +250,7 @@ class Turn:
         peji["status"] = r.DEAD
         peji["death"] = {"turn": self.turn, "cause": cause, "noise": peji["noise"]}
         self._forget(handle)
-        self.shout("mort", player=handle, cause=cause)
+        self.shout("mort", player=handle, genre=r.peji_genre(self.scenario, handle), cause=cause)
         self.tell(handle, "mort_privee", cause=cause)
 
     def _forget(self, handle):
@@ -289,7 +296,7 @@ class Turn:
             peji["status"] = r.ESCAPED
             peji["escaped_turn"] = self.turn
             self._forget(handle)
-            self.shout("evasion", player=handle)
+            self.shout("evasion", player=handle, genre=r.peji_genre(self.scenario, handle))
             self.tell(handle, "evasion_privee")
             return
         if cell in self.lab.traps and cell not in peji["traps_found"]:
@@ -308,8 +315,8 @@ class Turn:
         effect = r.trap_effect(self.rules, self.lab.traps[cell])
         peji["traps_found"].append(cell)
         self.tell(handle, "piege", effect=effect, description=self.lab.traps[cell].get("description", ""))
-        self.shout("piege_public", player=handle)
-        self.note("piege_gm", player=handle, cell=self.lab.name(cell))
+        self.shout("piege_public", player=handle, genre=r.peji_genre(self.scenario, handle))
+        self.note("piege_gm", player=handle, cell=self.lab.name(cell), cell_id=cell)
         if effect.get("stress"):
             self.costs(handle, stress=effect["stress"])
         if effect.get("wounds"):
@@ -368,6 +375,7 @@ class Turn:
             if exit_["to"] == to and self.lab.door(exit_) in self.lab.closable:
                 self.open_doors.add(door_key(hunter["cell"], to))
         self.note("chasseur_bouge", hunter=hid, src=self.lab.name(hunter["cell"]), dst=self.lab.name(to),
+                  src_id=hunter["cell"], dst_id=to,
                   target=hunter["target"])
         hunter["cell"] = to
 
@@ -383,7 +391,7 @@ class Turn:
             return True
         if "placer" in order:
             hunter["cell"] = order["placer"]
-            self.note("chasseur_place", hunter=hid, cell=self.lab.name(order["placer"]))
+            self.note("chasseur_place", hunter=hid, cell=self.lab.name(order["placer"]), cell_id=order["placer"])
         if "cible" in order:
             target = order["cible"]
             hunter["target"] = target
@@ -411,14 +419,15 @@ class Turn:
         """What a Péji perceives at the end of the turn (Annexe 3)."""
         peji = self.peji(handle)
         cell = peji["cell"]
-        report = self.reports.get(handle, {"finds": [], "adjacent": None})
+        report = self.reports.get(handle, {"finds": [], "adjacent": None, "start": None})
         seen_here = [r.hunter_name(self.scenario, h) for h in r.hunters_on(self.state, [cell])]
         heard = []
         for direction, exit_ in self.lab.exits.get(cell, []):
             for h in r.hunters_on(self.state, [exit_["to"]]):
                 heard.append({"direction": direction, "hunter": r.hunter_name(self.scenario, h)})
         others = [self.scenario.name(h) for h in by_cell.get(cell, []) if h != handle]
-        self.tell(handle, "rapport", status=peji["status"], place=self.lab.describe(cell, self.open_doors),
+        self.tell(handle, "rapport", status=peji["status"], genre=r.peji_genre(self.scenario, handle),
+                  place=self.lab.describe(cell, self.open_doors), start=report.get("start"),
                   noise=peji["noise"], fatigue=peji["fatigue"],
                   fatigue_level=r.fatigue_level(self.rules, peji["fatigue"]), stress=peji["stress"],
                   wounds=peji["wounds"], inventory=list(peji["inventory"]), worn=list(peji["worn"]),

@@ -119,6 +119,12 @@ def search_row(table: list[dict], value: int) -> dict:
 
 # -- hunters -----------------------------------------------------------------------
 
+def peji_genre(scenario, handle: str) -> str | None:
+    """The grammatical gender on a Péji's sheet (f, m, n), None when unknown: the
+    templates agree words with it, or use a neutral wording."""
+    return (scenario.characters["pejis"].get(handle) or {}).get("genre")
+
+
 def hunter_sheet(scenario, hunter_id: str) -> dict:
     return scenario.characters["hunters"][hunter_id]
 
@@ -140,16 +146,50 @@ def hunter_defence(rules: dict, scenario, hunter_id: str) -> int:
     return hunter_sheet(scenario, hunter_id).get("defence", rules["shooting"]["default_defence"])
 
 
-def find_hunter(scenario, word) -> str | None:
-    """A hunter by id (h3) or by name, case and accents ignored."""
+def hunter_genre(scenario, hunter_id: str) -> str | None:
+    """The grammatical gender of a hunter's sheet (f, m, n), None when unknown."""
+    return hunter_sheet(scenario, hunter_id).get("genre")
+
+
+def _words(text) -> str:
+    """A name as words to search in: `Sylas l'Elfe sylvain` -> `_sylas_l_elfe_sylvain`
+    (case, accents and punctuation ignored; each word starts after a `_`)."""
+    return "_" + normalize_id(text)
+
+
+def match_hunters(scenario, word, among=None) -> list[str]:
+    """The hunters a player's word may mean, in id order, among `among` (default:
+    every hunter): its id (h3), else the hunters whose id or whole name it is,
+    else those whose name holds it from the start of a word (`Sylas`, `sylvain`,
+    `boucher de morn`, `SYL`), case and accents ignored. One hunter: found;
+    several: ambiguous; none: unknown."""
     hunters = scenario.characters.get("hunters") or {}
-    if word in hunters:
+    pool = list(hunters) if among is None else [h for h in among if h in hunters]
+    if isinstance(word, str) and word in pool:
+        return [word]
+    wanted = normalize_id(word)
+    if not wanted:
+        return []
+    exact = [h for h in pool if wanted in (normalize_id(h), normalize_id(hunter_name(scenario, h)))]
+    if exact:
+        return exact
+    return [h for h in pool if "_" + wanted in _words(hunter_name(scenario, h))]
+
+
+def find_hunter(scenario, word, among=None) -> str | None:
+    """The one hunter a player's word names (match_hunters), or None."""
+    found = match_hunters(scenario, word, among)
+    return found[0] if len(found) == 1 else None
+
+
+def find_item(items, word) -> str | None:
+    """The item of `items` a player's word names: itself, else the one whose name
+    it is with case and accents ignored (`potion de soins legers`)."""
+    if word in items:
         return word
     wanted = normalize_id(word)
-    for hid, sheet in hunters.items():
-        if normalize_id(hid) == wanted or normalize_id(sheet.get("name", "")) == wanted:
-            return hid
-    return None
+    found = [i for i in items if normalize_id(i) == wanted]
+    return found[0] if found else None
 
 
 def engaged_by(state: dict, handle: str) -> list[str]:
@@ -175,6 +215,23 @@ def free_hunter(state: dict) -> str | None:
 
 
 # -- fights ------------------------------------------------------------------------
+
+def reckoning(roll, terms) -> dict:
+    """A total with its parts, for the player to check (DESIGN "The output"):
+    the dice and their faces, the dice expression's own constant (`bonus`, a
+    weapon's +2), then each named term with its sign (`protection`, `fatigue`,
+    `bonus`), and the total, which is their sum (it may be negative: README).
+    A roll forced to a total has no faces: its expression and total stand for the
+    dice (`bonus` None)."""
+    expr = parse(roll.expr)
+    terms = [{"name": name, "value": value} for name, value in terms]
+    if roll.faces and all(t.sign > 0 for t in expr.dice):
+        dice, faces, bonus = "+".join(str(t) for t in expr.dice), list(roll.faces), expr.constant
+    else:
+        dice, faces, bonus = roll.expr, [roll.total], None
+    return {"dice": dice, "faces": faces, "bonus": bonus, "terms": terms,
+            "total": roll.total + sum(t["value"] for t in terms)}
+
 
 def assault_winner(peji_total: int, hunter_total: int) -> str | None:
     """DESIGN 8: the higher total wins the assault; a tie scores for nobody."""

@@ -70,6 +70,18 @@ class Labyrinth:
             return True
         return exit_.get("state", DEFAULT_DOOR_STATE) == OPEN or door_key(a, exit_["to"]) in open_doors
 
+    def closable_doorways(self) -> list[tuple[str, str, dict]]:
+        """Each doorway that can be closed, once (from the first of its two cells
+        in world order): (cell, direction, exit)."""
+        out, seen = [], set()
+        for cell, exits in self.exits.items():
+            for direction, exit_ in exits:
+                key = door_key(cell, exit_["to"])
+                if self.door(exit_) in self.closable and key not in seen:
+                    seen.add(key)
+                    out.append((cell, direction, exit_))
+        return out
+
     def step_towards(self, start: str, goal: str) -> str | None:
         """The next cell on a shortest path from start to goal (None if none)."""
         if start == goal:

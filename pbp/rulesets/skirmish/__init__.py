@@ -76,6 +76,11 @@ class Skirmish(Ruleset):
     def secret_values(self, state, scenario):
         return views.secret_values(state)
 
+    def standing(self, state, scenario):
+        """Who is still in the skirmish, for the public post's footer: per player,
+        `standing_playing` or `standing_out`, and their characters standing and down."""
+        return views.standing(state, scenario)
+
     # -- balance tools (pbp simulate, pbp odds) ------------------------------------------
     def legal_orders(self, state, scenario, player):
         return bots.legal_orders(self.rules, state, player)

@@ -11,6 +11,7 @@ No I/O, no events.
 from __future__ import annotations
 
 import math
+import re
 from collections import deque
 
 from pbp import i18n
@@ -44,6 +45,26 @@ class Board:
         self.spent[uid] = self.spent.get(uid, 0) + plan["cost"]
         if plan["kind"] == "move":
             self.state["units"][uid]["position"] = list(plan["to"])
+
+
+# -- squares ------------------------------------------------------------------------------------
+
+#: a square as players write it: `4-2` (the posts' way), also `4,2`, `(4, 2)`, `4 2`
+_SQUARE = re.compile(r"\(?\s*(\d{1,9})\s*(?:-|,|;|/|\s)\s*(\d{1,9})\s*\)?")
+
+
+def square(value) -> list[int] | None:
+    """The [x, y] an order's `vers` means: `4-2` as the posts write squares, or
+    the YAML list `[4, 2]` of earlier order files; None when it is neither."""
+    if isinstance(value, (list, tuple)):
+        if len(value) == 1:
+            value = value[0]
+        elif len(value) == 2 and all(re.fullmatch(r"\d{1,9}", str(v).strip()) for v in value):
+            return [int(str(v).strip()) for v in value]
+        else:
+            return None
+    m = _SQUARE.fullmatch(str(value).strip())
+    return [int(m.group(1)), int(m.group(2))] if m else None
 
 
 # -- finding units ----------------------------------------------------------------------------
@@ -151,7 +172,7 @@ def target(state: dict, actor_id: str, name, player) -> str:
     if found == actor_id or (player is not None and u.get("player") == player):
         raise Problem("own_character", target=u["name"], valid=candidates)
     if not alive(u):
-        raise Problem("target_down", target=u["name"], type=u["type"], valid=candidates)
+        raise Problem("target_down", target=u["name"], type=u["type"], gender=u.get("gender"), valid=candidates)
     return found
 
 
@@ -175,7 +196,12 @@ def plan(rules: dict, state: dict, actor_id: str, action, player, placement: boo
 def plan_move(state: dict, actor_id: str, action, spec: dict, placement: bool = True) -> dict:
     units, grid = state["units"], state["grid"]
     me = units[actor_id]
-    x, y = action.arg["vers"]
+    where = square(action.arg["vers"])
+    if where is None:
+        raw = action.arg["vers"]
+        shown = ", ".join(map(str, raw)) if isinstance(raw, (list, tuple)) else str(raw)
+        raise Problem("bad_square", value=shown)
+    x, y = where
     if not (0 <= x < grid["width"] and 0 <= y < grid["height"]):
         raise Problem("off_grid", x=x, y=y, width=grid["width"] - 1, height=grid["height"] - 1)
     if [x, y] in grid["walls"]:
@@ -245,7 +271,8 @@ def plan_spell(rules: dict, state: dict, actor_id: str, action, player, placemen
         if units[aim]["type"] != CHARACTER:
             raise Problem("spell_needs_character", spell=sid, target=units[aim]["name"], valid=candidates)
         if not alive(units[aim]):
-            raise Problem("target_down", target=units[aim]["name"], type=CHARACTER, valid=candidates)
+            raise Problem("target_down", target=units[aim]["name"], type=CHARACTER, gender=units[aim].get("gender"),
+                          valid=candidates)
     else:
         aim = target(state, actor_id, action.arg["cible"], player)
         if characters_only and units[aim]["type"] != CHARACTER:

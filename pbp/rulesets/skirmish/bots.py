@@ -323,10 +323,16 @@ def _approach(rules: dict, sim, uid, foes, ap, rng):
     if steps <= 0:
         return None
     to = list(path[steps - 1])
-    return move, {"vers": to}, {"kind": "move", "to": to, "path": [list(c) for c in path[:steps]],
+    return move, {"vers": square_arg(to)}, {"kind": "move", "to": to, "path": [list(c) for c in path[:steps]],
                                       "cost": steps * per_square}
 
 
+
+
+def square_arg(cell) -> list[str]:
+    """A square as a player's `vers: 4-2` reads once checked (`["4-2"]`), so that a
+    bot's orders written to a file read back the same."""
+    return [f"{cell[0]}-{cell[1]}"]
 
 
 # == every legal set of orders =================================================================
@@ -353,7 +359,7 @@ def legal_orders(rules: dict, state: dict, player: str) -> list[list[Action]]:
             elif kind == "move":
                 x, y = u["position"]
                 for dx, dy in NEIGHBOURS:
-                    found.append((aid, {"perso": uid, "vers": [x + dx, y + dy]}))
+                    found.append((aid, {"perso": uid, "vers": square_arg((x + dx, y + dy))}))
         options[uid] = [f for f in found if _passes(rules, state, player, [f])]
     out = [[]]
     for uid, found in options.items():

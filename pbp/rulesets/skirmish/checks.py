@@ -21,7 +21,8 @@ from .rules import CHARACTER, CREATURE, alive, spell_range
 #: when the action is written as a block, else on the action's
 FIELD_OF = {
     "unknown_character": "perso", "not_your_character": "perso", "character_down": "perso",
-    "off_grid": "vers", "wall": "vers", "already_there": "vers", "occupied": "vers", "unreachable": "vers",
+    "bad_square": "vers", "off_grid": "vers", "wall": "vers", "already_there": "vers", "occupied": "vers",
+    "unreachable": "vers",
     "unknown_target": "cible", "own_character": "cible", "target_down": "cible", "not_adjacent": "cible",
     "out_of_range": "cible", "spell_needs_character": "cible", "unknown_weapon": "arme",
     "unknown_spell": "sort", "spell_not_learned": "sort",
@@ -95,7 +96,8 @@ def check_gm(ruleset, state: dict, scenario, gm_orders) -> Refusals:
 def order_context(rules: dict, state: dict, player: str) -> dict:
     """What `pbp orders` lists for a player: their standing characters with their
     PA, weapons, the targets of each attack from where they stand and their
-    spells; the other units; the costs; the board."""
+    spells; the other units; the costs; the board; each action's English id
+    (an English form writes the English words)."""
     units, actions = state["units"], rules["actions"]
     mine = []
     for uid, u in units.items():
@@ -109,7 +111,8 @@ def order_context(rules: dict, state: dict, player: str) -> dict:
                 entry["attacks"][aid] = {"cost": spec["cost"], "targets": in_reach(rules, state, uid, spec, player)}
         for sid in u["spells"]:
             spell = rules["spells"][sid]
-            entry["spells"].append({"id": sid, "name": spell.get("name") or {}, "type": spell["type"],
+            entry["spells"].append({"id": sid, "en": spell.get("en") or sid, "name": spell.get("name") or {},
+                                    "type": spell["type"],
                                     "cost": spell["cost"], "range": spell_range(spell, u["level"])})
         mine.append(entry)
     targets = [{"id": uid, "name": u["name"], "type": u["type"], "position": u["position"]}
@@ -118,4 +121,5 @@ def order_context(rules: dict, state: dict, player: str) -> dict:
              if spec.get("cost", spec.get("cost_per_square")) is not None}
     ranges = [spec["max_distance"] for spec in actions.values() if spec.get("max_distance")]
     return {"characters": mine, "targets": targets, "costs": costs, "board": views.board(state),
-            "max_range": max(ranges) if ranges else 0}
+            "max_range": max(ranges) if ranges else 0,
+            "english": {aid: (spec or {}).get("en") or aid for aid, spec in actions.items()}}

@@ -68,7 +68,8 @@ def turn(rules: dict, state: dict, scenario, orders: dict, creature_orders: dict
             events += resolve_action(rules, state, uid, player, action, dice, quiet)
     events += end_turn(rules, state)
     if not quiet:
-        events += views.end_events(rules, state, scenario.roster)
+        told = {h for e in events if e.kind == "defeated" for h in e.audience.handles}
+        events += views.end_events(rules, state, scenario.roster, told)
     return Resolution(state, events)
 
 
@@ -107,6 +108,8 @@ def attack(rules: dict, state: dict, uid: str, action, planned: dict, dice, out:
     weapon = planned["weapon"]
     out.info.update(action=action.id, target=target, target_name=foe["name"], target_type=foe["type"],
                     distance=R.shown(R.distance(me["position"], foe["position"])))
+    if foe.get("gender"):
+        out.info["target_gender"] = foe["gender"]
     if weapon:
         w = me["weapons"][weapon]
         out.info["weapon"] = {"id": weapon, "name": w["name"], **({"phrase": w["phrase"]} if w.get("phrase") else {})}
@@ -114,36 +117,39 @@ def attack(rules: dict, state: dict, uid: str, action, planned: dict, dice, out:
     roll = dice.roll(f"{uid}.attaque", rules["check"]["dice"], f"{action.id} -> {target}")
     hit = R.succeeds(roll.total, chance["chance"])
     perfect = hit and R.is_perfect(rules, roll.total)
-    out.info["attack"] = {"roll": roll, "chance": chance["chance"], "hit": hit, "perfect": perfect}
+    out.info["attack"] = {"roll": roll, "chance": chance["chance"], "hit": hit, "perfect": perfect,
+                          **views.public_chance(chance)}
+    if perfect:
+        out.info["attack"]["perfect_below"] = rules["perfect"]["below"]
     out.detail(uid, "attaque", roll=roll, **chance)
     out.count(uid, "attacks")
     if not hit:
         out.xp(uid, "attack_missed")
         if foe["type"] == CHARACTER:
             out.xp(target, "defender_missed")
-        out.retort(uid, "attaque_ratee")
         return
     if R.can_dodge(rules, foe) and (not perfect or rules["perfect"]["dodgeable"]):
         dodge = R.dodge_chance(rules, state, target)
         droll = dice.roll(f"{target}.esquive", rules["check"]["dice"], f"{uid} -> {target}")
         dodged = R.succeeds(droll.total, dodge["chance"])
-        out.info["dodge"] = {"roll": droll, "chance": dodge["chance"], "success": dodged}
+        out.info["dodge"] = {"roll": droll, "chance": dodge["chance"], "success": dodged,
+                             **views.public_chance(dodge)}
         out.detail(target, "esquive", roll=droll, **dodge)
         if dodged:
             out.count(target, "dodges")
             out.xp(uid, "attack_dodged")
             out.xp(target, "dodge")
-            out.retort(target, "esquive")
             return
     out.count(uid, "hits")
     if perfect:
         out.count(uid, "perfects")
-        out.retort(uid, "parfaite")
     terms = R.damage_terms(rules, me, spec, weapon, perfect)
     droll = dice.roll(f"{uid}.degats", R.combine(*(t["dice"] for t in terms)), f"{action.id} -> {target}")
     red = R.reduction(rules, foe)
     final = R.final_damage(rules, droll.total, red["value"])
-    out.info["damage"] = {"roll": droll, "reduction": red["value"], "final": final}
+    out.info["damage"] = {"roll": droll, "terms": views.public_damage(terms, droll), "reduction": red["value"],
+                          "reduced_by": views.public_reduction(red), "raw": droll.total - red["value"],
+                          "final": final}
     out.detail(uid, "degats", roll=droll, terms=terms)
     out.detail(target, "reduction", value=red["value"], parts=red["parts"])
     out.xp(uid, "hit")
@@ -169,29 +175,35 @@ def spell(rules: dict, state: dict, uid: str, planned: dict, dice, out: "Outcome
     chance = R.magic_chance(rules, state, uid, spec)
     roll = dice.roll(f"{uid}.magie", rules["check"]["dice"], f"{sid} -> {target}")
     success = R.succeeds(roll.total, chance["chance"])
-    out.info["cast"] = {"roll": roll, "chance": chance["chance"], "success": success}
+    out.info["cast"] = {"roll": roll, "chance": chance["chance"], "success": success, **views.public_chance(chance)}
     out.detail(uid, "magie", roll=roll, **chance)
     if not success:
-        out.retort(uid, "sort_rate")
         return
     if spec["type"] == "degats" and foe["type"] == CHARACTER and R.can_counter(rules, foe):
         counter = R.counter_chance(rules, state, target)
         croll = dice.roll(f"{target}.contre", rules["check"]["dice"], f"{sid} <- {uid}")
         blocked = R.succeeds(croll.total, counter["chance"])
         perfect = blocked and R.reflects(rules, croll.total)
-        lost = 0
+        lost = due = 0
         if blocked and "ap" in foe:
             lost = R.counter_ap_loss(rules, spec, foe["ap"])
+            due = R.counter_ap_loss(rules, spec, spec["cost"])
             foe["ap"] -= lost
         out.info["counter"] = {"who": target, "name": foe["name"], "roll": croll, "chance": counter["chance"],
-                               "success": blocked, "perfect": perfect, "ap_lost": lost}
+                               "success": blocked, "perfect": perfect, "ap_lost": lost,
+                               **views.public_chance(counter)}
+        if perfect:
+            out.info["counter"]["perfect_below"] = rules["counter_magic"]["perfect_below"]
+        if lost:
+            # the PA a counter costs: the spell's cost / divisor, rounded up, at most what is left
+            out.info["counter"].update(ap_due=due, ap_divisor=rules["counter_magic"]["ap_loss_divisor"],
+                                       spell_cost=spec["cost"])
         out.detail(target, "contre", roll=croll, **counter)
         if blocked:
             out.count(target, "counters")
             out.xp(target, "counter")
             if perfect:
                 out.xp(target, "counter_perfect_bonus")
-            out.retort(uid, "sort_contre")
             if perfect:
                 out.info["reflected"] = True
                 spell_effect(rules, state, uid, uid, [uid], spec, sid, dice, out, source=target)
@@ -218,18 +230,26 @@ def spell_effect(rules: dict, state: dict, uid: str, target: str, hits: list, sp
             u = units[hit]
             if kind == "degats":
                 value = roll.total
+                record = {"id": hit, "name": u["name"]}
                 if rules["magic"]["reduction_applies"]:
                     red = R.reduction(rules, u)
                     out.detail(hit, "reduction", value=red["value"], parts=red["parts"])
                     value = R.final_damage(rules, value, red["value"])
+                    if red["value"]:
+                        record["reduced_by"] = views.public_reduction(red)
                 else:
                     value = R.final_damage(rules, value)
-                effect["hits"].append({"id": hit, "name": u["name"], "value": value})
+                record["value"] = value
+                if u.get("gender"):
+                    record["gender"] = u["gender"]
+                record["type"] = u["type"]
+                effect["hits"].append(record)
                 out.hurt(source, hit, value, effect["hits"][-1])
             else:
                 healed = max(0, min(u["hp_max"] - u["hp"], roll.total))
                 u["hp"] += healed
-                effect["hits"].append({"id": hit, "name": u["name"], "value": healed})
+                effect["hits"].append({"id": hit, "name": u["name"], "value": healed,
+                                       **({"full": True} if healed < roll.total else {})})
                 out.touched(hit)
     else:
         value = spec["value"]
@@ -275,10 +295,19 @@ def end_turn(rules: dict, state: dict) -> list:
     if ((end["last_faction_standing"] and len(standing) <= 1) or (end["last_player_standing"] and len(owners) <= 1)
             or (limit and state["turn"] >= limit)):
         state["over"] = True
-        winners = sorted(f for f in standing if f)
-        events.append(ev.public("over", winners=[{"id": f, "name": state["factions"].get(f, {}).get("name", f)}
-                                                 for f in winners]))
+        events.append(ev.public("over", winners=views.winners(state)))
     return events
+
+
+def defeats(state: dict, players) -> list:
+    """A private `defeated` event for each of `players` whose last character just
+    fell: their report ends there (DESIGN, "The output")."""
+    out = []
+    for p in dict.fromkeys(p for p in players if p):
+        mine = [u for u in state["units"].values() if u["type"] == CHARACTER and u.get("player") == p]
+        if mine and not any(alive(u) for u in mine):
+            out.append(ev.private(p, "defeated", names=[u["name"] for u in mine]))
+    return out
 
 
 # -- what one action did -----------------------------------------------------------------------
@@ -294,6 +323,7 @@ class Outcome:
         self.details: list[dict] = []
         self.gains: list[dict] = []
         self.touched_ids: list[str] = [uid]
+        self.downed: list[str] = []
 
     def detail(self, who, what, **data):
         self.touched(who)
@@ -312,10 +342,6 @@ class Outcome:
         self.touched(who)
         u["xp"] += amount
         self.gains.append({"who": who, "name": u["name"], "reason": reason, "amount": amount})
-
-    def retort(self, who, kind):
-        u = self.units[who]
-        self.info["retort"] = {"who": who, "name": u["name"], "kind": kind, "text": (u.get("retorts") or {}).get(kind)}
 
     def touched(self, who):
         if who not in self.touched_ids:
@@ -336,6 +362,7 @@ class Outcome:
             self.info["down"] = down
         if down:
             self.count(by, "downed")
+            self.downed.append(who)
 
     def events(self, planned: dict, quiet: bool = False) -> list:
         """The public line; unless quiet, the MJ's log and each player's own parts."""
@@ -361,4 +388,5 @@ class Outcome:
                                   details=[d for d in self.details if d["who"] in mine],
                                   xp=[g for g in self.gains if g["who"] in mine],
                                   after={uid: v for uid, v in after.items() if uid in mine}))
+        out += defeats(self.state, [self.units[u].get("player") for u in self.downed])
         return out

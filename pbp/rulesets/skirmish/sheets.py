@@ -236,6 +236,9 @@ def unit(rules: dict, uid: str, sheet: dict, kind: str, used: set) -> dict:
         "hp": sheet["pv"],
         "hp_max": sheet.get("pv_max", sheet["pv"]),
     }
+    gender = _gender(sheet, kind)
+    if gender:
+        out["gender"] = gender
     if kind in (DOOR, OBJECT):
         out.update({"DEF": sheet.get("DEF", default_def), "natural_armour": sheet.get("armure_naturelle", 0),
                     "effects": [], "stats": {}})
@@ -253,12 +256,27 @@ def unit(rules: dict, uid: str, sheet: dict, kind: str, used: set) -> dict:
         "legendary_armour": _armour(equipment.get("armure_legendaire")),
         "natural_armour": sheet.get("armure_naturelle", 0),
         "effects": [_effect(e) for e in sheet.get("effets") or []],
-        "retorts": {str(k): str(v) for k, v in (sheet.get("repliques") or {}).items()},
         "stats": {s: 0 for s in STATS},
     })
     if kind != CHARACTER:
         out["can_dodge"] = "esquive" in (sheet.get("competences") or {})
     return out
+
+
+#: the gender a non-player target's name tells by its article ("la porte", "le tonneau")
+_ARTICLE_GENDER = {"le": "m", "un": "m", "la": "f", "une": "f"}
+
+
+def _gender(sheet: dict, kind: str) -> str | None:
+    """The grammatical gender the posts agree with: the sheet's `genre` (f, m, n),
+    else, for a door, an object or a creature, the one its name's article tells
+    (a character's name has none); unknown: the posts use a neutral wording."""
+    if sheet.get("genre"):
+        return str(sheet["genre"])
+    if kind == CHARACTER:
+        return None
+    first = str(sheet.get("nom", "")).strip().split(" ", 1)[0].lower()
+    return _ARTICLE_GENDER.get(first)
 
 
 def _armour(raw) -> dict | None:
