@@ -47,6 +47,7 @@ class ActionReader:
         self.by_field = {s.field: s for s in self.slots}
         self.usable = [lo <= i < hi and not start <= i < end and t.text != "«»" for i, t in enumerate(self.toks)]
         self.questions: list[tuple[str, dict]] = []
+        self.values: dict = {}
 
     def numeric(self, s: Slot) -> bool:
         """Whether a field is written with numbers: a whole number, a list of them, or
@@ -70,7 +71,7 @@ class ActionReader:
         prose, prose_range = self.prose(labels)
         groups = self.groups(labels)
         numbers = self.numbers(labels, groups)
-        values = self.assign(groups, numbers, prose, prose_range)
+        values = self.values = self.assign(groups, numbers, prose, prose_range)
         if self.questions:
             return None, self.questions
         self.unknown(groups, labels, prose_range, values)
@@ -289,6 +290,8 @@ class ActionReader:
             stop = min(stop, label.end + 4)
             if stop <= label.end:
                 continue
+            if s.kind == "player" and not any(self.toks[i].upper for i in range(label.end, stop)):
+                continue  # "sur la porte": a thing, not a player's name
             names = self.r.names.get(s.key)
             shown = [e.label for e in names.entries] if names else []
             word = self.r.text[self.toks[label.end].start:self.toks[stop - 1].end]

@@ -106,7 +106,7 @@ class _Reader:
 
     # -- cutting the message ---------------------------------------------------------
     def run(self) -> Reading:
-        units = self.units()
+        units = self.joined(self.units())
         for unit in units:
             self.unit(unit)
         if not self.out.actions and not self.out.questions and not self.out.nothing and any(
@@ -145,6 +145,25 @@ class _Reader:
             pieces, last = self.markers(toks, i)
             for lo, hi, marked in pieces:
                 closing = self.sentences(out, n, toks, lo, hi, item or marked, note, closing)
+        return out
+
+    def joined(self, units: list[Unit]) -> list[Unit]:
+        """A sentence of values only, right after an action's on the same line, says more
+        of it ("Je fuis ! Vers le nord !"): one unit."""
+        out: list[Unit] = []
+        fillers = self.lw["fillers"].items
+        for unit in units:
+            prev = out[-1] if out else None
+            words = [t for t in unit.toks if t.kind != "punct"]
+            if (prev is not None and prev.line == unit.line and not unit.item and words
+                    and all(t.text in self.known or (t.text,) in fillers for t in words)
+                    and any(t.text in self.known for t in words)
+                    and self.triggers(prev.toks, [t.text for t in prev.toks])
+                    and not self.triggers(unit.toks, [t.text for t in unit.toks])):
+                out[-1] = Unit(prev.line, prev.toks + unit.toks, prev.start, unit.end, prev.item, prev.note,
+                               unit.asks, prev.quotes + unit.quotes)
+                continue
+            out.append(unit)
         return out
 
     @staticmethod
@@ -258,7 +277,7 @@ class _Reader:
         ask = None
         if unit.asks:
             ask = "import_asks"
-        elif any(self.lw["conditional"].at(texts, i) for i in range(len(texts))):
+        elif any(self.conditional(texts, i) for i in range(len(texts))):
             ask = "import_conditional"
         for (s0, e0, _), (s1, _, _) in zip(found, found[1:]):
             between = range(e0, s1)
@@ -267,6 +286,8 @@ class _Reader:
             if any(self.lw["alternative"].at(texts, i, s1) and "ù" not in self.text[unit.toks[i].start:unit.toks[i].end]
                    for i in between):
                 ask = ask or "import_alternative"
+        if not ask and self.unparted(unit, texts, found):
+            ask = "import_unparted"
         if ask:
             self.ask(ask, unit, excerpt, valid=[t[2][0].action for t in found])
             return
@@ -277,11 +298,51 @@ class _Reader:
                 continue
             actions = sorted({t.action for t in triggers})
             if len(actions) > 1:
+                actions = self.fitting(unit, triggers, actions, start, end, lo, hi)
+            if len(actions) > 1:
                 self.ask("import_ambiguous_action", unit, excerpt, word=self.text[unit.toks[start].start:
                                                                                   unit.toks[end - 1].end],
                          valid=actions)
                 continue
-            self.action(unit, excerpt, actions[0], _pick(triggers), start, end, lo, hi)
+            self.action(unit, excerpt, actions[0], _pick([t for t in triggers if t.action == actions[0]]),
+                        start, end, lo, hi)
+
+    def fitting(self, unit: Unit, triggers, actions: list[str], start, end, lo, hi) -> list[str]:
+        """Of several actions sharing words ("frappe": brawl or melee), the one the part's
+        values say: the only one that reads without a question and takes a field the
+        others do not ("avec son épée": a weapon, melee)."""
+        subject = self.subject
+        found = {}
+        for action_id in actions:
+            reader = ActionReader(self, unit, action_id, _pick([t for t in triggers if t.action == action_id]),
+                                  start, end, lo, hi)
+            _, questions = reader.build()
+            self.subject = subject
+            if not questions:
+                found[action_id] = set(reader.values)
+        best = [a for a, fields in found.items() if not any(fields < other for other in found.values())]
+        return best if len(best) == 1 and len(found) > 1 and any(found[best[0]] > f for f in found.values()) \
+            else actions
+
+    def unparted(self, unit: Unit, texts: list[str], found) -> bool:
+        """Two different actions' words with nothing to part them are two actions only
+        when the second is an infinitive ("je file interroger Fabien", "to question");
+        else they may be one ("je cherche s'il y a des pièges"): asked."""
+        for (s0, e0, t0), (s1, _, t1) in zip(found, found[1:]):
+            if {t.action for t in t0} == {t.action for t in t1} or s0 == e0:
+                continue
+            if any(self.lw["sequence"].at(texts, i, s1) for i in range(e0, s1)):
+                continue
+            if self.g.subject and any(texts[i] in self.known for i in range(e0, s1)):
+                continue  # "Aria attaque la brute Bran tire": a new subject parts them
+            first = texts[s1]
+            if not (first.endswith(("er", "ir", "re")) or (s1 > 0 and texts[s1 - 1] in ("to", "pour", "de", "d"))):
+                return True
+        return False
+
+    def conditional(self, texts: list[str], i: int) -> bool:
+        """A condition at i ("si", "if"), not an indirect question ("je regarde s'il y a")."""
+        return bool(self.lw["conditional"].at(texts, i)) and not (i > 0 and (texts[i - 1],) in self.lw["indirect"].items)
 
     def no_trigger(self, unit: Unit, texts: list[str], excerpt: str) -> None:
         words = [t for t in unit.toks if t.kind != "punct"]
@@ -293,7 +354,7 @@ class _Reader:
             return
         if all(t.kind == "num" or (t.text,) in self.lw["chatter"].items for t in words):
             return
-        if any(self.lw["conditional"].at(texts, i) and {"je", "j", "i", "on", "nous", "we"} & set(texts[i + 1:])
+        if any(self.conditional(texts, i) and {"je", "j", "i", "on", "nous", "we"} & set(texts[i + 1:])
                for i in range(len(texts))):
             self.ask("import_conditional", unit, excerpt)  # "si je trouve une porte, je l'ouvre": for the MJ
             return
@@ -405,7 +466,7 @@ class _Reader:
     def regions(self, unit: Unit, texts: list[str], found) -> list[tuple[int, int]]:
         """The part of the unit each action reads: from the end of the sequence word
         before it to the last sequence word before the next one."""
-        cuts = [0]
+        cuts, joined = [0], [False]
         for (s0, e0, _), (s1, _, t1) in zip(found, found[1:]):
             cut = None
             i = e0
@@ -424,12 +485,24 @@ class _Reader:
                     ends = [m for m in matches if m.end == s1]
                     if ends:
                         cut = (min(m.start for m in ends),) * 2
+            joined.append(cut is None)
             cuts.append(cut or (s1, s1))
         bounds = []
         for k, (start, end, _) in enumerate(found):
             lo = 0 if k == 0 else cuts[k][1]
             hi = len(texts) if k == len(found) - 1 else cuts[k + 1][0]
             bounds.append((min(lo, start), max(hi, end)))
+        # two actions with nothing between to part them ("je file interroger Fabien dans le
+        # couloir") read the same words: each takes what names its own fields
+        k = 0
+        while k < len(bounds):
+            j = k
+            while j + 1 < len(bounds) and joined[j + 1]:
+                j += 1
+            if j > k:
+                span = (bounds[k][0], bounds[j][1])
+                bounds[k:j + 1] = [span] * (j - k + 1)
+            k = j + 1
         return bounds
 
     @staticmethod
