@@ -33,6 +33,22 @@ class _Group:
     word: str
 
 
+class _Usable:
+    """Which tokens an action's values may come from: its part, less its own words,
+    quotes and labels. Computed on demand, so reading an action costs its part's
+    length, not the sentence's."""
+
+    __slots__ = ("toks", "lo", "hi", "start", "end", "off")
+
+    def __init__(self, toks, lo: int, hi: int, start: int, end: int):
+        self.toks, self.lo, self.hi, self.start, self.end = toks, lo, hi, start, end
+        self.off: set[int] = set()
+
+    def __getitem__(self, i: int) -> bool:
+        return (self.lo <= i < self.hi and not self.start <= i < self.end and i not in self.off
+                and self.toks[i].text != "«»")
+
+
 class ActionReader:
     """The values of one action, read from tokens [lo, hi) of a unit, its own words
     being [start, end)."""
@@ -45,7 +61,7 @@ class ActionReader:
         self.start, self.end, self.lo, self.hi = start, end, lo, hi
         self.slots: list[Slot] = self.g.slots.get(action_id, [])
         self.by_field = {s.field: s for s in self.slots}
-        self.usable = [lo <= i < hi and not start <= i < end and t.text != "«»" for i, t in enumerate(self.toks)]
+        self.usable = _Usable(self.toks, lo, hi, start, end)
         self.questions: list[tuple[str, dict]] = []
         self.values: dict = {}
 
@@ -96,8 +112,7 @@ class ActionReader:
                     else:
                         i += 1
         for label in out:
-            for i in range(label.start, label.end):
-                self.usable[i] = False
+            self.usable.off.update(range(label.start, label.end))
         return sorted(out, key=lambda x: x.start)
 
     def prose(self, labels: list[_Label]) -> tuple[dict, range]:

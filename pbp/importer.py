@@ -28,8 +28,14 @@ from pbp import i18n
 from pbp.import_args import ActionReader
 from pbp.render import normalise
 from pbp.vocabulary import SEPARATORS, Token, tokens, words
-from pbp.wording import Grammar, Names, Trigger, find_names, grammar, language
+from pbp.wording import EVERY, Grammar, Names, Trigger, find_names, grammar, language
 
+#: the most actions a sentence, and a message, may order: far beyond any turn's rules,
+#: and what keeps reading a hostile message linear (each action reads its own part)
+MAX_UNIT_ACTIONS = 20
+MAX_ACTIONS = 100
+#: the most questions kept (a message of a thousand unknown lines asks one thing: rewrite it)
+MAX_QUESTIONS = 30
 _QUOTES = {"«": "»", "“": "”", "„": "“", '"': '"'}
 _BULLETS = frozenset("-*•–—·+")
 _ENDS = frozenset(".!?…")
@@ -273,6 +279,9 @@ class _Reader:
         if not found:
             self.no_trigger(unit, texts, excerpt)
             return
+        if len(found) > MAX_UNIT_ACTIONS or len(self.out.actions) + len(found) > MAX_ACTIONS:
+            self.ask("import_too_many", unit, excerpt, count=len(self.out.actions) + len(found), max=MAX_ACTIONS)
+            return
         self.keep.extend(unit.quotes)  # speech inside an order's sentence stays roleplay
         ask = None
         if unit.asks:
@@ -372,8 +381,7 @@ class _Reader:
         names = self.names.get(subject.key) if subject else None
         if names is None:
             return False
-        usable = [True] * len(unit.toks)
-        matches = find_names(names, unit.toks, usable, 0, len(unit.toks))
+        matches = find_names(names, unit.toks, EVERY, 0, len(unit.toks))
         covered = {i for m in matches for i in range(m.start, m.end)}
         rest = [t for i, t in enumerate(unit.toks) if i not in covered and t.kind != "punct"
                 and (t.text,) not in self.lw["fillers"].items]
@@ -410,7 +418,8 @@ class _Reader:
                     if best is None or score > best[0]:
                         best = (score, j, node[None])
                 if j < n and toks[j].kind == "word":
-                    spelt = {texts[j]} if texts[j] in self.known else ()
+                    # a name, or a capitalised word within a sentence (a proper noun), is spelt as written
+                    spelt = {texts[j]} if texts[j] in self.known or (toks[j].upper and j > 0) else ()
                     for w in spelt or self.g.fuzzy(texts[j]):
                         if w in node:
                             stack.append((node[w], j + 1, exact + (w == texts[j])))
@@ -429,7 +438,7 @@ class _Reader:
             names = self.names.get(key)
             if names is None:
                 continue
-            matches = [m for m in find_names(names, unit.toks, [True] * len(unit.toks), 0, len(unit.toks))
+            matches = [m for m in find_names(names, unit.toks, EVERY, 0, len(unit.toks))
                        if not m.weak]
             if matches:
                 at = min(m.start for m in matches)
@@ -440,11 +449,11 @@ class _Reader:
         """An action's words met again in its own part say more of the same action, not
         a second one: with no sequence word before them ("je dors pour récupérer"), or
         when they are one of its fields' labels ("jet de Physique, jet instinctif")."""
-        out = []
+        out, last_end = [], 0
         for start, end, triggers in found:
+            between, last_end = range(last_end, start), end  # from the words met last, kept or not
             if out and {t.action for t in triggers} == {t.action for t in out[-1][2]}:
                 action = triggers[0].action
-                between = range(out[-1][1], start)
                 separated = any(self.lw["sequence"].at(texts, i, start) for i in between)
                 labelled = any(self.g.labels.get(s.field) and self.g.labels[s.field].at(texts, start, end) == end - start
                                for s in self.g.slots.get(action, []))
@@ -481,7 +490,7 @@ class _Reader:
                 subject = next(s for s in self.g.slots[t1[0].action] if s.field == self.g.subject)
                 names = self.names.get(subject.key)
                 if names is not None:
-                    matches = find_names(names, unit.toks, [True] * len(texts), e0, s1)
+                    matches = find_names(names, unit.toks, EVERY, e0, s1)
                     ends = [m for m in matches if m.end == s1]
                     if ends:
                         cut = (min(m.start for m in ends),) * 2
@@ -510,7 +519,10 @@ class _Reader:
         return 0 < i < len(toks) - 1 and toks[i - 1].kind == "num" and toks[i + 1].kind == "num"
 
     def ask(self, key: str, unit: Unit, excerpt: str, **params) -> None:
-        self.out.questions.append(Question(key, unit.line, excerpt, params))
+        if len(self.out.questions) < MAX_QUESTIONS:
+            self.out.questions.append(Question(key, unit.line, excerpt, params))
+        elif len(self.out.questions) == MAX_QUESTIONS:
+            self.out.questions.append(Question("import_more_questions", unit.line, excerpt, {"max": MAX_QUESTIONS}))
 
     # -- one action's values --------------------------------------------------------------
     def action(self, unit: Unit, excerpt: str, action_id: str, trigger, start: int, end: int,

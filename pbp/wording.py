@@ -286,7 +286,17 @@ class Match:
     weak: bool
 
 
-def find_names(names: Names, toks: list[Token], usable: list[bool], lo: int, hi: int) -> list[Match]:
+class _Every:
+    """Every token usable (a sentence read whole)."""
+
+    def __getitem__(self, i: int) -> bool:
+        return True
+
+
+EVERY = _Every()
+
+
+def find_names(names: Names, toks: list[Token], usable, lo: int, hi: int) -> list[Match]:
     """Every maximal run of tokens in [lo, hi) that is a part of a name (at least one
     of its words not a stop word, or the whole name)."""
     out = []
