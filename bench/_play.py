@@ -58,20 +58,23 @@ def write_yaml(path: Path, data) -> None:
                     encoding="utf-8")
 
 
-def pbp(root: Path, *args: str) -> subprocess.CompletedProcess:
-    """Run pbp on a campaign (untimed: building, not measuring)."""
-    done = subprocess.run([*PBP, "-C", str(root), *args], capture_output=True, text=True)
+def pbp(root: Path, *args: str, command: list[str] | None = None, env: dict | None = None
+        ) -> subprocess.CompletedProcess:
+    """Run pbp on a campaign (untimed: building, not measuring); `command`: another
+    version's pbp (bench/_ab.py)."""
+    done = subprocess.run([*(command or PBP), "-C", str(root), *args], capture_output=True, text=True, env=env)
     if done.returncode != 0:
         raise CommandFailed(f"pbp {' '.join(args)} on {root}: exit {done.returncode}\n{done.stderr[-3000:]}")
     return done
 
 
-def init(root: Path, ruleset: str, *extra: str) -> None:
+def init(root: Path, ruleset: str, *extra: str, command: list[str] | None = None) -> None:
     """`pbp init` into its own git repository. bench/out/ lies inside pbp's own
     checkout: left to itself, `pbp init` would commit the campaign there."""
     from _timing import git, git_identity
 
-    pbp(root.parent, "init", str(root), "--ruleset", ruleset, "--no-git", *extra)
+    root.parent.mkdir(parents=True, exist_ok=True)
+    pbp(root.parent, "init", str(root), "--ruleset", ruleset, "--no-git", *extra, command=command)
     git(root, "init", "-q")
     git_identity(root)
     (root / ".gitignore").write_text(".pbp.lock\n*.tmp\n", encoding="utf-8")

@@ -1,15 +1,16 @@
 """Benchmark: the MJ's everyday commands on each bundled example, against the
-start-up of any click program.
+start-up of any click program, and against the baseline (A) when given.
 
 Each example is copied with `pbp init PATH --ruleset ID --example` into a
-temporary folder; in it, as the MJ types them: `pbp check`, `pbp post`, `pbp post
---gm`, `pbp status`, `pbp orders --player H` (the roster's first player), `pbp
-run --dry-run`; and `pbp --help` once. Each is paired with `python -c "import
-click"` (A B A B ..., the ratio taken pair by pair, then the median).
-Goals: <= 2.5x for the everyday commands, <= 1.5x for `pbp --help`. Prints
-figures, asserts nothing.
+temporary folder (by each side's own pbp: its own examples); in it, as the MJ
+types them: `pbp check`, `pbp post`, `pbp post --gm`, `pbp status`, `pbp orders
+--player H` (the roster's first player), `pbp run --dry-run`; and `pbp --help`
+once. Each round runs A, B and `python -c "import click"` one after the other;
+each ratio is taken pair by pair, then the median.
+Goals (for B): <= 2.5x click for the everyday commands, <= 1.5x for `pbp --help`.
+Prints figures, asserts nothing.
 
-    python bench/bench_commands.py [--quick] [--rounds N] [--ruleset ID ...]
+    python bench/bench_commands.py [--quick] [--rounds N] [--ruleset ID ...] [--baseline DIR]
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from pathlib import Path
 
 import yaml
 
+import _ab
 from _play import pbp
-from _timing import IMPORT_CLICK, PBP, Results, Step, figure, header, parser, rounds, rounds_of, seconds
+from _timing import IMPORT_CLICK, Results, Step, figure, header, parser, rounds, rounds_of, seconds
 
 EXAMPLES = ("manhunt", "murder", "skirmish", "d100")
 GOAL_EVERYDAY = 2.5
@@ -37,41 +39,58 @@ def commands(handle: str) -> list[tuple[str, list[str]]]:
 def main() -> None:
     p = parser(__doc__, rounds_default=7, rounds_quick=2)
     p.add_argument("--ruleset", action="append", choices=EXAMPLES, help="only these examples (repeatable)")
+    _ab.add_arguments(p)
     args = p.parse_args()
     examples = args.ruleset or list(EXAMPLES)
     count = rounds_of(args)
+    sides = _ab.sides(args)
     header("bench_commands: everyday commands on the bundled examples, against python -c 'import click'", args)
+    print(f"  {_ab.describe(sides)}")
     work = Path(tempfile.mkdtemp(prefix="pbp-bench-commands-"))
+    click_env = sides[-1].env
     try:
-        steps = [Step("help", [*PBP, "--help"]), Step("click help", IMPORT_CLICK)]
+        steps = [Step(side.label("help"), [*side.pbp, "--help"], env=side.env) for side in sides]
+        steps.append(Step("click help", IMPORT_CLICK, env=click_env))
         table = []
         for rid in examples:
-            root = work / rid
-            pbp(work, "init", str(root), "--ruleset", rid, "--example")
-            config = yaml.safe_load((root / "campaign.yaml").read_text(encoding="utf-8"))
+            for side in sides:
+                root = work / side.name / rid
+                pbp(work, "init", str(root), "--ruleset", rid, "--example", command=side.pbp, env=side.env)
+            config = yaml.safe_load((work / sides[-1].name / rid / "campaign.yaml").read_text(encoding="utf-8"))
             handle = next(iter(config["players"]))
             for label, argv in commands(handle):
                 name = f"{rid}: pbp {label}"
-                steps += [Step(name, [*PBP, *argv], cwd=root), Step(f"click {name}", IMPORT_CLICK)]
+                steps += [Step(side.label(name), [*side.pbp, *argv], cwd=work / side.name / rid, env=side.env)
+                          for side in sides]
+                steps.append(Step(f"click {name}", IMPORT_CLICK, env=click_env))
                 table.append(name)
         results: Results = rounds(steps, count)
         print(f"  median of {count} rounds; ratio = the median of the pair-by-pair ratios [lowest–highest]; "
               f"python -c 'import click' takes {seconds(results.median('click help'))}")
-        lo, hi = results.spread("help", "click help")
-        print(figure("pbp --help", results.ratio("help", "click help"), GOAL_HELP,
-                     detail=f"{seconds(results.median('help'))} [{lo:.2f}–{hi:.2f}]; "
-                            f"CPU {results.ratio('help', 'click help', 'cpu'):.2f}×"))
-        ratios = []
+        b = sides[-1]
+        lo, hi = results.spread(b.label("help"), "click help")
+        print(figure("pbp --help", results.ratio(b.label("help"), "click help"), GOAL_HELP,
+                     detail=f"{seconds(results.median(b.label('help')))} [{lo:.2f}–{hi:.2f}]; "
+                            f"CPU {results.ratio(b.label('help'), 'click help', 'cpu'):.2f}×; "
+                            + _ab.versus(results, "help", sides)))
+        ratios, before = [], []
         for name in table:
-            ratio = results.ratio(name, f"click {name}")
+            ratio = results.ratio(b.label(name), f"click {name}")
             ratios.append((ratio, name))
-            lo, hi = results.spread(name, f"click {name}")
-            print(figure(name, ratio, GOAL_EVERYDAY, detail=f"{seconds(results.median(name))} [{lo:.2f}–{hi:.2f}]; "
-                                                           f"CPU {results.ratio(name, f'click {name}', 'cpu'):.2f}×"))
+            lo, hi = results.spread(b.label(name), f"click {name}")
+            detail = f"{seconds(results.median(b.label(name)))} [{lo:.2f}–{hi:.2f}]"
+            if len(sides) > 1:
+                was = results.ratio(sides[0].label(name), f"click {name}")
+                before.append(was)
+                detail += f"; A {was:.2f}× click; " + _ab.versus(results, name, sides)
+            print(figure(name, ratio, GOAL_EVERYDAY, detail=detail))
         worst = max(ratios)
         over = sum(1 for r, _ in ratios if r > GOAL_EVERYDAY)
+        detail = f"worst {worst[0]:.2f}× ({worst[1]}); {over} of {len(ratios)} over the goal"
+        if before:
+            detail += f"; A: median {statistics.median(before):.2f}×, worst {max(before):.2f}×"
         print(figure("everyday commands: median", statistics.median(r for r, _ in ratios), GOAL_EVERYDAY,
-                     detail=f"worst {worst[0]:.2f}× ({worst[1]}); {over} of {len(ratios)} over the goal"))
+                     detail=detail))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

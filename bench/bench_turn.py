@@ -15,11 +15,15 @@ Timed, A B A B ... with the ratio taken pair by pair:
   and writes the same output bytes, then one `git add -A && git commit`;
 - the same turn with 1,000 Péjis (and as many more hunters).
 
-Goals: pbp run <= 2.5x its floor at 500 Péjis; 1,000 Péjis <= 2.2x the time of
-500; peak memory <= 150 MB at 500 (the OS's figure for the child and the git it
-runs, read through GNU time: see _timing.run). Prints figures, asserts nothing.
+With a baseline (`--baseline DIR`, bench/_ab.py), its `pbp run` of the same
+turn too: each round is A, B, then the floor, for each size and format.
 
-    python bench/bench_turn.py [--quick] [--rounds N] [--pejis 500] [--cells 2000] [--rebuild]
+Goals (for B): pbp run <= 2.5x its floor at 500 Péjis; 1,000 Péjis <= 2.2x the
+time of 500; peak memory <= 150 MB at 500 (the OS's figure for the child and
+the git it runs, read through GNU time: see _timing.run). Prints figures,
+asserts nothing.
+
+    python bench/bench_turn.py [--quick] [--rounds N] [--pejis 500] [--cells 2000] [--rebuild] [--baseline DIR]
 """
 
 from __future__ import annotations
@@ -32,9 +36,9 @@ from pathlib import Path
 
 import yaml
 
+import _ab
 from _play import ROLEPLAY, init, pbp, write_orders, write_yaml
-from _timing import (OUT, PBP, Results, Step, figure, git, git_reset, header, parser, rounds, rounds_of,
-                     seconds)
+from _timing import OUT, Results, Step, figure, git, git_reset, header, parser, rounds, rounds_of, seconds
 
 #: bump when the built campaign changes, so a stale cache is not reused
 BUILD_VERSION = 1
@@ -319,11 +323,14 @@ def what_happens(ref: Path) -> str:
             f"({sum(1 for r in rolls if r.get('forced'))} forced); {posts} posts, {size / 1e6:.1f} MB written")
 
 
-def steps(size: str, root: Path, n: int, base: str, refs: dict[str, Path], floor: Path, formats) -> list[Step]:
+def steps(size: str, root: Path, n: int, base: str, refs: dict[str, Path], floor: Path, formats,
+          sides: list[_ab.Side]) -> list[Step]:
     reset = lambda: git_reset(root, base)  # noqa: E731
     out = []
     for fmt in formats:
-        out.append(Step(f"run {fmt} {size}", [*PBP, "-C", str(root), "run", "--format", fmt], reset, memory=True))
+        for side in sides:
+            out.append(Step(side.label(f"run {fmt} {size}"), [*side.pbp, "-C", str(root), "run", "--format", fmt],
+                            reset, env=side.env, memory=True))
         out.append(Step(f"floor {fmt} {size}", [sys.executable, str(floor), str(root), str(n), str(refs[fmt])],
                         reset, memory=True))
     return out
@@ -334,11 +341,14 @@ def main() -> None:
     p.add_argument("--pejis", type=int, default=None, help="Péjis of the main campaign (default 500; 100 quick)")
     p.add_argument("--cells", type=int, default=None, help="cells of the labyrinth (default 2000; 400 quick)")
     p.add_argument("--rebuild", action="store_true", help="build the cached campaigns again")
+    _ab.add_arguments(p)
     args = p.parse_args()
     pejis = args.pejis or (100 if args.quick else 500)
     cells = args.cells or (400 if args.quick else 2000)
     count = rounds_of(args)
+    sides = _ab.sides(args)
     header("bench_turn: one representative manhunt turn (pbp run + git commit) against its I/O floor", args)
+    print(f"  {_ab.describe(sides)}")
     floor = OUT / "floor_turn.py"
     OUT.mkdir(parents=True, exist_ok=True)
     floor.write_text(FLOOR, encoding="utf-8")
@@ -353,34 +363,44 @@ def main() -> None:
         sizes[label] = (n_pejis, root, n, base, refs, formats)
     all_steps = []
     for label, (n_pejis, root, n, base, refs, formats) in sizes.items():
-        all_steps += steps(label, root, n, base, refs, floor, formats)
-    results: Results = rounds(all_steps, count, warmup=0)  # reference_outputs was the warm-up
+        all_steps += steps(label, root, n, base, refs, floor, formats, sides)
+    results: Results = rounds(all_steps, count, warmup=1 if len(sides) > 1 else 0)  # (the reference run warms B)
     for _, root, _, base, _, _ in sizes.values():
         git_reset(root, base)
 
+    b = sides[-1]
     small, large = sizes["small"][0], sizes["large"][0]
     print(f"  campaign: {cells} cells, {small} Péjis and {max(9, small // 10)} hunters, turn {sizes['small'][2]} "
           f"after {PLAYED_TURNS} played; cached in {sizes['small'][1].parent}")
     print(f"  turn {sizes['small'][2]}: {what_happens(sizes['small'][4]['bbcode'])}")
     print(f"  median of {count} rounds; each ratio is the median of the ratios taken pair by pair "
-          f"(A B A B ..., spread in brackets)")
+          f"(A B floor, A B floor ..., spread in brackets)")
     for fmt in ("bbcode", "markdown"):
-        a, b = f"run {fmt} small", f"floor {fmt} small"
-        lo, hi = results.spread(a, b)
-        print(figure(f"pbp run ({fmt}), {small} Péjis / I/O floor", results.ratio(a, b), GOALS["floor"],
-                     detail=f"{seconds(results.median(a))} vs {seconds(results.median(b))} [{lo:.2f}–{hi:.2f}]; "
-                            f"CPU {results.ratio(a, b, 'cpu'):.2f}×"))
-    print(figure(f"peak memory of pbp run, {small} Péjis", results.peak("run bbcode small"), GOALS["peak_mb"],
-                 unit=" MB", digits=0, detail=f"markdown {results.peak('run markdown small'):.0f} MB; "
-                                              f"floor {results.peak('floor bbcode small'):.0f} MB"))
-    lo, hi = results.spread("run bbcode large", "run bbcode small")
+        a, f = b.label(f"run {fmt} small"), f"floor {fmt} small"
+        lo, hi = results.spread(a, f)
+        detail = (f"{seconds(results.median(a))} vs {seconds(results.median(f))} [{lo:.2f}–{hi:.2f}]; "
+                  f"CPU {results.ratio(a, f, 'cpu'):.2f}×")
+        if len(sides) > 1:
+            detail += f"; A {results.ratio(sides[0].label(f'run {fmt} small'), f):.2f}× its floor"
+        print(figure(f"pbp run ({fmt}), {small} Péjis / I/O floor", results.ratio(a, f), GOALS["floor"],
+                     detail=detail))
+    print(figure(f"peak memory of pbp run, {small} Péjis", results.peak(b.label("run bbcode small")), GOALS["peak_mb"],
+                 unit=" MB", digits=0, detail=f"markdown {results.peak(b.label('run markdown small')):.0f} MB; "
+                                              f"floor {results.peak('floor bbcode small'):.0f} MB" +
+                                              (f"; A {results.peak(sides[0].label('run bbcode small')):.0f} MB"
+                                               if len(sides) > 1 else "")))
+    big, little = b.label("run bbcode large"), b.label("run bbcode small")
+    lo, hi = results.spread(big, little)
     floor_growth = results.ratio("floor bbcode large", "floor bbcode small")
-    print(figure(f"pbp run, {large} Péjis / {small} Péjis", results.ratio("run bbcode large", "run bbcode small"),
-                 GOALS["growth"], detail=f"{seconds(results.median('run bbcode large'))} [{lo:.2f}–{hi:.2f}]; "
-                                         f"floor grows {floor_growth:.2f}×"))
-    print(figure(f"pbp run (bbcode), {large} Péjis / I/O floor",
-                 results.ratio("run bbcode large", "floor bbcode large"), None,
-                 detail=f"peak memory {results.peak('run bbcode large'):.0f} MB"))
+    detail = f"{seconds(results.median(big))} [{lo:.2f}–{hi:.2f}]; floor grows {floor_growth:.2f}×"
+    if len(sides) > 1:
+        detail += (f"; A grows {results.ratio(sides[0].label('run bbcode large'), sides[0].label('run bbcode small')):.2f}×")
+    print(figure(f"pbp run, {large} Péjis / {small} Péjis", results.ratio(big, little), GOALS["growth"], detail=detail))
+    print(figure(f"pbp run (bbcode), {large} Péjis / I/O floor", results.ratio(big, "floor bbcode large"), None,
+                 detail=f"peak memory {results.peak(big):.0f} MB"))
+    for fmt, size in (("bbcode", "small"), ("markdown", "small"), ("bbcode", "large")):
+        _ab.print_versus(results, f"run {fmt} {size}", sides,
+                         f"pbp run ({fmt}), {sizes[size][0]} Péjis, B / A")
 
 
 if __name__ == "__main__":

@@ -8,13 +8,16 @@ alignment and grave events and the odd fight, and `pbp run` resolves and commits
 it. d100 fits: its game does not end while someone stands, and the MJ here keeps
 everyone standing. The archive is cached in bench/out/.
 
-Timed, A B A B ...: `pbp verify` (every turn replayed and compared byte for byte)
-and, for scale, its I/O floor: one process that loads every YAML input of every
-turn with CSafeLoader and reads every output it compares.
-Goal: <= 5 s on this machine for 200 turns (<= 25 ms a turn). Prints figures,
-asserts nothing.
+Timed, pair by pair: `pbp verify` (every turn replayed and compared byte for
+byte) and, for scale, its I/O floor: one process that loads every YAML input of
+every turn with CSafeLoader and reads every output it compares. With a baseline
+(`--baseline DIR`, bench/_ab.py), its `pbp verify` too, each version on an
+archive it wrote itself (the same game: the same orders, gm.yaml and dice; the
+files in each version's own format), so each round is A, B, floor.
+Goal (for B): <= 5 s on this machine for 200 turns (<= 25 ms a turn). Prints
+figures, asserts nothing.
 
-    python bench/bench_verify.py [--quick] [--rounds N] [--turns 200] [--rebuild]
+    python bench/bench_verify.py [--quick] [--rounds N] [--turns 200] [--rebuild] [--baseline DIR]
 """
 
 from __future__ import annotations
@@ -24,8 +27,9 @@ import shutil
 import sys
 from pathlib import Path
 
+import _ab
 from _play import init, pbp, write_orders, write_yaml
-from _timing import OUT, PBP, Results, Step, figure, header, parser, rounds, rounds_of, seconds
+from _timing import OUT, CommandFailed, Results, Step, figure, header, parser, rounds, rounds_of, run, seconds
 
 BUILD_VERSION = 1
 GOAL_SECONDS_PER_200 = 5.0
@@ -78,7 +82,7 @@ def mj_orders(state: dict, sheets: dict, players: list[str], n: int, rng: random
     return orders
 
 
-def play_turn(root: Path, n: int, rng: random.Random) -> None:
+def play_turn(root: Path, n: int, rng: random.Random, side: _ab.Side) -> None:
     """Turn `n`'s order files (those not already there) and gm.yaml, then `pbp run`."""
     from pbp.campaign import open_campaign
 
@@ -101,23 +105,31 @@ def play_turn(root: Path, n: int, rng: random.Random) -> None:
         if orders:
             gm["orders"] = orders
         write_yaml(gm_path, gm)
-    pbp(root, "run")
+    pbp(root, "run", command=side.pbp, env=side.env)
 
 
-def archive(turns: int, rebuild: bool) -> Path:
-    folder = OUT / f"verify-d100-t{turns}-v{BUILD_VERSION}"
+def archive(turns: int, rebuild: bool, side: _ab.Side) -> Path:
+    """The archive `side`'s pbp wrote (cached; written again when missing, when
+    asked, or when that version no longer verifies it: its format changed)."""
+    folder = OUT / f"verify-d100-t{turns}-v{BUILD_VERSION}-{side.name}"
     root = folder / "campagne"
+    if not rebuild and (folder / "built").exists():
+        try:
+            run([*side.pbp, "-C", str(root), "verify"], env=side.env)
+        except CommandFailed:
+            print(f"  {side.name}: its archive no longer verifies (its format changed): built again", file=sys.stderr)
+            rebuild = True
     if rebuild or not (folder / "built").exists():
-        print(f"  building the {turns}-turn archive in {folder} (cached for the next runs)", file=sys.stderr)
+        print(f"  building {side.name}'s {turns}-turn archive in {folder} (cached for the next runs)", file=sys.stderr)
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
-        init(root, "d100", "--example")
+        init(root, "d100", "--example", command=side.pbp)
         rng = random.Random(f"verify/{turns}")
         first = max(int(p.name) for p in (root / "turns").iterdir() if (p / "state.yaml").exists()) + 1
         for n in range(first, turns + 1):
             if n % 20 == 0:
                 print(f"  building: turn {n} of {turns}", file=sys.stderr)
-            play_turn(root, n, rng)
+            play_turn(root, n, rng, side)
         (folder / "built").write_text("")
     return root
 
@@ -145,27 +157,40 @@ def main() -> None:
     p = parser(__doc__, rounds_default=3, rounds_quick=1)
     p.add_argument("--turns", type=int, default=None, help="turns of the archive (default 200; 20 with --quick)")
     p.add_argument("--rebuild", action="store_true", help="build the cached archive again")
+    _ab.add_arguments(p)
     args = p.parse_args()
     turns = args.turns or (20 if args.quick else 200)
+    sides = _ab.sides(args)
     header(f"bench_verify: pbp verify on a {turns}-turn d100 archive", args)
-    root = archive(turns, args.rebuild)
+    print(f"  {_ab.describe(sides)}")
+    roots = {side.name: archive(turns, args.rebuild, side) for side in sides}
+    b = sides[-1]
     floor = OUT / "floor_verify.py"
     floor.write_text(FLOOR, encoding="utf-8")
-    results: Results = rounds([Step("verify", [*PBP, "-C", str(root), "verify"], memory=True),
-                               Step("floor", [sys.executable, str(floor), str(root)], memory=True)], rounds_of(args))
+    steps = [Step(side.label("verify"), [*side.pbp, "-C", str(roots[side.name]), "verify"], env=side.env,
+                  memory=True) for side in sides]
+    steps.append(Step("floor", [sys.executable, str(floor), str(roots[b.name])], memory=True))
+    results: Results = rounds(steps, rounds_of(args))
     replayed = turns + 1  # turn 0 (set-up) is replayed too
-    wall = results.median("verify")
-    size = sum(f.stat().st_size for f in (root / "turns").rglob("*") if f.is_file())
-    print(f"  archive: {root} ({replayed} turns with set-up, {size / 1e6:.1f} MB); "
+    wall = results.median(b.label("verify"))
+    size = sum(f.stat().st_size for f in (roots[b.name] / "turns").rglob("*") if f.is_file())
+    print(f"  archive: {roots[b.name]} ({replayed} turns with set-up, {size / 1e6:.1f} MB); "
           f"median of {rounds_of(args)} rounds")
     goal = GOAL_SECONDS_PER_200 * turns / 200
     print(figure(f"pbp verify, {turns} turns", wall, goal, unit=" s",
-                 detail=f"CPU {seconds(results.median('verify', 'cpu'))}; peak memory "
-                        f"{results.peak('verify'):.0f} MB"))
+                 detail=f"CPU {seconds(results.median(b.label('verify'), 'cpu'))}; peak memory "
+                        f"{results.peak(b.label('verify')):.0f} MB"))
     print(figure("pbp verify, per turn", wall / turns * 1000, GOAL_MS_PER_TURN, unit=" ms", digits=1))
-    lo, hi = results.spread("verify", "floor")
-    print(figure("pbp verify / its I/O floor", results.ratio("verify", "floor"), None,
+    lo, hi = results.spread(b.label("verify"), "floor")
+    print(figure("pbp verify / its I/O floor", results.ratio(b.label("verify"), "floor"), None,
                  detail=f"floor {seconds(results.median('floor'))} [{lo:.1f}–{hi:.1f}]"))
+    if len(sides) > 1:
+        a = sides[0]
+        size_a = sum(f.stat().st_size for f in (roots[a.name] / "turns").rglob("*") if f.is_file())
+        print(figure(f"A: pbp verify, {turns} turns", results.median(a.label("verify")), None, unit=" s",
+                     detail=f"CPU {seconds(results.median(a.label('verify'), 'cpu'))}; peak memory "
+                            f"{results.peak(a.label('verify')):.0f} MB; its archive {size_a / 1e6:.1f} MB"))
+        _ab.print_versus(results, "verify", sides, "pbp verify, B / A")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ inside a bigger repository does not sweep up unrelated changes.
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -18,10 +19,14 @@ FALLBACK_IDENTITY = ["-c", "user.name=pbp", "-c", "user.email=pbp@localhost"]
 def _git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
     done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
     if check and done.returncode != 0:
-        from pbp.errors import GitError
-
-        raise GitError("git_failed", command="git " + " ".join(args[:2]), error=done.stderr.strip()[:500])
+        raise _failed(args, done)
     return done
+
+
+def _failed(args, done: subprocess.CompletedProcess):
+    from pbp.errors import GitError
+
+    return GitError("git_failed", command="git " + " ".join(args[:2]), error=done.stderr.strip()[:500])
 
 
 def repository(path: Path) -> Path | None:
@@ -38,20 +43,43 @@ def _identity(root: Path) -> list[str]:
     return [] if has else FALLBACK_IDENTITY
 
 
+#: `git commit`'s summary line: `[main 1a2b3c4] Tour 3`, `[main (root-commit) 1a2b3c4] ...`
+#: (a branch name has no space, so the first ` <hex>] ` is the commit's)
+_SUMMARY = re.compile(r"^\[.*? ([0-9a-f]{4,64})\] ")
+
+
 def commit(path: Path, message: str) -> str | None:
-    """Commit everything under the campaign folder `path`; the new commit's id,
-    or None when there was nothing to commit."""
-    path = Path(path).resolve()  # git -C <root> would read a relative path from the root
-    root = repository(path)
-    if root is None:
+    """Commit everything under the campaign folder `path` (and nothing else of
+    the repository it is in); the new commit's id, or None when there was
+    nothing to commit.
+
+    Two git processes when all goes well: `add` and `commit`, each limited to
+    the folder (pathspec `.` from it) without the lock of the run in progress,
+    and the id read from commit's summary line. Only when the commit fails is
+    git asked why: nothing to commit (None), no identity configured (committed
+    again with pbp's), or an error, said as one."""
+    path = Path(path).resolve()
+    # the lock of the run in progress is never part of the history; a pattern, not
+    # its name: git refuses a pathspec naming a file .gitignore lists
+    spec = ("--", ".", f":(exclude,glob)**/{LOCK_FILE}")
+    try:
+        added = _git(path, "add", "-A", *spec, check=False)
+    except FileNotFoundError:  # git not installed
         return None
-    _git(root, "add", "-A", "--", str(path))
-    # the lock of the run in progress is never part of the history
-    _git(root, "rm", "-q", "--cached", "--ignore-unmatch", "--", str(path / LOCK_FILE))
-    if _git(root, "diff", "--cached", "--quiet", "--", str(path), check=False).returncode == 0:
-        return None
-    _git(root, *_identity(root), "commit", "-q", "-m", message, "--", str(path))
-    return _git(root, "rev-parse", "--short", "HEAD").stdout.strip()
+    if added.returncode != 0:
+        if repository(path) is None:
+            return None
+        raise _failed(("add", "-A"), added)
+    done = _git(path, "commit", "-m", message, *spec, check=False)
+    if done.returncode != 0:
+        if _git(path, "diff", "--cached", "--quiet", *spec, check=False).returncode == 0:
+            return None
+        identity = _identity(path)
+        if not identity:
+            raise _failed(("commit", "-m"), done)
+        done = _git(path, *identity, "commit", "-m", message, *spec)
+    found = _SUMMARY.match(done.stdout)
+    return found.group(1) if found else _git(path, "rev-parse", "--short", "HEAD").stdout.strip()
 
 
 def init(path: Path, message: str) -> str | None:

@@ -12,7 +12,14 @@ from pathlib import Path
 
 import click
 
+from pbp import help as local_help
+from pbp.help import LocalHelp, PbpCommand
+
 CONTEXT = {"help_option_names": ["-h", "--help"]}
+# Help texts are messages (pbp/messages.yaml, fr and en), not `help=` strings:
+# `help_<command>` for a command, `help_<command>_<option>` or the shared
+# `help_option_<option>` for an option (pbp/help.py; tests/test_help.py checks
+# that every command and option has both).
 
 
 def _lang(ctx: click.Context | None) -> str:
@@ -22,19 +29,22 @@ def _lang(ctx: click.Context | None) -> str:
     return "en" if env.startswith("en") else "fr"
 
 
-def say(key: str, **params) -> None:
+def say(key: str, /, **params) -> None:
     from pbp import i18n
 
     click.echo(i18n.t(_lang(click.get_current_context(silent=True)), key, **params))
 
 
-class RulesetCommands(click.Group):
+class RulesetCommands(LocalHelp, click.Group):
     """`pbp <ruleset> ...`: the commands a ruleset declares (pbp.ruleset.Command),
     built into click commands only when used. The ruleset's `run` is pure: this
     opens the campaign, prints what it returns and writes its updates."""
 
+    help_key = "help_ruleset_commands"
+
     def __init__(self, cls):
-        super().__init__(cls.id, help=f"Commands of the {cls.id} ruleset.")
+        super().__init__(cls.id)
+        self.help_params = {"ruleset": cls.id}
         self.cls = cls
         cls.default_data()  # registers the ruleset's messages, which hold the help texts
         for command in cls.commands:
@@ -42,9 +52,8 @@ class RulesetCommands(click.Group):
 
 
 def _ruleset_command(cls, command) -> click.Command:
-    from pbp import i18n
-
-    lang = _lang(None)
+    """The click command of a ruleset's Command; its help texts are the
+    ruleset's message keys, shown in the help's language (pbp.help)."""
 
     def callback(**options):
         _run_ruleset_command(click.get_current_context(), cls, command, options)
@@ -52,16 +61,21 @@ def _ruleset_command(cls, command) -> click.Command:
     params = []
     for option in command.options:
         flag = "--" + option.name.replace("_", "-")
-        help_text = i18n.t(lang, f"{cls.id}.{option.help}")
         if option.kind == "flag":
-            params.append(click.Option([flag, option.name], is_flag=True, help=help_text))
+            param = click.Option([flag, option.name], is_flag=True)
         else:
-            params.append(click.Option([flag, option.name], type=int if option.kind == "int" else str,
-                                       required=option.required, multiple=option.multiple,
-                                       default=option.default, metavar=option.metavar, help=help_text))
+            param = click.Option([flag, option.name], type=int if option.kind == "int" else str,
+                                 required=option.required, multiple=option.multiple,
+                                 default=option.default, metavar=option.metavar)
+        param.help_key = f"{cls.id}.{option.help}"
+        params.append(param)
     if command.reads:
-        params.append(click.Option(["--dry-run", "dry_run"], is_flag=True, help=i18n.t(lang, "option_dry_run")))
-    return click.Command(command.name, callback=callback, params=params, help=i18n.t(lang, f"{cls.id}.{command.help}"))
+        dry_run = click.Option(["--dry-run", "dry_run"], is_flag=True)
+        dry_run.help_key = "option_dry_run"
+        params.append(dry_run)
+    result = PbpCommand(command.name, callback=callback, params=params)
+    result.help_key = f"{cls.id}.{command.help}"
+    return result
 
 
 def _run_ruleset_command(ctx, cls, command, options) -> None:
@@ -95,9 +109,29 @@ def _run_ruleset_command(ctx, cls, command, options) -> None:
         click.echo(update.done or i18n.t(campaign.lang, "written", path=update.file))
 
 
-class PbpGroup(click.Group):
+class PbpSubgroup(LocalHelp, click.Group):
+    """A group under pbp (`pbp orders` and its `import`): help in the MJ's language."""
+
+    command_class = PbpCommand
+
+
+class PbpGroup(LocalHelp, click.Group):
     """Turns every PbpError into a message and exit code 1, never a traceback.
-    Rulesets' own commands appear as `pbp <ruleset-id> ...`."""
+    Rulesets' own commands appear as `pbp <ruleset-id> ...`. Help and usage
+    errors speak the MJ's language (pbp.help)."""
+
+    command_class = PbpCommand
+
+    def parse_args(self, ctx, args):
+        if ctx.parent is None:
+            ctx.meta[local_help.FOLDER] = local_help.folder_in(args)
+        return super().parse_args(ctx, args)
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:
+            raise local_help.localized(exc) from None
 
     def get_command(self, ctx, name):
         command = super().get_command(ctx, name)
@@ -115,11 +149,15 @@ class PbpGroup(click.Group):
 
         if "pbp.campaign" in sys.modules:  # in-process callers (tests) run many commands
             sys.modules["pbp.campaign"].WRITTEN.clear()
+        if "pbp.render" in sys.modules:  # each command builds its own Renderers
+            sys.modules["pbp.render"].forget_renderers()
         try:
             return super().invoke(ctx)
         except PbpError as exc:
             click.echo(exc.text(_lang(ctx)), err=True)
             ctx.exit(1)
+        except click.UsageError as exc:
+            raise local_help.localized(exc) from None
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
         except BrokenPipeError:
@@ -146,8 +184,7 @@ def _internal_error_text(ctx, exc: Exception) -> str:
 
 
 @click.group(cls=PbpGroup, context_settings=CONTEXT)
-@click.option("-C", "campaign_dir", default=".", metavar="PATH", type=click.Path(file_okay=False),
-              help="Campaign folder (default: the current folder).")
+@click.option("-C", "campaign_dir", default=".", metavar="PATH", type=click.Path(file_okay=False))
 @click.version_option(package_name="pbp")
 @click.pass_context
 def main(ctx, campaign_dir):
@@ -165,18 +202,17 @@ def _campaign(ctx):
     return campaign
 
 
-FORMAT = click.option("--format", "fmt", type=click.Choice(["bbcode", "markdown"]), default=None,
-                      help="Output format (default: the campaign's).")
+FORMAT = click.option("--format", "fmt", type=click.Choice(["bbcode", "markdown"]), default=None)
 
 
 # -- init -----------------------------------------------------------------------
 
 @main.command()
 @click.argument("path", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--ruleset", "ruleset_id", required=True, help="manhunt, murder, skirmish, d100...")
-@click.option("--example", is_flag=True, help="Copy the ruleset's playable example campaign.")
+@click.option("--ruleset", "ruleset_id", required=True)
+@click.option("--example", is_flag=True)
 @click.option("--lang", type=click.Choice(["fr", "en"]), default=None)
-@click.option("--no-git", is_flag=True, help="Do not make the folder a git repository.")
+@click.option("--no-git", is_flag=True)
 @click.pass_context
 def init(ctx, path, ruleset_id, example, lang, no_git):
     """Create a new campaign folder."""
@@ -231,7 +267,7 @@ def init(ctx, path, ruleset_id, example, lang, no_git):
 @click.pass_context
 def setup(ctx, fmt, no_commit):
     """Ruleset set-up (sheet draw, placement): writes turns/000/."""
-    from pbp import turn
+    from pbp import seal, turn
     from pbp.errors import PbpError
 
     campaign = _campaign(ctx)
@@ -240,7 +276,9 @@ def setup(ctx, fmt, no_commit):
             raise PbpError("already_set_up")
         out = turn.compute_setup(campaign)
         turn.render_all(campaign, out, fmt)
+        code = seal.seal_output(campaign, out)
         written = turn.write(campaign, out)
+        seal.record_printed(campaign, 0, code)
         say("setup_done", count=len(written), folder=campaign.rel(campaign.turn_dir(0)))
         _commit(campaign, "commit_setup", no_commit)
 
@@ -260,9 +298,9 @@ def _commit(campaign, key: str, no_commit: bool, **params) -> None:
 
 # -- orders / check ---------------------------------------------------------------
 
-@main.group(invoke_without_command=True, context_settings=CONTEXT)
-@click.option("--player", "handle", default=None, help="The player's forum handle.")
-@click.option("--write", "write_file", is_flag=True, help="Write it to turns/NNN/orders/<handle>.yaml.")
+@main.group(cls=PbpSubgroup, invoke_without_command=True, context_settings=CONTEXT)
+@click.option("--player", "handle", default=None)
+@click.option("--write", "write_file", is_flag=True)
 @click.pass_context
 def orders(ctx, handle, write_file):
     """A blank order file for the next turn, legal actions in comments.
@@ -309,9 +347,9 @@ def orders(ctx, handle, write_file):
 
 @orders.command("import")
 @click.argument("message", required=False, default="-", metavar="[FILE|-]")
-@click.option("--player", "handle", default=None, help="The player's forum handle.")
-@click.option("--write", "write_file", is_flag=True, help="Write turns/NNN/orders/<handle>.yaml.")
-@click.option("--force", is_flag=True, help="With --write: replace an existing order file.")
+@click.option("--player", "handle", default=None)
+@click.option("--write", "write_file", is_flag=True)
+@click.option("--force", is_flag=True)
 @FORMAT
 @click.pass_context
 def orders_import(ctx, message, handle, write_file, force, fmt):
@@ -369,7 +407,7 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
 
 
 @main.command()
-@click.option("--turn", "n", type=int, default=None, help="Turn to check (default: the next one).")
+@click.option("--turn", "n", type=int, default=None)
 @click.pass_context
 def check(ctx, n):
     """Validate the submitted orders; list who has not sent any."""
@@ -394,30 +432,30 @@ def check(ctx, n):
         say("check_valid", count=len(inputs.valid), players=counts)
     if inputs.refused:
         say("check_refused", count=len(inputs.refused), players=who(inputs.refused))
-    missing = inputs.missing
-    if missing:
-        say("check_missing", count=len(missing), players=who(missing))
+    missing = inputs.missing  # expected, and no orders: nothing sent, or a blank form
+    silent = [h for h in missing if h not in inputs.blank]
+    if silent:
+        say("check_missing", count=len(silent), players=who(silent))
     if inputs.blank:
         say("check_blank", players=who(inputs.blank))
     if inputs.inactive:
         say("check_inactive", players=who(inputs.inactive))
-    if inputs.lost:
-        say("check_lost", players=[f"{h} ({i18n.t(lang, f'{campaign.ruleset.id}.{why}')})"
-                                   for h, why in inputs.lost.items()])
+    for h, why in inputs.lost.items():  # one line each: a reason is a sentence
+        say("check_lost", player=who([h])[0], reason=i18n.t(lang, f"{campaign.ruleset.id}.{why}"))
     if report.ok and inputs.gm.rolls and not report.unused:
         say("check_forced_ok", count=len(inputs.gm.rolls))
-    if report.ok and not missing and not inputs.blank:
+    if report.ok and not missing:
         say("check_all_done", turn=n)
     else:
-        say("check_summary", turn=n, valid=len(inputs.valid), refused=len(inputs.refused),
-            missing=len(missing) + len(inputs.blank))
+        say("check_summary", turn=n, accepted=len(inputs.valid), refused=len(inputs.refused),
+            missing=len(missing))
     if not report.ok:
         ctx.exit(1)
 
 
 @main.command()
-@click.option("--player", "handle", required=True, help="The player's forum handle.")
-@click.option("--turn", "n", type=int, default=None, help="Turn (default: the next one).")
+@click.option("--player", "handle", required=True)
+@click.option("--turn", "n", type=int, default=None)
 @FORMAT
 @click.pass_context
 def receipt(ctx, handle, n, fmt):
@@ -432,7 +470,7 @@ def receipt(ctx, handle, n, fmt):
 
 
 @main.command()
-@click.option("--turn", "n", type=int, default=None, help="Turn (default: the next one).")
+@click.option("--turn", "n", type=int, default=None)
 @FORMAT
 @click.pass_context
 def remind(ctx, n, fmt):
@@ -449,20 +487,21 @@ def remind(ctx, n, fmt):
 # -- run / post -------------------------------------------------------------------
 
 @main.command()
-@click.option("--turn", "n", type=int, default=None, help="Turn to resolve (default: the next one).")
+@click.option("--turn", "n", type=int, default=None)
 @FORMAT
-@click.option("--no-commit", is_flag=True, help="Do not commit the turn to git.")
-@click.option("--dry-run", is_flag=True, help="Resolve and print the public post; write nothing.")
+@click.option("--no-commit", is_flag=True)
+@click.option("--dry-run", is_flag=True)
 @click.pass_context
 def run(ctx, n, fmt, no_commit, dry_run):
     """Resolve the next turn, write its outputs, commit."""
-    from pbp import turn
+    from pbp import seal, turn
 
     campaign = _campaign(ctx)
     with campaign.lock():
         n = turn.check_turn_number(campaign, n)
         out = turn.compute(campaign, n)
         turn.render_all(campaign, out, fmt)
+        code = seal.seal_output(campaign, out)
         for warning in out.warnings:
             click.echo(warning.text(campaign.lang), err=True)
         if dry_run:
@@ -476,27 +515,28 @@ def run(ctx, n, fmt, no_commit, dry_run):
             say("dry_run", turn=n)
             return
         written = turn.write(campaign, out)
+        seal.record_printed(campaign, n, code)
         say("run_done", turn=n, count=len(written), folder=campaign.rel(campaign.turn_dir(n)))
         if out.inputs.missing:
-            say("run_defaulted", players=out.inputs.missing + out.inputs.blank)
+            say("run_defaulted", players=out.inputs.defaulted)  # a blank form is among them
         if campaign.ruleset.is_over(out.state):
             say("game_finished")
         _commit(campaign, "commit_turn", no_commit, turn=n)
 
 
 @main.command()
-@click.option("--turn", "n", type=int, default=None, help="Turn (default: the last resolved).")
-@click.option("--player", "handle", default=None, help="A player's private report.")
-@click.option("--gm", "for_gm", is_flag=True, help="The MJ's report.")
+@click.option("--turn", "n", type=int, default=None)
+@click.option("--player", "handle", default=None)
+@click.option("--gm", "for_gm", is_flag=True)
 @FORMAT
 @click.pass_context
 def post(ctx, n, handle, for_gm, fmt):
     """Print a rendered post (public by default)."""
-    from pbp import events, turn
+    from pbp import events, seal, turn
     from pbp.errors import PbpError
 
     if handle and for_gm:
-        raise click.UsageError("--player and --gm exclude each other")
+        raise click.UsageError(local_help.say(ctx, "usage_player_or_gm"), ctx)
     campaign = _campaign(ctx)
     if n is None:
         n = campaign.last_turn()
@@ -513,7 +553,10 @@ def post(ctx, n, handle, for_gm, fmt):
         audience = events.Players(handle)
     else:
         audience = events.PUBLIC
-    click.echo(turn.render_post(campaign, n, stored, audience, turn.renderer(campaign, fmt)), nl=False)
+    text = turn.render_post(campaign, n, stored, audience, turn.renderer(campaign, fmt)).encode()
+    code = seal.archive_codes(campaign, upto=n).get(n)
+    text = seal.fill(text, code, seal.commitment(campaign.secret)) if code else seal.unfilled(text)
+    click.echo(text.decode(), nl=False)
 
 
 # -- status / verify / undo / roll -------------------------------------------------
@@ -522,7 +565,7 @@ def post(ctx, n, handle, for_gm, fmt):
 @click.pass_context
 def status(ctx):
     """The MJ's overview of the current state (secret)."""
-    from pbp import loop, turn
+    from pbp import loop, seal, turn
     from pbp.errors import PbpError
 
     campaign = _campaign(ctx)
@@ -539,11 +582,17 @@ def status(ctx):
     received = sorted({handle for handle, _ in campaign.order_files(n + 1)})
     playing = rs.players_to_play(state, scenario)
     click.echo(rend.render("status", turn=n, title=campaign.title, events=entries, over=rs.is_over(state),
-                           received=received, expected=[h for h in playing if not rs.lost_turn(state, scenario, h)],
+                           received=received, expected=[h for h in playing if not rs.lost_turn(state, scenario, h)
+                                                         and h not in (record.get("inactive") or [])],
                            names={h: scenario.name(h) for h in campaign.roster}, missed=missed,
                            flagged=[h for h, c in missed.items() if flag_after and c >= flag_after],
                            inactive=record.get("inactive") or [], deadline=loop.deadline_text(campaign, n + 1)),
                nl=False)
+    try:  # where the archive no longer matches the codes printed or posted (pbp/seal.py)
+        for problem in seal.problems(campaign):
+            say(problem.key, **problem.params)
+    except PbpError as exc:
+        click.echo(exc.text(campaign.lang), err=True)
 
 
 @main.command()
@@ -552,12 +601,13 @@ def verify(ctx):
     """Replay every archived turn and report any difference."""
     import difflib
 
-    from pbp import turn
+    from pbp import seal, turn
     from pbp.campaign import FORMATS
     from pbp.i18n import shown
 
     campaign = _campaign(ctx)
     failures = 0
+    codes = seal.archive_codes(campaign)  # each turn's posts show the code chained on the archive's
     current = {"lang": campaign.lang, "format": campaign.format, "dialect": campaign.dialect}
     for n in campaign.resolved_turns():
         on_disk = turn.outputs_on_disk(campaign, n)
@@ -573,9 +623,11 @@ def verify(ctx):
         out = turn.compute(replay, n)
         if turn.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns
             out.files.pop(turn.RECORD_FILE, None)
+        turn.as_archived(out, on_disk.get("events.yaml"))  # rolls whole, as archives had them before
         for fmt, ext in FORMATS.items():
             if any(name.endswith("." + ext) for name in on_disk):
                 turn.render_all(replay, out, fmt)
+        seal.seal_output(replay, out, seal.previous_of(campaign, n, codes))
         diffs = sorted(set(on_disk) ^ set(out.files) | {k for k in on_disk if out.files.get(k) != on_disk[k]})
         if not diffs:
             say("verify_ok", turn=n)
@@ -587,14 +639,16 @@ def verify(ctx):
             new = out.files.get(name, b"").decode(errors="replace").splitlines()
             for line in list(difflib.unified_diff(old, new, f"archive/{name}", f"replay/{name}", lineterm=""))[:20]:
                 click.echo("    " + shown(line, 300))  # archived text may hold a player's control characters
+    for problem in seal.problems(campaign, codes):
+        say(problem.key, **problem.params)
+        failures += problem.serious
     if failures:
         ctx.exit(1)
     say("verify_done", count=len(campaign.resolved_turns()))
 
 
 @main.command()
-@click.option("--to", "to_turn", type=click.IntRange(0), default=None,
-              help="Undo every turn after this one (default: the last turn only).")
+@click.option("--to", "to_turn", type=click.IntRange(0), default=None)
 @click.option("--no-commit", is_flag=True)
 @click.pass_context
 def undo(ctx, to_turn, no_commit):
@@ -618,7 +672,7 @@ def undo(ctx, to_turn, no_commit):
 
 @main.command()
 @click.argument("expr", nargs=-1, required=True)
-@click.option("--seed", type=int, default=None, help="Seed, to repeat a roll.")
+@click.option("--seed", type=int, default=None)
 @click.pass_context
 def roll(ctx, expr, seed):
     """Roll dice, forum style: pbp roll 2d6+1."""
@@ -633,15 +687,15 @@ def roll(ctx, expr, seed):
 
 @main.command()
 @click.argument("expr", required=False)
-@click.option("--ge", type=int, help="P(EXPR >= N)")
-@click.option("--gt", type=int, help="P(EXPR > N)")
-@click.option("--le", type=int, help="P(EXPR <= N)")
-@click.option("--lt", type=int, help="P(EXPR < N)")
-@click.option("--eq", type=int, help="P(EXPR = N)")
-@click.option("--vs", "versus", metavar="EXPR2", help="EXPR against EXPR2: higher, tie, lower.")
-@click.option("--rule", metavar="RULESET.NAME", help="A ruleset's calculator (see --list).")
-@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE", help="A parameter of --rule.")
-@click.option("--list", "list_rules", is_flag=True, help="List the rulesets' calculators and their parameters.")
+@click.option("--ge", type=int)
+@click.option("--gt", type=int)
+@click.option("--le", type=int)
+@click.option("--lt", type=int)
+@click.option("--eq", type=int)
+@click.option("--vs", "versus", metavar="EXPR2")
+@click.option("--rule", metavar="RULESET.NAME")
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE")
+@click.option("--list", "list_rules", is_flag=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "bbcode", "markdown"]), default="text")
 def odds(expr, ge, gt, le, lt, eq, versus, rule, settings, list_rules, fmt):
     """Exact probabilities: pbp odds 1d10 --ge 7 ; pbp odds 2d6+1 --vs 1d6+3 ;
@@ -667,7 +721,8 @@ def odds(expr, ge, gt, le, lt, eq, versus, rule, settings, list_rules, fmt):
         (comparison, target), = comparisons.items()
         table = od.check(expr, comparison, target)
     else:
-        raise click.UsageError("give EXPR with one of --ge/--gt/--le/--lt/--eq, or EXPR --vs EXPR2, or --rule")
+        ctx = click.get_current_context()
+        raise click.UsageError(local_help.say(ctx, "usage_odds"), ctx)
     click.echo(od.render(table, fmt), nl=False)
 
 
@@ -699,16 +754,13 @@ def _rule_odds(rule: str, settings):
 @main.command()
 @click.argument("ruleset_id", required=False)
 @click.option("--games", type=click.IntRange(1), default=1000, show_default=True)
-@click.option("--players", type=click.IntRange(1), default=6, show_default=True,
-              help="Players of the synthetic game (ignored with a campaign).")
+@click.option("--players", type=click.IntRange(1), default=6, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--jobs", type=click.IntRange(1), default=None, help="Processes (default: one per core).")
+@click.option("--jobs", type=click.IntRange(1), default=None)
 @click.option("--max-turns", type=click.IntRange(1), default=100, show_default=True)
-@click.option("--override", "overrides", multiple=True, metavar="KEY=VALUE",
-              help="A rules change to compare with the rules as they are, e.g. actions.fouille.noise=3.")
-@click.option("--json", "as_json", is_flag=True, help="Machine-readable results on stdout.")
-@click.option("--svg", "svg_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Also write the chart of the main figure to this SVG file.")
+@click.option("--override", "overrides", multiple=True, metavar="KEY=VALUE")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False, path_type=Path), default=None)
 @click.pass_context
 def simulate(ctx, ruleset_id, games, players, seed, jobs, max_turns, overrides, as_json, svg_path):
     """Play many games with bots and print the balance figures.
@@ -766,6 +818,117 @@ def simulate(ctx, ruleset_id, games, players, seed, jobs, max_turns, overrides, 
         return
     renderer = Renderer([package_dir("templates") / "common" / lang], "text", lang=lang)
     click.echo(renderer.render("simulation", **report), nl=False)
+
+
+# -- trust: the codes posted, the reveal, the audit, the dice report -----------------
+
+@main.command()
+@click.argument("code", required=False)
+@click.option("--turn", "n", type=click.IntRange(0), default=None)
+@click.option("--no-commit", is_flag=True)
+@click.pass_context
+def posted(ctx, code, n, no_commit):
+    """Record the code the thread shows for a turn (default: the turn's code now)."""
+    from pbp import seal
+    from pbp.errors import InputError, PbpError
+
+    campaign = _campaign(ctx)
+    with campaign.lock():
+        n = campaign.last_turn() if n is None else n
+        if n is None:
+            raise PbpError("not_set_up")
+        codes = seal.archive_codes(campaign, upto=n)
+        if n not in codes:
+            raise PbpError("turn_not_resolved", turn=n)
+        printed = seal.load_seals(campaign)["turns"].get(n, {}).get("printed") or []
+        candidates = list(dict.fromkeys(printed + [codes[n]]))
+        if code is None:
+            chosen = codes[n]
+        else:
+            typed = code.strip().lower().split("/")[-1]
+            chosen = next((c for c in reversed(candidates) if seal.matches(typed, c)), None)
+            if chosen is None:
+                raise InputError("posted_unknown", turn=n, code=code, valid=[seal.short(c) for c in candidates])
+        seal.record_posted(campaign, n, chosen)
+        say("posted_done", turn=n, code=seal.short(chosen))
+        if chosen != codes[n]:
+            say("seal_posted_changed", turn=n, posted=seal.short(chosen), now=seal.short(codes[n]))
+        _commit(campaign, "commit_posted", no_commit, turn=n)
+
+
+@main.command()
+@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--before-end", is_flag=True)
+@click.pass_context
+def reveal(ctx, output, before_end):
+    """Write the end-of-game bundle: the archive with its secret, for anyone to audit."""
+    from pbp import audit, seal
+    from pbp.errors import PbpError
+
+    campaign = _campaign(ctx)
+    n = campaign.last_turn()
+    if n is None:
+        raise PbpError("not_set_up")
+    if not before_end and not campaign.ruleset.is_over(campaign.state(n)):
+        raise PbpError("reveal_not_over", turn=n)
+    output = output or campaign.root.parent / f"{campaign.root.name}.reveal.tar.gz"
+    if output.exists():
+        raise PbpError("reveal_exists", file=output)
+    codes = seal.archive_codes(campaign)
+    for problem in seal.problems(campaign, codes):
+        say(problem.key, **problem.params)
+    count, size = audit.write_bundle(campaign, output)
+    say("reveal_done", path=output, count=count, size=size, commitment=seal.commitment(campaign.secret),
+        turn=n, code=seal.short(codes[n]))
+
+
+@main.command(name="audit")
+@click.argument("bundle", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--posts", "posts_file", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--trust-templates", is_flag=True)
+@click.pass_context
+def audit_command(ctx, bundle, posts_file, trust_templates):
+    """Check a revealed game: the secret, every turn replayed, every code (anyone can run it)."""
+    from pbp import audit
+
+    posts_text = audit.read_posts(posts_file) if posts_file is not None else None
+    report = audit.audit_bundle(bundle, posts_text, trust_templates)
+    ctx.obj["lang"] = report.lang
+    for line in audit.lines(report, report.lang):
+        click.echo(line)
+    if report.problems:
+        ctx.exit(1)
+
+
+@main.command(name="dice-report")
+@click.argument("bundle", type=click.Path(dir_okay=False, path_type=Path), required=False)
+@click.option("--format", "fmt", type=click.Choice(["text", "bbcode", "markdown"]), default="text")
+@click.option("--min-rolls", type=click.IntRange(2), default=30)
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--expr", "chart_expr", default=None)
+@click.pass_context
+def dice_report(ctx, bundle, fmt, min_rolls, svg_path, chart_expr):
+    """The dice of the archive (or of a revealed BUNDLE) against their exact distributions."""
+    import tempfile
+
+    from pbp import audit, dice_report as dr
+    from pbp.campaign import atomic_write, open_campaign
+    from pbp.errors import PbpError
+
+    with tempfile.TemporaryDirectory(prefix="pbp-dice-") as tmp:
+        campaign = open_campaign(audit.open_bundle(bundle, Path(tmp))[0]) if bundle else _campaign(ctx)
+        ctx.obj["lang"] = lang = campaign.lang
+        rolls, turns = dr.archive_rolls(campaign)
+        title = campaign.title
+    report = dr.report(rolls, turns, min_rolls)
+    click.echo(dr.render(report, fmt, lang, title), nl=False)
+    if svg_path is not None:
+        drawn = dr.chart(report, chart_expr, lang, title)
+        if drawn is None:
+            raise PbpError("dice_report_no_chart", expr=chart_expr or "",
+                           valid=[f.name for f in report.expressions + report.faces])
+        atomic_write(svg_path, drawn[0])
+        say("dice_report_svg", path=svg_path, expr=drawn[1])
 
 
 if __name__ == "__main__":

@@ -108,6 +108,25 @@ def _parse(expr: str | int) -> DiceExpr:
     return DiceExpr(tuple(terms))
 
 
+@functools.lru_cache(maxsize=1024)
+def _plan(expr) -> tuple[DiceExpr, str, tuple[int, ...], tuple[int, ...] | None, int]:
+    """What rolling `expr` takes, worked out once per expression: the parsed
+    expression, its text (as the roll log writes it), the faces of each die in
+    the order they are thrown, each die's sign (None: all added) and the
+    constant."""
+    parsed = expr if isinstance(expr, DiceExpr) else _parse(expr)
+    sides = tuple(t.sides for t in parsed.dice for _ in range(t.count))
+    signs = tuple(t.sign for t in parsed.dice for _ in range(t.count))
+    return parsed, str(parsed), sides, None if all(sg > 0 for sg in signs) else signs, parsed.constant
+
+
+def plan(expr):
+    """`_plan(expr)`, with parse's refusal of what is no dice expression."""
+    if not isinstance(expr, (str, int, DiceExpr)):
+        parse(expr)  # raises bad_dice
+    return _plan(expr)
+
+
 @dataclass(frozen=True, slots=True)
 class Roll:
     """One labelled roll, as written to the turn's roll log."""
@@ -179,7 +198,7 @@ class Dice:
         return tuple(rng.randint(1, t.sides) for t in expr.dice for _ in range(t.count))
 
     def roll(self, label: str, expr: str | DiceExpr, reason: str = "") -> Roll:
-        parsed = parse(expr)
+        parsed, text, _, _, _ = plan(expr)
         label = self._label(label)
         forced = label in self.forced
         if forced:
@@ -187,9 +206,16 @@ class Dice:
         else:
             faces = self._draw(label, parsed)
             total = _total(parsed, faces)
-        result = Roll(label, str(parsed), faces, total, reason, forced)
+        result = Roll(label, text, faces, total, reason, forced)
         self.log.append(result)
         return result
+
+    def seeded(self, label: str, expr: str | DiceExpr) -> Roll:
+        """What the seed gives `label` (as the roll log spells it), forced or not,
+        logging nothing: the audit shows it beside each forced roll."""
+        parsed = parse(expr)
+        faces = self._draw(label, parsed)
+        return Roll(label, str(parsed), faces, _total(parsed, faces))
 
     def d(self, label: str, sides: int, reason: str = "") -> int:
         """Shortcut: the total of one die with `sides` faces."""
@@ -259,7 +285,21 @@ class FreeDice(Dice):
         return faces
 
     def roll(self, label: str, expr: str | DiceExpr, reason: str = "") -> Roll:
-        result = super().roll(label, expr, reason)
-        if not self._keep_log:
-            self.log.clear()
+        """The simulations' path, a few hundred thousand times a run: the
+        expression worked out once (`plan`), the faces drawn from the one
+        stream in the same order as `_draw` (the same results for a seed), no
+        label bookkeeping, nothing logged unless asked."""
+        if self.forced:
+            result = super().roll(label, expr, reason)
+            if not self._keep_log:
+                self.log.clear()
+            return result
+        _, text, sides, signs, constant = plan(expr)
+        randint = self._rng.randint
+        faces = tuple([randint(1, s) for s in sides])
+        self.draws += len(faces)
+        total = constant + (sum(faces) if signs is None else sum(f * sg for f, sg in zip(faces, signs)))
+        result = Roll(label, text, faces, total, reason, False)
+        if self._keep_log:
+            self.log.append(result)
         return result

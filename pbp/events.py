@@ -158,10 +158,22 @@ def public(kind: str, **data) -> Event:
     return Event(kind, data, PUBLIC)
 
 
+_READERS: dict[tuple, Players] = {}  # an audience is immutable: one per set of handles
+
+
+def _players(handles: tuple) -> Players:
+    audience = _READERS.get(handles)
+    if audience is None:
+        audience = Players(*handles)
+        if len(_READERS) < 10_000:
+            _READERS[handles] = audience
+    return audience
+
+
 def private(players, kind: str, **data) -> Event:
     """An event for some players (one handle or several); the MJ sees it too."""
     players = (players,) if isinstance(players, str) else tuple(players)
-    return Event(kind, data, Players(*players))
+    return Event(kind, data, _players(players))
 
 
 def gm(kind: str, **data) -> Event:
@@ -180,3 +192,60 @@ def by_audience(events) -> dict[Audience, list[Event]]:
             for handle in e.audience.handles:
                 out.setdefault(Players(handle), []).append(e)
     return out
+
+
+# -- collecting a turn's events ---------------------------------------------------------
+
+class Events(list):
+    """A turn's events as a ruleset collects them: a list, with a builder per
+    audience (`events.public(kind, ...)`, `.private(handle, kind, ...)`,
+    `.gm(kind, ...)`). `collector(quiet)` gives one; a simulated turn's
+    (`GmOrders.quiet`) is a `QuietEvents`, which builds nothing."""
+
+    __slots__ = ()
+    quiet = False
+
+    def public(self, kind: str, **data) -> None:
+        self.append(Event(kind, data, PUBLIC))
+
+    def private(self, players, kind: str, **data) -> None:
+        self.append(private(players, kind, **data))
+
+    def gm(self, kind: str, **data) -> None:
+        self.append(Event(kind, data, GM))
+
+
+class QuietEvents(Events):
+    """The events of a turn nobody reads (a simulation plays thousands of
+    games and reads their states): the builders build nothing, and what is
+    appended is dropped, so it stays empty. A ruleset that reads some of its
+    own events back in a simulated turn keeps those in a list of its own."""
+
+    __slots__ = ()
+    quiet = True
+
+    def public(self, kind: str, **data) -> None:
+        pass
+
+    def private(self, players, kind: str, **data) -> None:
+        pass
+
+    def gm(self, kind: str, **data) -> None:
+        pass
+
+    def append(self, event) -> None:
+        pass
+
+    def extend(self, events) -> None:
+        pass
+
+    def insert(self, index, event) -> None:
+        pass
+
+    def __iadd__(self, events):
+        return self
+
+
+def collector(quiet: bool = False) -> Events:
+    """Where a ruleset's resolve puts its events: `collector(gm_orders.quiet)`."""
+    return QuietEvents() if quiet else Events()

@@ -13,7 +13,6 @@ bidi overrides too, and long values shortened.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 from pathlib import Path
@@ -30,10 +29,60 @@ def register(messages: dict[str, dict[str, str]], prefix: str = "") -> None:
 def register_file(path: Path, prefix: str = "") -> None:
     """A messages.yaml of pbp or of a ruleset: package data, read as it is (this
     module sits below yamlio and errors, which speak through it)."""
-    import yaml
+    text = Path(path).read_text(encoding="utf-8")
+    messages = read_plain(text)
+    if messages is None:
+        import yaml
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    register(yaml.load(Path(path).read_text(encoding="utf-8"), Loader=loader) or {}, prefix)
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        messages = yaml.load(text, Loader=loader) or {}
+    register(messages, prefix)
+
+
+_KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]*):[ \t]*")
+_TEXT_LINE = re.compile(r"  ([a-z]{2}): (\".*\")[ \t]*")
+
+
+_ESCAPE = re.compile(r"\\(.)")
+#: the escapes of a double-quoted YAML text read here; any other sends the file to YAML
+_ESCAPES = {'"': '"', "\\": "\\", "/": "/", "n": "\n", "t": "\t"}
+
+
+def _unquote(inner: str) -> str | None:
+    rest = _ESCAPE.sub("", inner)
+    if '"' in rest or "\\" in rest:  # a quote that ends the text early, a lone backslash
+        return None
+    try:
+        return _ESCAPE.sub(lambda m: _ESCAPES[m.group(1)], inner)
+    except KeyError:
+        return None
+
+
+def read_plain(text: str) -> dict[str, dict[str, str]] | None:
+    """A messages.yaml written the plain way every one of pbp's is (`key:` then
+    `  fr: "..."` lines, comments, blank lines), read without PyYAML: importing
+    and running it would double the time of `pbp --help`, which only needs this
+    catalogue. None as soon as a line is anything else, or a text holds an
+    escape other than \\" \\\\ \\/ \\n \\t: the file is then read as YAML."""
+    out: dict[str, dict[str, str]] = {}
+    texts = None
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        key = _KEY_LINE.fullmatch(line)
+        if key:
+            if key.group(1) in out:
+                return None  # YAML's own rules decide what a duplicate means
+            texts = out[key.group(1)] = {}
+            continue
+        found = _TEXT_LINE.fullmatch(line)
+        if not found or texts is None or found.group(1) in texts:
+            return None
+        value = _unquote(found.group(2)[1:-1])
+        if value is None:
+            return None
+        texts[found.group(1)] = value
+    return out
 
 
 def _core() -> None:
@@ -113,5 +162,7 @@ def closest(word: str, candidates) -> str | None:
 @functools.lru_cache(maxsize=4096)
 def _closest(word: str, candidates: tuple[str, ...]) -> str | None:
     # cached: a hostile order file repeats one misspelling thousands of times
+    import difflib  # here: `pbp --help` needs the catalogue, not the suggestions
+
     found = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
     return found[0] if found else None

@@ -243,13 +243,16 @@ def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, prob
 
 def describe(spec, ruleset: Ruleset, lang: str | None = None) -> str:
     """A short human description of what an argument accepts. In English
-    (`lang="en"`), a choice shows its values' `en:` words and a map its fields'
-    `en:` names, where the ruleset gives them (both are accepted as aliases)."""
+    (`lang="en"`), a choice shows its values' English words (`en:` or
+    `en_values:`) and a map its fields' `en:` names, where the ruleset gives
+    them (both are accepted as aliases): an English form shows English words only."""
     spec = _spec(spec, ruleset)
     kind = spec.get("type")
     english = lang == "en"
     if kind == "choice":
-        words = spec.get("en") if english and isinstance(spec.get("en"), dict) else {}
+        words = {}
+        if english:
+            words = spec.get("en") if isinstance(spec.get("en"), dict) else (spec.get("en_values") or {})
         return " | ".join(str(words.get(v, v)) for v in spec.get("values", []))
     if kind == "map":
         def name(field, field_spec):

@@ -530,10 +530,24 @@ class _HtmlToBBCode(HTMLParser):
             self.out.append(data)
 
 
-def markdown_to_bbcode(text: str, fmt: BBCodeFormatter | None = None) -> str:
-    import markdown
+_MARKDOWN: list = []
 
-    html = markdown.markdown(text, extensions=["tables", "sane_lists"], output_format="html")
+
+def _markdown():
+    """One Markdown converter for the process, reset for each text: building
+    one per narration compiles its processors again, and naming extensions by
+    string makes Python-Markdown read every installed package's entry points."""
+    if not _MARKDOWN:
+        import markdown
+        from markdown.extensions.sane_lists import SaneListExtension
+        from markdown.extensions.tables import TableExtension
+
+        _MARKDOWN.append(markdown.Markdown(extensions=[TableExtension(), SaneListExtension()], output_format="html"))
+    return _MARKDOWN[0].reset()
+
+
+def markdown_to_bbcode(text: str, fmt: BBCodeFormatter | None = None) -> str:
+    html = _markdown().convert(text)
     parser = _HtmlToBBCode(fmt or BBCodeFormatter())
     parser.feed(html)
     parser.close()
@@ -580,14 +594,78 @@ def _environment_class():
         data keys win over dict attributes."""
 
         def getattr(self, obj, attribute):
-            if isinstance(obj, dict) and attribute in obj:
+            if type(obj) is dict:  # one lookup, not `in` then `[]`: templates read event data all the time
+                try:
+                    return obj[attribute]
+                except KeyError:
+                    pass
+            elif isinstance(obj, dict) and attribute in obj:  # (a defaultdict would make up the key)
                 return obj[attribute]
-            return super().getattr(obj, attribute)
+            return Environment.getattr(self, obj, attribute)
 
     return DataFirstEnvironment
 
 
+#: how every Renderer's environment is built: the compiled code of a template
+#: depends on these, so they are part of the disk cache's key
+ENV_OPTIONS = {"trim_blocks": True, "lstrip_blocks": True, "keep_trailing_newline": True, "autoescape": False}
+
 _BYTECODE_CACHE = None
+#: whether compiled templates are kept between runs, in the user's cache folder
+#: (see `use_disk_cache`), and that folder once found
+_DISK = {"wanted": True, "folder": None, "found": False}
+_CACHE_TAG: list[str] = []
+
+
+def _cache_tag() -> str:
+    """What compiled code depends on besides the template's source (whose
+    checksum jinja2 checks itself): pbp's, jinja2's and Python's versions and
+    the environment's options. A change of any of them is a new folder."""
+    import hashlib
+    import sys
+
+    import jinja2
+
+    from pbp import __version__
+
+    if not _CACHE_TAG:
+        key = repr((__version__, jinja2.__version__, sys.version, sorted(ENV_OPTIONS.items())))
+        _CACHE_TAG.append(hashlib.sha256(key.encode()).hexdigest()[:16])
+    return _CACHE_TAG[0]
+
+
+def use_disk_cache(enabled: bool = True) -> None:
+    """Whether compiled templates are kept in the user's cache folder
+    ($XDG_CACHE_HOME/pbp, else ~/.cache/pbp), so that each everyday command (a
+    new process) does not compile them again: yes unless told otherwise.
+    Nothing is imported nor made until a template is compiled or loaded
+    (`disk_cache_folder`)."""
+    _DISK.update(wanted=enabled, folder=None, found=False)
+
+
+def disk_cache_folder() -> Path | None:
+    """The folder of compiled templates, made if needed; None when there is
+    none: turned off, or a folder that cannot be made or is not the user's
+    alone (never an error: the templates are compiled in memory instead)."""
+    import os
+
+    if not _DISK["wanted"]:
+        return None
+    if _DISK["found"]:
+        return _DISK["folder"]
+    _DISK.update(found=True, folder=None)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = Path(base) / "pbp" / f"templates-{_cache_tag()}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        info = folder.stat()
+        # compiled code is run when loaded: only from a folder no one else can write to
+        if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
+            return None
+    except OSError:
+        return None
+    _DISK["folder"] = folder
+    return folder
 
 
 def _bytecode_cache():
@@ -595,7 +673,8 @@ def _bytecode_cache():
     the source's checksum (an edited template is compiled again): `pbp verify`
     and the tests render many turns with the same templates, and compiling them
     is most of the cost of rendering. Every Renderer builds its environment with
-    the same options, so the compiled code is the same for all."""
+    the same options, so the compiled code is the same for all. Behind the
+    memory, the user's cache folder (`disk_cache_folder`)."""
     global _BYTECODE_CACHE
     if _BYTECODE_CACHE is None:
         from jinja2 import BytecodeCache
@@ -606,21 +685,72 @@ def _bytecode_cache():
 
             def load_bytecode(self, bucket):
                 code = self.store.get(bucket.key)
+                folder = disk_cache_folder() if code is None else None
+                if folder is not None:
+                    try:
+                        code = (folder / f"{bucket.key}.cache").read_bytes()
+                    except OSError:
+                        code = None
                 if code is not None:
+                    # a stale entry (the template changed) leaves the bucket empty: compiled again
                     bucket.bytecode_from_string(code)
 
             def dump_bytecode(self, bucket):
-                self.store[bucket.key] = bucket.bytecode_to_string()
+                code = self.store[bucket.key] = bucket.bytecode_to_string()
+                folder = disk_cache_folder()
+                if folder is not None:
+                    import os
+                    import tempfile
+
+                    try:  # written whole or not at all: another pbp may be reading it
+                        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+                    except OSError:
+                        return
+                    try:
+                        with os.fdopen(fd, "wb") as out:
+                            out.write(code)
+                        os.replace(tmp, folder / f"{bucket.key}.cache")
+                    except OSError:
+                        Path(tmp).unlink(missing_ok=True)
 
         _BYTECODE_CACHE = MemoryBytecodeCache()
     return _BYTECODE_CACHE
 
 
+#: the Renderers of this command, by what they are built from (see `renderer_for`)
+_RENDERERS: dict[tuple, "Renderer"] = {}
+_RENDERERS_KEPT = 32  # a process rendering many campaigns (the tests) keeps the last few
+
+
+def renderer_for(paths: list[Path], fmt: str, dialect: str = "phpbb", lang: str = "fr",
+                 root: Path | None = None) -> "Renderer":
+    """One Renderer (one jinja2 environment) per template paths, format,
+    dialect and language: every turn `pbp verify` replays, every post of a
+    turn, shares it, so each template is loaded and compiled once. Its
+    templates are read once: `forget_renderers` (each command, in the command
+    line) starts again from the files."""
+    key = (tuple(str(p) for p in paths), fmt, dialect, lang, str(root) if root is not None else None)
+    rend = _RENDERERS.get(key)
+    if rend is None:
+        if len(_RENDERERS) >= _RENDERERS_KEPT:
+            _RENDERERS.pop(next(iter(_RENDERERS)))
+        # a command's templates do not change while it runs: no stat of each file at each include
+        rend = _RENDERERS[key] = Renderer(paths, fmt, dialect, lang, root=root, reload=False)
+    return rend
+
+
+def forget_renderers() -> None:
+    """A new command starts with no Renderer (in-process callers run many)."""
+    _RENDERERS.clear()
+
+
 class Renderer:
     def __init__(self, paths: list[Path], fmt: str, dialect: str = "phpbb", lang: str = "fr",
-                 root: Path | None = None):
+                 root: Path | None = None, reload: bool = True):
         """`root`: the campaign folder, so that an error in one of its own
-        templates names the file as the MJ sees it (templates/public.j2)."""
+        templates names the file as the MJ sees it (templates/public.j2).
+        `reload`: check each template's file before reusing it (off for the
+        Renderers of one command: see `renderer_for`)."""
         from jinja2 import FileSystemLoader, StrictUndefined
 
         Environment = _environment_class()
@@ -628,15 +758,14 @@ class Renderer:
         self.lang = lang
         self.paths = [Path(p) for p in paths]
         self.root = Path(root).resolve() if root is not None else None
+        self._chosen: dict[str, str] = {}  # template name -> the file name it is found under
         self.env = Environment(
             loader=FileSystemLoader([str(p) for p in paths]),
             finalize=self.fmt.finalize,
             undefined=StrictUndefined,
-            trim_blocks=True,
-            lstrip_blocks=True,
-            keep_trailing_newline=True,
-            autoescape=False,
             bytecode_cache=_bytecode_cache(),
+            auto_reload=reload,
+            **ENV_OPTIONS,
         )
         from pbp.grammar import for_lang
 
@@ -653,18 +782,30 @@ class Renderer:
         import jinja2
 
         try:
-            self.env.select_template([f"{name}.{self.fmt.name}.j2", f"{name}.j2"])
+            self._template(name)
         except jinja2.TemplateNotFound:
             return False
         return True
+
+    def _template(self, name: str):
+        """The template `name` for this format: `name.<format>.j2`, else
+        `name.j2`. Which of the two names exists is looked up once (a name
+        jinja2 does not find is searched for in every folder again, each time);
+        the template itself comes from the environment, which reloads an
+        edited file."""
+        chosen = self._chosen.get(name)
+        if chosen is None:
+            template = self.env.select_template([f"{name}.{self.fmt.name}.j2", f"{name}.j2"])
+            self._chosen[name] = template.name
+            return template
+        return self.env.get_template(chosen)
 
     def render(self, name: str, **context) -> str:
         """The template `name` rendered; any error of a template (syntax,
         undefined value, missing include, an exception in a campaign's own
         template) is a TemplateError naming its file and line."""
         try:
-            template = self.env.select_template([f"{name}.{self.fmt.name}.j2", f"{name}.j2"])
-            text = template.render(**context)
+            text = self._template(name).render(**context)
         except PbpError:
             raise
         except Exception as exc:

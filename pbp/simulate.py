@@ -44,12 +44,20 @@ def play_game(rs, scenario, seed: int, max_turns: int, dice: FreeDice | None = N
 _worker: dict = {}
 
 
-def _play_chunk(job) -> list[dict]:
-    ruleset_id, overrides, scenario, seeds, max_turns = job
+def _prepare(ruleset_id: str, overrides: dict, scenario, max_turns: int) -> None:
+    """What every game of a simulation shares, set once in each process (not
+    sent with each chunk of games): the ruleset, built once, and the scenario,
+    whose derived values (Scenario.derived: a labyrinth's graph, parsed
+    sheets...) are then worked out once per process, not once per chunk."""
     key = (ruleset_id, repr(overrides))
     rs = _worker.get(key)
     if rs is None:
         rs = _worker[key] = rulesets.get(ruleset_id, overrides)
+    _worker["game"] = (rs, scenario, max_turns)
+
+
+def _play_chunk(seeds: list[int]) -> list[dict]:
+    rs, scenario, max_turns = _worker["game"]
     return [play_game(rs, scenario, s, max_turns) for s in seeds]
 
 
@@ -64,28 +72,31 @@ class Simulation:
     max_turns: int = 100
     chunk: int = 50  # games per task at most; fewer for small runs, so every process gets some
 
-    def jobs_list(self):
+    def jobs_list(self) -> list[list[int]]:
+        """The games' seeds, chunk by chunk."""
         seeds = [game_seed(self.seed, i) for i in range(self.games)]
         size = max(1, min(self.chunk, -(-self.games // (4 * self.jobs))))
-        for start in range(0, self.games, size):
-            yield (self.ruleset_id, self.overrides or {}, self.scenario, seeds[start:start + size], self.max_turns)
+        return [seeds[start:start + size] for start in range(0, self.games, size)]
 
     def run(self, progress=None) -> list[dict]:
         """Every game's summary, in game order. `progress(n)` is told of each
         finished chunk's size."""
-        jobs = list(self.jobs_list())
+        chunks = self.jobs_list()
+        shared = (self.ruleset_id, self.overrides or {}, self.scenario, self.max_turns)
         results: list[dict] = []
         if self.jobs <= 1:
-            for job in jobs:
-                results += _play_chunk(job)
+            _prepare(*shared)
+            for chunk in chunks:
+                results += _play_chunk(chunk)
                 if progress:
-                    progress(len(job[3]))
+                    progress(len(chunk))
             return results
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-            for chunk in pool.map(_play_chunk, jobs):
+        with ProcessPoolExecutor(self.jobs, mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_prepare, initargs=shared) as pool:
+            for chunk in pool.map(_play_chunk, chunks):
                 results += chunk
                 if progress:
                     progress(len(chunk))

@@ -13,14 +13,17 @@ from __future__ import annotations
 import dataclasses
 import pickle
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from pbp import events as ev, orders as od, yamlio
+from pbp import events as ev, orders as od, yamldump, yamlio
 from pbp.campaign import FORMATS, Campaign, atomic_write, read_text
 from pbp.deadline import deadline_of, describe
 from pbp.dice import Dice
 from pbp.i18n import closest
 from pbp.errors import ErrorList, ForcedRollError, InputError, PbpError
-from pbp.render import Renderer, template_paths
+
+if TYPE_CHECKING:  # rendering is imported by the commands that render (pbp check does not)
+    from pbp.render import Renderer
 
 #: the core's record of a turn: the roster and the rendering it was played with
 #: (so `pbp verify` replays it as it was), and the missed-orders counts
@@ -199,7 +202,7 @@ def new_record(campaign: Campaign, inputs: TurnInputs | None, previous: dict) ->
     missed = dict(previous.get("missed") or {})
     inactive = set(previous.get("inactive") or [])
     if inputs is not None:
-        for handle in inputs.defaulted + inputs.blank:
+        for handle in inputs.defaulted:  # a blank form's sender is among them, counted once
             missed[handle] = missed.get(handle, 0) + 1
         for handle in inputs.valid:
             missed.pop(handle, None)
@@ -214,16 +217,31 @@ def new_record(campaign: Campaign, inputs: TurnInputs | None, previous: dict) ->
             "inactive": [h for h in roster if h in inactive]}
 
 
+#: what campaign.yaml means when it does not say (Campaign.lang, .format, .dialect)
+DEFAULT_RENDER = {"lang": "fr", "format": "bbcode", "dialect": "phpbb"}
+
+
 def as_recorded(campaign: Campaign, record: dict) -> Campaign:
     """The campaign as turn n was played: its recorded roster and rendering
     (a player who joined later, or a format changed since, leave it as it was)."""
     if not record:
         return campaign
+    roster = record.get("roster")
+    render = {k: v for k, v in (record.get("render") or {}).items() if v is not None}
+    same_roster = roster is None or roster == campaign.roster
+    if same_roster and all(campaign.config.get(k, DEFAULT_RENDER.get(k)) == v for k, v in render.items()):
+        return campaign  # as it is now: its world, sheets and rules already read and checked
     config = dict(campaign.config)
-    if record.get("roster") is not None:
-        config["players"] = record["roster"]
-    config.update({k: v for k, v in (record.get("render") or {}).items() if v is not None})
-    return dataclasses.replace(campaign, config=config)
+    if roster is not None:
+        config["players"] = roster
+    config.update(render)
+    replayed = dataclasses.replace(campaign, config=config)
+    # what does not depend on the roster or the rendering is not read again
+    # (the ruleset: the rules; the scenario, when the roster is the same)
+    for name in ("ruleset", "scenario") if same_roster else ("ruleset",):
+        if name in campaign.__dict__:
+            replayed.__dict__[name] = campaign.__dict__[name]
+    return replayed
 
 
 def _plain(value):
@@ -287,15 +305,19 @@ def core_events(campaign: Campaign, n: int, record: dict, state: dict) -> list[e
     return out
 
 
-def compute(campaign: Campaign, n: int) -> TurnOutput:
-    """Resolve turn `n` from the archive's files, without writing anything."""
+def compute(campaign: Campaign, n: int, inputs: TurnInputs | None = None, files: bool = True) -> TurnOutput:
+    """Resolve turn `n` from the archive's files, without writing anything.
+    `inputs`: the turn's orders, already gathered from the state of turn n-1
+    (`pbp check` has them); `files=False`: no output bytes (the turn is only
+    resolved, to see what it rolls)."""
     if n == 0:
         return compute_setup(campaign)
     state = campaign.state(n - 1)
     if campaign.ruleset.is_over(state):
         raise PbpError("game_over", turn=n - 1)
     previous = record_of(campaign, n - 1)
-    inputs = gather(campaign, n, state, previous)
+    if inputs is None:
+        inputs = gather(campaign, n, state, previous)
     inputs.raise_errors()
     dice = Dice(campaign.secret, n, dict(inputs.gm.rolls))
     try:
@@ -311,7 +333,7 @@ def compute(campaign: Campaign, n: int) -> TurnOutput:
     events += [ev.gm("forced_unused", label=w.params["label"]) for w in warnings]
     record = new_record(campaign, inputs, previous)
     events += core_events(campaign, n, record, result.state)
-    out = _finish(campaign, n, result.state, events, dice, warnings, record)
+    out = _finish(campaign, n, result.state, events, dice, warnings, record, files)
     out.inputs = inputs
     return out
 
@@ -346,19 +368,89 @@ def compute_setup(campaign: Campaign) -> TurnOutput:
     return _finish(campaign, 0, result.state, events, dice, [], record)
 
 
-def _finish(campaign, n, state, events, dice, warnings, record) -> TurnOutput:
+def _finish(campaign, n, state, events, dice, warnings, record, files: bool = True) -> TurnOutput:
+    forced = [r for r in dice.log if r.forced]
+    if forced:  # the MJ report lists the dice set by hand (seal.j2); the audit shows them to the players
+        events = list(events) + [ev.gm("forced_rolls", rolls=forced)]
     plain_events = [ev.Event.from_dict(_plain(e.to_dict())) for e in events]
+    log = [r.to_dict() for r in dice.log]
     out = TurnOutput(n, state, plain_events, warnings=warnings, record=record, rolls=list(dice.log))
-    out.files[RECORD_FILE] = yamlio.dumps(record).encode()
-    out.files["state.yaml"] = yamlio.dumps(_plain(state)).encode()
-    out.files["rolls.yaml"] = yamlio.dumps([r.to_dict() for r in dice.log]).encode()
-    out.files["events.yaml"] = yamlio.dumps([e.to_dict() for e in plain_events]).encode()
+    if not files:
+        return out
+    out.files[RECORD_FILE] = yamldump.dumps(record).encode()
+    out.files["state.yaml"] = yamldump.dumps(_plain(state)).encode()
+    out.files["rolls.yaml"] = yamldump.dumps(log).encode()
+    out.files["events.yaml"] = yamldump.dumps(stored_form(plain_events, log)).encode()
     return out
 
 
+# -- events.yaml: rolls by label -----------------------------------------------------
+#
+# The roll log (rolls.yaml) holds every roll of a turn, whole. events.yaml names
+# a roll of that log by its label, `{roll: <label>}`, where an event's data held
+# it whole: the same record, once. Reading events.yaml back puts each roll in
+# its place again (`resolve_rolls`), so a template gets the very data it got
+# when the turn was run. A roll that is not the log's, as the log has it, stays
+# whole. An archive written before (rolls whole in events.yaml) is read as it is,
+# and `pbp verify` compares it with its own form (`as_archived`).
+
+ROLL_REF = "roll"
+
+
+def stored_form(events: list[ev.Event], log: list[dict]) -> list[dict]:
+    """events.yaml's content: each event's readable form, the rolls of the log
+    given by label."""
+    by_label = {r["label"]: r for r in log}
+    return [_refer(e.to_dict(), by_label) for e in events]
+
+
+def _refer(value, by_label: dict):
+    if isinstance(value, dict):
+        label = value.get("label")
+        if type(label) is str and "total" in value and by_label.get(label) == value:
+            return {ROLL_REF: label}
+        if len(value) == 1 and ROLL_REF in value:
+            # it would read back as a reference: a ruleset's bug, said before anything is written
+            raise ValueError(f"event data holds {value!r}: a mapping of the one key {ROLL_REF!r} is events.yaml's "
+                             "reference to a roll of the log")
+        return {k: _refer(v, by_label) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_refer(v, by_label) for v in value]
+    return value
+
+
+def resolve_rolls(value, by_label: dict):
+    """events.yaml's data with each `{roll: <label>}` of the log replaced by a
+    copy of that roll's record."""
+    if isinstance(value, dict):
+        if len(value) == 1 and type(value.get(ROLL_REF)) is str and value[ROLL_REF] in by_label:
+            # a copy of its own, faces included: nothing shared between two places of the data
+            return {k: list(v) if isinstance(v, list) else v for k, v in by_label[value[ROLL_REF]].items()}
+        return {k: resolve_rolls(v, by_label) for k, v in value.items()}
+    if isinstance(value, list):
+        return [resolve_rolls(v, by_label) for v in value]
+    return value
+
+
+def as_archived(out: TurnOutput, archived: bytes | None) -> None:
+    """An archive written before rolls were given by label holds them whole in
+    events.yaml: replayed, such a turn is compared with that form (the same
+    events, written the old way), so an older archive still verifies."""
+    current = out.files.get("events.yaml")
+    if archived is None or current is None or archived == current:
+        return
+    whole = yamldump.dumps([e.to_dict() for e in out.events]).encode()
+    if archived == whole:
+        out.files["events.yaml"] = whole
+
+
 def renderer(campaign: Campaign, fmt: str | None = None) -> Renderer:
+    """The campaign's Renderer for `fmt` (default: its format), the same one
+    for every turn and post of a command (see pbp.render.renderer_for)."""
+    from pbp.render import renderer_for, template_paths
+
     paths = template_paths(campaign.ruleset.id, campaign.lang, campaign.root, campaign.ruleset.folder())
-    return Renderer(paths, fmt or campaign.format, campaign.dialect, campaign.lang, root=campaign.root)
+    return renderer_for(paths, fmt or campaign.format, campaign.dialect, campaign.lang, root=campaign.root)
 
 
 def audiences(campaign: Campaign, events: list[ev.Event]) -> list[ev.Audience]:
@@ -430,12 +522,19 @@ def write(campaign: Campaign, out: TurnOutput) -> list[str]:
 
 
 def stored_events(campaign: Campaign, n: int) -> list[ev.Event]:
-    path = campaign.turn_dir(n) / "events.yaml"
-    if not (campaign.turn_dir(n) / "state.yaml").exists() or not path.exists():
+    """Turn n's events as events.yaml records them, each roll given by label
+    put back from the roll log (rolls.yaml): the data the turn's templates got."""
+    folder = campaign.turn_dir(n)
+    path = folder / "events.yaml"
+    if not (folder / "state.yaml").exists() or not path.exists():
         raise PbpError("turn_not_resolved", turn=n)
     raw = yamlio.load_file(path) or []
+    rolls_path = folder / "rolls.yaml"
+    log = yamlio.load_file(rolls_path) if rolls_path.exists() else None
+    by_label = {r["label"]: r for r in log if isinstance(r, dict) and isinstance(r.get("label"), str)} \
+        if isinstance(log, list) else {}
     try:
-        return [ev.Event.from_dict(e) for e in raw]
+        return [ev.Event.from_dict(resolve_rolls(e, by_label) if by_label else e) for e in raw]
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise PbpError("bad_events_file", file=campaign.rel(path), problem=str(exc)) from None
 

@@ -6,6 +6,7 @@ set -eu
 c="campaigns/$1"
 turns="$2"
 while python -m pbp -C "$c" undo --no-commit >/dev/null 2>&1; do :; done
+rm -f "$c/seals.yaml"  # the codes printed by earlier builds: this build prints them again
 python -m pbp -C "$c" setup --no-commit
 i=1
 while [ "$i" -le "$turns" ]; do

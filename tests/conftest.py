@@ -8,6 +8,15 @@ ruleset.register(Toy)
 ruleset.register(Duel)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _cache_home(tmp_path_factory):
+    """The command line keeps compiled templates in the user's cache folder:
+    the suite's go to a folder of its own, never the user's."""
+    import os
+
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+
+
 @pytest.fixture
 def toy_campaign(tmp_path):
     """A fresh toy campaign folder (not set up), two players."""

@@ -46,3 +46,13 @@ def pbp(*args, cwd: Path | None = None):
     runner = CliRunner()
     argv = (["-C", str(cwd)] if cwd is not None else []) + [str(a) for a in args]
     return runner.invoke(main, argv, catch_exceptions=False)
+
+
+def unsealed(post: str) -> str:
+    """A post without the seal block the core adds at its end (templates/common/<lang>/seal.j2:
+    the dice commitment on turn 0, the turn's code): for tests that compare a whole post with
+    a text, which the codes (a hash of the whole archive) would make change with every byte."""
+    import re
+
+    found = re.search(r"\n\n(?:\[b\]|\*\*)?(?:Engagement des dés|Dice commitment|Sceau du tour|Seal of turn)\b", post)
+    return post[:found.start()] + "\n" if found else post

@@ -94,7 +94,7 @@ CASES = [
      "turns/008/state.yaml:178: « traps.chambre_froide.by » : « yan » n'existe pas dans state.yaml (players). "
      "Vouliez-vous dire « yann » ? Valeurs possibles : alice, bruno, chloe, damien, elsa, fabien, gaelle, hugo, margot, "
      "yann."),
-    ("murder", "world.yaml", "  hall: {name: Hall d'accueil}", "  hall: [Hall d'accueil]", "check",
+    ("murder", "world.yaml", "  hall: {name: le Hall d'accueil}", "  hall: [le Hall d'accueil]", "check",
      "world.yaml:5: « rooms.hall » : attendu du texte ou un dictionnaire (des lignes « clé: valeur »), ou null, trouvé "
      "une liste."),
     ("murder", "world.yaml", "  - [hall, couloir, 3]", "  - {from: hall, to: couloirs, length: 3}", "check",

@@ -14,7 +14,7 @@ from pbp.campaign import open_campaign
 from pbp.dice import Dice
 from pbp.orders import GmOrders, PlayerOrders
 from pbp.render import Renderer, package_dir, template_paths
-from tests.helpers import copy_example, pbp, write
+from tests.helpers import copy_example, pbp, unsealed, write
 
 EXAMPLE = package_dir("campaigns") / "d100"
 
@@ -44,16 +44,18 @@ def test_example_next_turn_plays(example):
     # Brann's stimulant: +2 Action (4 -> 5, the gauge's maximum) before his instinctive shot (-1)
     assert state["characters"]["brann"]["uses"]["stimulant"] == 0
     assert state["characters"]["brann"]["action"] == 4
-    public = (example / "turns" / "004" / "public.bbcode").read_text()
+    public = unsealed((example / "turns" / "004" / "public.bbcode").read_text())
     assert public == (
         "[size=18][b]Sauvetage sur Tellis IV — tour 4[/b][/size]\n\n"
         "[size=15][b]Actions du tour[/b][/size]\n\n"
-        "[b]Kira Vel[/b] — jet de Mental (« convaincre l'officier de garde de baisser son arme »), face à : "
-        "Garnison impériale : [b]réussite[/b]\n\n"
-        "[b]Brann Dask[/b] utilise Stimulant\n\n"
-        "[b]Brann Dask[/b] — jet de Physique (« couvrir la retraite ») : [b]réussite[/b]\n\n"
-        "[b]Tia Rook[/b] — jet de Logique (« saboter les tourelles du hangar, tant pis pour les techniciens ») : "
-        "[b]réussite[/b]\n\n"
+        "[list]\n"
+        "[*][b]Kira Vel[/b] — jet de Mental (« convaincre l'officier de garde de baisser son arme »), face à : "
+        "Garnison impériale : 1d100 (29), [b]réussite[/b]\n"
+        "[*][b]Brann Dask[/b] utilise Stimulant\n"
+        "[*][b]Brann Dask[/b] — jet de Physique (« couvrir la retraite ») : 1d100 (38), [b]réussite[/b]\n"
+        "[*][b]Tia Rook[/b] — jet de Logique (« saboter les tourelles du hangar, tant pis pour les techniciens ») : "
+        "1d100 (42), [b]réussite[/b]\n"
+        "[/list]\n\n"
         "[size=15][b]Roleplay des joueurs[/b][/size]\n\n"
         "[quote=\"Kira Vel\"]« Vous n'êtes pas obligé de mourir pour eux, lieutenant. »[/quote]\n\n"
         "[quote=\"Brann Dask\"]Brann s'injecte le stimulant et se poste à l'angle du couloir.[/quote]\n\n"
@@ -61,13 +63,13 @@ def test_example_next_turn_plays(example):
     brann = (example / "turns" / "004" / "private" / "brann.bbcode").read_text()
     assert brann == (
         "[size=18][b]Rapport privé de Brann Dask — tour 4[/b][/size]\n\n"
-        "Stimulant (équipement) : effet appliqué ; il reste 0 utilisation(s).\n\n"
-        "Brann Dask, Stimulant : Action 4 → 5/5.\n\n"
+        "Stimulant (équipement) : effet appliqué ; plus aucune utilisation.\n\n"
+        "Brann Dask, Stimulant : Action 4 + 2 → 5/5.\n\n"
         "Jet de Physique + blaster (« couvrir la retraite ») : 1d100 (38) ≤ 62 : [b]réussite[/b]\n\n"
-        "Chance : Physique 47 ; blaster (Expertise) +15 = 62. Coût : 1 point(s) d'Action.\n\n"
+        "Chance : Physique 47 + 15 blaster (Expertise) = 62. Coût : 1 point d'Action.\n\n"
         "[size=15][b]Fiche en fin de tour[/b][/size]\n\n"
         "[b]Jauges[/b] : PV 9/15, Action 4/5\n\n"
-        "[b]Alignement[/b] : 5 clair(s), 5 obscur(s)\n\n"
+        "[b]Alignement[/b] : 5 points clairs, 5 points obscurs\n\n"
         "[b]Confiance[/b] : Syndicat de la Bordure +2, Garnison impériale -2\n\n"
         "[b]Consommables[/b] : Stimulant ×0\n")
     assert pbp("verify", cwd=example).exit_code == 0
@@ -95,7 +97,7 @@ Kira Vel (kira)
 
 Jauges : PV 11/11, Force 5/5, Action 3/4
 
-Alignement : 9 clair(s), 1 obscur(s)
+Alignement : 9 points clairs, 1 point obscur
 
 Confiance : Syndicat de la Bordure +2, Garnison impériale -2
 
@@ -106,7 +108,7 @@ Brann Dask (brann)
 
 Jauges : PV 9/15, Action 4/5
 
-Alignement : 5 clair(s), 5 obscur(s)
+Alignement : 5 points clairs, 5 points obscurs
 
 Confiance : Syndicat de la Bordure +2, Garnison impériale -2
 
@@ -117,7 +119,7 @@ Tia Rook (tia)
 
 Jauges : PV 11/11, Action 5/5
 
-Alignement : 0 clair(s), 10 obscur(s) — état stable (côté obscur)
+Alignement : 0 point clair, 10 points obscurs — état stable (côté obscur)
 
 Confiance : Syndicat de la Bordure +1, Garnison impériale -1
 
@@ -128,17 +130,17 @@ TIA_HINTS = """\
 # Votre fiche (Tia Rook) :
 #   Physique 25, Logique 55, Mental 49
 #   Jauges : PV 11/11, Action 5/5
-#   Alignement : 0 clair(s), 10 obscur(s) — état stable obscur : intention « obscur » seulement (+10 %)
-#   compétence blaster (armes) : +1
-#   compétence piratage (techniques) : +3
-#   compétence electronique (techniques) : +2
-#   compétence mecanique (techniques) : +1
-#   compétence discretion (autres) : +2
-#   compétence bluff (autres) : +1
-#   compétence athletisme (autres) : -1
+#   Alignement : 0 point clair, 10 points obscurs — état stable (côté obscur) : intention « obscur » seulement (+10 %)
+#   compétence blaster (Armes et pouvoirs de Force) : +1
+#   compétence piratage (Techniques) : +3
+#   compétence electronique (Techniques) : +2
+#   compétence mecanique (Techniques) : +1
+#   compétence discretion (Autres) : +2
+#   compétence bluff (Autres) : +1
+#   compétence athletisme (Autres) : -1
 #   objet Charges de thermite (inventaire)
-#   objet Kit de piratage (equipement)
-#   objet Medpac (equipement), 1 utilisation(s) au départ
+#   objet Kit de piratage (équipement)
+#   objet Medpac (équipement), 1 utilisation au départ
 #   objet Blaster de poche (armement)
 #   reste : Medpac ×1
 #   Factions : empire (Garnison impériale), syndicat (Syndicat de la Bordure)
@@ -261,11 +263,12 @@ def test_cli_forced_rolls_from_gm_yaml(example):
     assert r.exit_code == 0, r.output
     public = (example / "turns" / "004" / "public.bbcode").read_text()
     assert "[b]Kira Vel[/b] — jet de Mental (« convaincre l'officier de garde de baisser son arme »), face à : " \
-           "Garnison impériale : [b]échec critique[/b]" in public
-    assert "saboter les tourelles du hangar, tant pis pour les techniciens ») : [b]réussite critique[/b]" in public
+           "Garnison impériale : 1d100 (96), [b]échec critique[/b] (96 à 100)" in public
+    assert ("saboter les tourelles du hangar, tant pis pour les techniciens ») : 1d100 (3), [b]réussite critique[/b] "
+            "(1 à 5)") in public
     tia = (example / "turns" / "004" / "private" / "tia.bbcode").read_text()
-    assert "1d100 (3) (chance 75) : [b]réussite critique[/b]" in tia
-    assert "état stable, intention côté obscur +10" in tia
+    assert "1d100 (3) : [b]réussite critique[/b] (1 à 5, quelle que soit la chance de 75)" in tia
+    assert "+ 10 état stable, intention côté obscur" in tia
 
 
 def test_cli_sheet_problems_name_the_items_line(example):
@@ -405,13 +408,14 @@ def test_init_skeleton_sets_up_and_plays(tmp_path):
     """)
     r = pbp("run", "--no-commit", cwd=target)
     assert r.exit_code == 0, r.output
-    public = (target / "turns" / "001" / "public.bbcode").read_text()
-    assert public.endswith("[b]Personnage 1[/b] — jet de Mental, face à : Empire galactique : [b]réussite[/b]\n")
+    public = unsealed((target / "turns" / "001" / "public.bbcode").read_text())
+    assert public.endswith("[*][b]Personnage 1[/b] — jet de Mental, face à : Empire galactique : 1d100 (60), "
+                           "[b]réussite[/b]\n[/list]\n")
     report = (target / "turns" / "001" / "private" / "joueur1.bbcode").read_text()
     assert ("Jet de Mental + persuasion : 1d100 (60) ≤ 65 : [b]réussite[/b]\n\n"
-            "Chance : Mental 60 ; persuasion (Connaissance) +5 ; confiance Empire galactique +0 +0 = 65. "
+            "Chance : Mental 60 + 5 persuasion (Connaissance) + 0 confiance Empire galactique (+0) = 65. "
             "Confiance Empire galactique : +1 en fin de tour.\n\n"
-            "Confiance envers Empire galactique : +0 → +1 (+1).\n\n") in report
+            "Confiance envers Empire galactique : +0 + 1 = +1.\n\n") in report
     assert "[b]Confiance[/b] : Empire galactique +1\n" in report
     assert pbp("verify", cwd=target).exit_code == 0
 
@@ -419,9 +423,10 @@ def test_init_skeleton_sets_up_and_plays(tmp_path):
 # -- secrecy --------------------------------------------------------------------------------------------------
 
 PUBLIC_KEYS = {
-    "check": {"player", "carac", "purpose", "origin", "faction_name", "item", "outcome"},
+    # the die is public (`public_check: die`), never the chance
+    "check": {"player", "carac", "purpose", "origin", "faction_name", "item", "outcome", "roll", "critical"},
     "use": {"player", "item", "target", "purpose", "outcome"},
-    "sleep": {"player"}, "down": {"player"}, "up": {"player"}, "joined": {"player"}, "quiet_turn": set(),
+    "sleep": {"player"}, "down": {"player", "genre"}, "up": {"player"}, "joined": {"player"}, "quiet_turn": set(),
     "situation": {"player", "reason", "roll", "range", "points"},
     "cast": {"players"}, "narration": {"markdown"}, "roleplay": {"player", "character", "text"},
 }
@@ -437,7 +442,8 @@ def check_public_events(events):
 # The vocabulary of the private reports, never in a public post (the values themselves,
 # flaws, characteristics, gauges, alignment and trust, are d100's secret_values, checked on
 # every public post by tests/test_secrecy.py).
-MARKERS = ("Chance", "chance", "1d100", "confiance", "Confiance", "trust", "Trust", "clair(s)", "obscur(s)",
+MARKERS = ("Chance", "chance", "≤", "confiance", "Confiance", "trust", "Trust", "point clair", "points clairs",
+           "point obscur", "points obscurs", "light point", "dark point",
            "Alignement", "Alignment", "stable", "Jauges", "Gauges", "PV ", "HP ", "Travers", "Flaw")
 
 
@@ -558,7 +564,8 @@ def test_generate_is_refused_on_a_campaign_of_another_ruleset(tmp_path):
                         "cette campagne utilise « manhunt ».\n")
 
 
-def test_generate_help_comes_from_the_declared_command():
+def test_generate_help_comes_from_the_declared_command(monkeypatch):
+    monkeypatch.setenv("PBP_LANG", "fr")  # help follows PBP_LANG, the campaign, the locale, else English
     r = pbp("d100", "generate", "--help")
     assert r.exit_code == 0
     assert "Tire les caractéristiques d'un personnage" in r.output

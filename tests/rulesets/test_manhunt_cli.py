@@ -170,12 +170,12 @@ def test_mj_hunter_orders_refused_by_the_rules(example):
 
 
 @pytest.mark.parametrize("lang, check, private, gm", [
-    ("fr", "Tour perdu, actions ignorées : lucy (le Péji se remet de sa panique.)\n",
+    ("fr", "Tour perdu pour lucy (Mélétê), actions ignorées : le Péji se remet de sa panique.\n",
      "[b]Vos actions n'ont pas été jouées[/b] : le Péji se remet de sa panique. Votre roleplay, lui, compte.\n",
-     "[*]Mélétê : ordres reçus pour un tour perdu, actions ignorées (le Péji se remet de sa panique.)\n"),
-    ("en", "Lost turn, actions ignored: lucy (the Péji is getting over their panic.)\n",
+     "[*]Mélétê : ordres reçus pour un tour perdu, actions ignorées : le Péji se remet de sa panique.\n"),
+    ("en", "Lost turn for lucy (Mélétê), actions ignored: the Péji is getting over their panic.\n",
      "[b]Your actions were not played[/b]: the Péji is getting over their panic. Your roleplay still counts.\n",
-     "[*]Mélétê: orders sent for a lost turn, actions ignored (the Péji is getting over their panic.)\n"),
+     "[*]Mélétê: orders sent for a lost turn, actions ignored: the Péji is getting over their panic.\n"),
 ])
 def test_orders_sent_for_a_lost_turn_are_accepted_and_ignored(example, lang, check, private, gm):
     """DESIGN, "The MJ's loop": after a panic, Mélétê's move of turn 4 passes the check,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pbp import yamlio
-from tests.helpers import copy_example, pbp, write
+from tests.helpers import copy_example, pbp, unsealed, write
 
 NEXT = 9  # the example's next, unresolved turn
 
@@ -181,13 +181,13 @@ def test_posts_are_the_archived_ones_and_render_in_markdown(example):
     assert textwrap.dedent("""\
         #### Prison
 
-        - **Margot Lefèvre** plaide sa cause une dernière fois, sans convaincre : exécuté(e) par la Justice.
+        - **Margot Lefèvre** plaide sa cause une dernière fois, sans convaincre : exécutée par la Justice.
 
         **La fiche de Margot Lefèvre est révélée :**
 
-        - **Margot Lefèvre** : meurtrier, fiche n° 4 (lot Meurtriers et Enquêteurs) ; mensonge 5, défense 5
-        - Métier : Chercheuse principale en virologie (8 ans)
-        - Histoire : La directrice s'apprêtait à révéler ses données falsifiées au conseil scientifique.
+        - **Margot Lefèvre** : meurtrière, fiche n° 4 (lot Meurtriers et Enquêteurs) ; mensonge 5, défense 5
+          - Métier : Chercheuse principale en virologie (8 ans)
+          - Histoire : La directrice s'apprêtait à révéler ses données falsifiées au conseil scientifique.
 
         #### Le plateau
         """) in public
@@ -209,13 +209,13 @@ def test_status_shows_the_mj_table(example):
     assert "Prochain tour : Jour 2, 14h – 16h." in lines
     cells = [re.split(r"\s{2,}", line.strip()) for line in lines]
     assert ["Yann Le Goff", "meurtrier", "8 (lot Meurtriers et Enquêteurs)", "mensonge 3, défense 7", "vivant",
-            "Hall d'accueil", "1", "—"] in cells
+            "le Hall d'accueil", "1", "—"] in cells
     assert ["Alice Morel", "enquêteur", "5 (lot Meurtriers et Enquêteurs)", "survie 5", "vivant",
-            "Laboratoire de chimie", "1", "Chambre froide"] in cells
+            "le Laboratoire de chimie", "1", "la Chambre froide"] in cells
     assert ["Damien Roux", "témoin innocent", "9 (lot Témoins-Innocent)", "résilience 3, défense 6", "mort", "—",
             "0", "—"] in cells
-    assert "Pièges actifs : Chambre froide (posé par Yann Le Goff au tour 6)." in lines
-    assert "- Hall d'accueil : Yann Le Goff, Bruno Lacaze, Gaëlle Dumas" in lines
+    assert "Pièges actifs : la Chambre froide (posé par Yann Le Goff au tour 6)." in lines
+    assert "- Le Hall d'accueil : Yann Le Goff, Bruno Lacaze et Gaëlle Dumas" in lines
 
 
 def situation(form: str) -> list[str]:
@@ -230,7 +230,7 @@ def test_orders_form_lists_the_player_situation(example):
     assert r.exit_code == 0, r.output
     assert situation(r.output) == [
         "# Rôle : témoin innocent ; état : vivant.",
-        "# Vous êtes dans : Bureau de la direction.",
+        "# Vous êtes dans le Bureau de la direction.",
         "# Déplacement (2d6) : « - deplacer: <pièce> » ; vous avancez par le plus court chemin aussi loin que le "
         "jet le permet.",
         "# ATTENTION : vous êtes ici depuis 2 tours, vous devez partir (deplacer obligatoire).",
@@ -242,7 +242,7 @@ def test_orders_form_lists_the_player_situation(example):
     assert "#   - hanter: {salle: text, avertir: player}    (en anglais : haunt)" in r.output.splitlines()
     r = pbp("orders", "--player", "margot", cwd=example)
     assert situation(r.output) == [
-        "# Rôle : meurtrier ; état : mort.",
+        "# Rôle : meurtrière ; état : morte.",
         "# Fantôme meurtrier : « - posseder: {cible: <joueur>, salle: <pièce>} » parmi Chloé Vidal, Bruno Lacaze, "
         "Elsa Kerbrat, Gaëlle Dumas, Hugo Perrin.",
     ]
@@ -251,9 +251,9 @@ def test_orders_form_lists_the_player_situation(example):
 SMALL_WORLD = """\
 hall: hall
 rooms:
-  hall: {name: Hall}
-  labo: {name: Labo}
-  serre: {name: Serre}
+  hall: {name: le Hall}
+  labo: {name: le Labo}
+  serre: {name: la Serre}
 passages:
   - [hall, labo, 2]
   - [labo, serre, 2]
@@ -308,29 +308,43 @@ def test_a_finished_game_refuses_further_turns(tmp_path):
     r = pbp("run", "--no-commit", cwd=root)
     assert r.exit_code == 0 and "La partie est terminée." in r.output
     public = (root / "turns/002/public.md").read_text(encoding="utf-8")
-    assert "- **Un piège se déclenche** dans Labo sur le passage de **Will** ! **Will est mort(e).**\n" in public
-    # the winners, and every sheet revealed
-    assert public[public.index("### Fin de la partie"):] == textwrap.dedent("""\
+    # Will has no `genre` in the roster: a neutral wording, no "mort(e)"
+    assert "- **Un piège se déclenche** dans le Labo au passage de **Will** ! **Will n'y survit pas.**\n" in public
+    # the winners, and every sheet revealed, one nested list
+    assert unsealed(public)[public.index("### Fin de la partie"):] == textwrap.dedent("""\
         ### Fin de la partie
 
         **Victoire des meurtriers !** Tous les témoins innocents sont morts ou exécutés.
 
-        Vainqueurs : Mia
+        Vainqueur : Mia.
 
         #### Toutes les fiches
 
         - **Will** : témoin innocent, fiche n° 2 (lot Témoins-Innocent) ; résilience 5, défense 9
-        - Métier : J2 (1 an)
-        - Histoire : S2
-        - Alibi : A2
-
+          - Métier : J2 (1 an)
+          - Histoire : S2
+          - Alibi : A2
         - **Mia** : meurtrier, fiche n° 1 (lot Meurtriers et Enquêteurs) ; mensonge 5, défense 5
-        - Métier : J1 (3 ans)
-        - Histoire : S1
-
+          - Métier : J1 (3 ans)
+          - Histoire : S1
         - **Ivan** : enquêteur, fiche n° 2 (lot Meurtriers et Enquêteurs) ; survie 5
-        - Métier : J4 (4 ans)
-        - Histoire : S4
+          - Métier : J4 (4 ans)
+          - Histoire : S4
+        """)
+    # Will's report ends with the death: the end of the game, no ghost powers
+    report = (root / "turns/002/private/will.md").read_text(encoding="utf-8")
+    assert report == textwrap.dedent("""\
+        ### Rapport privé — Will — tour 2
+
+        Déplacement vers le Labo : 2d6 (1+2 = 3). Chemin le plus court : la Serre → le Labo (2 cases). Vous atteignez le Labo.
+
+        Piège dans le Labo : 1d10 (1) < défense 9 : **le piège vous coûte la vie.** Vous devenez un fantôme.
+
+        #### Votre situation
+
+        - Rôle (secret) : témoin innocent
+        - Votre personnage est mort au tour 2.
+        - **La partie est terminée** : victoire des meurtriers.
         """)
     write(root, "turns/003/orders/ivan.yaml", "player: ivan\nturn: 3\nactions: []\n")
     r = pbp("run", "--no-commit", cwd=root)

@@ -486,7 +486,7 @@ def test_a_murderer_ghost_possesses_an_innocent_who_dies_entering_an_armed_room(
     assert w1["status"] == "dead" and w1["died"]["room"] == "b" and new["traps"] == {}
     public = kinds(events, ev.PUBLIC)
     assert public.index("sleepwalk") < public.index("trap_fired")
-    assert only(events, "sleepwalk").data == {"player": "w1", "path": ["Hall", "Salle A", "Salle B"]}
+    assert only(events, "sleepwalk").data == {"player": "w1", "path": ["Hall", "Salle A", "Salle B"], "steps": [3, 4]}
     assert only(events, "possession").audience == ev.Players("m2")
     assert only(events, "possessed").audience == ev.Players("w1")
     # with no trap on the way, 1d10 squares at most

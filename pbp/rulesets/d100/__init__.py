@@ -46,7 +46,7 @@ class D100(Ruleset):
         return S.read(scenario, self.rules, self.rules_key)[2]
 
     def validate_scenario(self, scenario):
-        return S.read(scenario, self.rules, self.rules_key)[1]
+        return S.read(scenario, self.rules, self.rules_key)[1] + checks.rules_problems(self.rules)
 
     def _me(self, state, scenario, handle) -> dict:
         return R.character(state, handle, self.sheets(scenario)[handle], self.rules)
@@ -104,6 +104,14 @@ class D100(Ruleset):
         for handle in [h for h in scenario.roster if h in state["characters"]]:
             out.append(ev.gm("summary", **summary_event(handle, state, sheets[handle], factions, self.rules).data))
         return out
+
+    def standing(self, state, scenario) -> list[dict]:
+        """The public post's closing list: each character in play or out of action
+        (0 PV: dead or captured, the MJ narrates which), as the thread saw them go down."""
+        chars = state.get("characters") or {}
+        return [{"name": scenario.name(h), "handle": h,
+                 "status": "d100.standing_down" if chars[h]["down"] else "d100.standing_playing"}
+                for h in scenario.roster if h in chars]
 
     # -- secrecy (sheets.py) --------------------------------------------------------------
     # roleplay_audience: the core's default (a character down speaks to the MJ only)

@@ -14,12 +14,25 @@ from __future__ import annotations
 
 from pbp import i18n
 from pbp.dice import parse as parse_dice
-from pbp.errors import PbpError
+from pbp.errors import InputError, PbpError
 from pbp.orders import action_index, check_arg, normalize_id
 from pbp.ruleset import Refusals
 
 from . import rules as R
 from .sheets import find_faction
+
+
+# -- the campaign's rules choices ---------------------------------------------------------------
+
+PUBLIC_CHECKS = ("die", "outcome")
+
+
+def rules_problems(rules: dict) -> list[PbpError]:
+    """What the shape check of a `rules:` override cannot say: a choice among words."""
+    if rules.get("public_check") not in PUBLIC_CHECKS:
+        return [InputError("d100.bad_public_check", file="campaign.yaml", at=("rules", "public_check"),
+                           value=rules.get("public_check"), valid=list(PUBLIC_CHECKS))]
+    return []
 
 
 # -- a player's orders -----------------------------------------------------------------------

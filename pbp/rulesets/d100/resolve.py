@@ -205,6 +205,8 @@ class Turn:
                     spent[gauge] = points
         roll = self.dice.roll(f"{handle}.jet", R.dice_expr(rules["check"]["dice"]), purpose or carac)
         result = R.outcome(roll.total, chance, rules)
+        # a critical's range, so the post says why the chance did not matter
+        critical = dict(rules["check"][result]) if result in ("critical_success", "critical_failure") else None
         self.results.append((handle, origin, result))
         if faction is not None:
             delta = R.trust_delta(result, rules)
@@ -213,12 +215,16 @@ class Turn:
             trust = {"faction": faction["id"], "faction_name": faction["name"], "delta": delta}
         faction_name = faction["name"] if faction else None
         if public:
+            # the thread reads the die (`public_check: die`) or the outcome alone; never the chance,
+            # which would tell the sheet
+            shown = roll if rules["public_check"] == "die" else None
             self.events.append(ev.public("check", player=handle, carac=carac, purpose=purpose, origin=origin,
-                                         faction_name=faction_name, item=item, outcome=result))
+                                         faction_name=faction_name, item=item, outcome=result, roll=shown,
+                                         critical=critical))
         self.events.append(ev.private(handle, "check_detail", player=handle, carac=carac, purpose=purpose,
                                       origin=origin, index=index, item=item, skill=skill["name"] if skill else None,
                                       intent=intent, terms=terms, chance=chance, roll=roll, outcome=result,
-                                      trust=trust, spent=spent, public=public))
+                                      critical=critical, trust=trust, spent=spent, public=public))
         return result
 
     def use(self, handle: str, action) -> None:
@@ -324,24 +330,31 @@ class Turn:
     def manipulation(self, entry: dict) -> None:
         handle, by = entry["joueur"], entry.get("par")
         me = self.chars[handle]
+        # the chance term by term, as a check's (the players check each number)
         if entry.get("chance") is not None:
-            chance = entry["chance"] + (entry.get("modificateur") or 0)
+            terms = [{"kind": "npc", "value": entry["chance"]}]
         else:
             sheet = self.sheets[by]
             skill = sheet["skills"].get(normalize_id(entry["competence"])) if entry.get("competence") else None
-            chance = (sheet["characteristics"][entry["carac"]] + (entry.get("modificateur") or 0)
-                      + (R.skill_points(skill["level"], self.rules) if skill else 0))
+            terms = [{"kind": "carac", "carac": entry["carac"], "value": sheet["characteristics"][entry["carac"]]}]
+            if skill:
+                terms.append({"kind": "skill", "skill": skill["name"], "level": skill["level"],
+                              "value": R.skill_points(skill["level"], self.rules)})
+        if entry.get("modificateur"):
+            terms.append({"kind": "modifier", "value": entry["modificateur"]})
+        chance = sum(t["value"] for t in terms)
         roll = self.dice.roll(f"{handle}.manipulation", self.rules["check"]["dice"], "manipulation of the morale")
         result = R.outcome(roll.total, chance, self.rules)
+        critical = dict(self.rules["check"][result]) if result in ("critical_success", "critical_failure") else None
         broken = R.succeeded(result)
         out = R.break_stable(me["light"], broken, self.rules)
         me["light"] = out["after"]
         self.events.append(ev.private(handle, "manipulation", player=handle, by=by,
-                                      description=entry.get("description"), chance=chance, roll=roll,
-                                      outcome=result, broken=broken, **out))
+                                      description=entry.get("description"), terms=terms, chance=chance, roll=roll,
+                                      outcome=result, critical=critical, broken=broken, **out))
         if by and by != handle:
-            self.events.append(ev.private(by, "manipulation_by", player=by, target=handle, chance=chance,
-                                          roll=roll, outcome=result))
+            self.events.append(ev.private(by, "manipulation_by", player=by, target=handle, terms=terms,
+                                          chance=chance, roll=roll, outcome=result, critical=critical))
 
     def gauge(self, entry: dict) -> None:
         handle = entry["joueur"]
@@ -375,6 +388,8 @@ class Turn:
         if quiet:
             self.events.append(ev.public("quiet_turn"))
         for handle in in_play:
+            if self.chars[handle]["pv"] <= 0:  # goes down at the end of this turn: no recovery (README)
+                continue
             sources = (["sleep"] if handle in self.slept else []) + (["quiet"] if quiet else [])
             if not sources:
                 continue
@@ -405,7 +420,7 @@ class Turn:
             me = self.chars[handle]
             if me["pv"] <= 0 and not me["down"]:
                 me["down"] = True
-                self.events.append(ev.public("down", player=handle))
+                self.events.append(ev.public("down", player=handle, genre=self.sheets[handle].get("genre")))
             elif me["pv"] > 0 and me["down"]:
                 me["down"] = False
                 self.events.append(ev.public("up", player=handle))

@@ -107,7 +107,7 @@ def read_sheet(handle: str, raw, rules: dict, known_factions: dict) -> tuple[dic
     """One sheet, normalised, and the problems found in it."""
     problems: list[PbpError] = []
     sheet = {"handle": handle, "name": handle, "characteristics": {}, "gauges": {}, "skills": {},
-             "items": {}, "alignment": None, "flaw": "", "trust": {}}
+             "items": {}, "alignment": None, "flaw": "", "trust": {}, "genre": None}
     if not isinstance(raw, dict):
         return sheet, [_problem("sheet_not_mapping", handle)]
     fields = {}
@@ -142,6 +142,7 @@ def read_sheet(handle: str, raw, rules: dict, known_factions: dict) -> tuple[dic
     sheet["alignment"] = alignment
     if fields.get("genre") is not None and fields["genre"] not in GENRES:
         problems.append(_problem("bad_genre", f"{handle}.genre", value=fields["genre"], valid=list(GENRES)))
+    sheet["genre"] = fields.get("genre") if fields.get("genre") in GENRES else None
     sheet["flaw"] = str(fields.get("travers") or "")
     sheet["skills"] = _read_skills(handle, fields.get("competences"), rules, problems)
     sheet["items"] = _read_items(handle, fields, rules, problems)
@@ -372,11 +373,23 @@ def sheet_data(sheet: dict, rules: dict) -> dict:
              for i in sheet["items"].values()]
     return {"name": sheet["name"], "characteristics": sheet["characteristics"], "max_gauges": sheet["gauges"],
             "skills": skills, "items": items, "flaw": sheet["flaw"],
-            "alignment": sheet["alignment"], "total": total}
+            "alignment": sheet["alignment"], "total": total, "genre": sheet["genre"]}
 
 
 # -- secrecy ---------------------------------------------------------------------------------
 
+def alignment_words(light: int, total: int, lang: str) -> str:
+    """An alignment as the reports print it ("4 points clairs, 6 points obscurs"):
+    the templates and `secret_values` share this wording."""
+    dark = total - light
+    if lang == "en":
+        return f"{light} light {'point' if light == 1 else 'points'}, {dark} dark {'point' if dark == 1 else 'points'}"
+    return (f"{light} {'point clair' if light <= 1 else 'points clairs'}, "
+            f"{dark} {'point obscur' if dark <= 1 else 'points obscurs'}")
+
+
+#: how the English reports name each characteristic (templates/d100/en)
+CARAC_EN = {"physique": "Physical", "logique": "Logic", "mental": "Mind"}
 #: how the reports name each gauge, in French and English (the forms secret_values gives)
 GAUGE_LABELS = {"pv": ("PV", "HP"), "force": ("Force",), "action": ("Action",)}
 
@@ -395,14 +408,15 @@ def secret_values(state: dict, sheets: dict, known_factions: dict, rules: dict) 
         if sheet is None:
             continue
         out.add(sheet.get("flaw") or "")
-        out |= {f"{carac.capitalize()} {value}" for carac, value in sheet["characteristics"].items()}
+        out |= {f"{label} {value}" for carac, value in sheet["characteristics"].items()
+                for label in (carac.capitalize(), CARAC_EN.get(carac, carac))}
         for gauge in rules["gauges"]:
             labels = GAUGE_LABELS.get(gauge, (gauge.capitalize(),))
             out |= {f"{label} {me[gauge]}/{sheet['gauges'][gauge]}" for label in labels}
         light = me.get("light")
         if light is not None:
-            out |= {f"{light} clair(s), {total - light} obscur(s)", f"{light} light, {total - light} dark",
-                    f"{light} point(s) clair(s)", f"{light} light point(s)"}
+            out |= {alignment_words(light, total, lang) for lang in ("fr", "en")}
+            out |= {f"{light} point(s) clair(s)", f"{light} light point(s)", f"{light} clair(s), {total - light} obscur(s)"}
         for fid, level in (me.get("trust") or {}).items():
             name = known_factions[fid]["name"] if fid in known_factions else fid
             out.add(f"{name} {level:+d}")

@@ -65,6 +65,11 @@ class Murder(Ruleset):
     def status(self, state, scenario):
         return resolve.status(self.rules, state, scenario)
 
+    def standing(self, state, scenario) -> list[dict]:
+        """The public post's closing list: who is alive, in prison, dead or executed
+        (never a role: a victim's sheet stays secret)."""
+        return rules.standing(state, scenario)
+
     # -- secrecy
     def roleplay_audience(self, state, scenario, handle):
         """A ghost's roleplay would tell the thread which ghost acted (a possessing

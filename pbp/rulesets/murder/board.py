@@ -11,7 +11,15 @@ from __future__ import annotations
 
 import heapq
 
+from pbp.grammar import split_article
 from pbp.orders import normalize_id
+
+
+def bare(name) -> str:
+    """A room's name without its article: "Serre" for "la Serre", "Main Hall" for
+    "the Main Hall" (what a player may type, what a list of values to type shows)."""
+    text = split_article(str(name))[1]
+    return text[4:] if text.lower().startswith("the ") else text
 
 
 class Board:
@@ -44,7 +52,11 @@ class Board:
         self._lookup = {}
         for room_id, info in self.rooms.items():
             self._lookup[normalize_id(room_id)] = room_id
-            self._lookup.setdefault(normalize_id(info.get("name", room_id)), room_id)
+            name = str(info.get("name", room_id))
+            self._lookup.setdefault(normalize_id(name), room_id)
+        for room_id, info in self.rooms.items():
+            # a name carries its article ("la Serre"): a player may write it without
+            self._lookup.setdefault(normalize_id(bare(info.get("name", room_id))), room_id)
 
     @staticmethod
     def _passage(raw):
@@ -64,6 +76,14 @@ class Board:
 
     def names(self) -> list[str]:
         return [self.name(r) for r in self.order]
+
+    def label(self, room: str | None) -> str | None:
+        """A room's name without its article: what a player types, what refusals
+        and lists of values show ("Serre expérimentale")."""
+        return None if room is None else bare(self.name(room))
+
+    def labels(self) -> list[str]:
+        return [self.label(r) for r in self.order]
 
     def lookup(self, text) -> str | None:
         """A room id from what a player wrote (its id or its name, any case/accents)."""

@@ -17,9 +17,9 @@ from pbp.i18n import closest
 from pbp.orders import Action, normalize_id
 from pbp.ruleset import Refusals
 from pbp.rulesets.murder.board import Board, board_of
-from pbp.rulesets.murder.rules import (ALIVE, DEAD, INNOCENT, INVESTIGATOR, MURDERER, PRISON, ROLE_SCORES,
-                                       TEXT_FIELDS, accusation_day, destinations, living, movement_dice,
-                                       next_accusation, occupants, suspects)
+from pbp.rulesets.murder.rules import (ALIVE, DEAD, GENRES, INNOCENT, INVESTIGATOR, MAJORITIES, MURDERER,
+                                       PRISON, ROLE_SCORES, TEXT_FIELDS, VOTE_COUNTS, accusation_day, destinations,
+                                       living, movement_dice, next_accusation, occupants, own_genres, suspects)
 from pbp.schema import Index, show_path
 
 #: what each kind of ghost may do (any other action of the dead is refused)
@@ -47,15 +47,15 @@ class _Player:
         return self.scenario.name(handle)
 
     def destinations(self) -> list[str]:
-        return [self.board.name(r) for r in destinations(self.rules, self.state, self.board, self.handle)]
+        return [self.board.label(r) for r in destinations(self.rules, self.state, self.board, self.handle)]
 
     def room(self, text, at, out: Refusals) -> str | None:
         """The room a player named, or None (refused: unknown room)."""
         room = self.board.lookup(text)
         if room is None:
             # compared as the lookup compares (case and accents aside): `salle b` means Salle B
-            names = {normalize_id(name): name for name in self.board.names()}
-            out.add("unknown_room", at, value=text, valid=self.board.names(),
+            names = {normalize_id(name): name for name in self.board.labels()}
+            out.add("unknown_room", at, value=text, valid=self.board.labels(),
                     suggestion=names.get(closest(normalize_id(text), names)))
         return room
 
@@ -63,7 +63,7 @@ class _Player:
         """The `salle` field of a ghost's action, or None (refused)."""
         text = action.arg.get("salle")
         if text is None:
-            out.add("room_missing", action.at, action=action.id, valid=self.board.names())
+            out.add("room_missing", action.at, action=action.id, valid=self.board.labels())
             return None
         return self.room(text, action.at + ("salle",), out)
 
@@ -84,7 +84,7 @@ def check_orders(rules: dict, state: dict, scenario, orders) -> Refusals:
         seen.add(action.id)
         _check_action(who, action, out)
     if p["status"] == ALIVE and not orders.default and p["turns_here"] >= rules["max_stay"] and "deplacer" not in seen:
-        out.add("stayed_too_long", ("actions",), room=who.board.name(p["room"]), turns=p["turns_here"],
+        out.add("stayed_too_long", ("actions",), room=who.board.label(p["room"]), turns=p["turns_here"],
                 max=rules["max_stay"], valid=who.destinations())
     return out
 
@@ -112,12 +112,12 @@ def _move(who: _Player, action: Action, out: Refusals) -> None:
     if room is None:
         return
     if room == who.p["room"]:
-        out.add("already_there", action.at, room=who.board.name(room), valid=who.destinations())
+        out.add("already_there", action.at, room=who.board.label(room), valid=who.destinations())
         return
     here = occupants(who.state, room, who.handle)
     limit = who.rules["witness_room_limit"]
     if who.p["role"] != INVESTIGATOR and len(here) > limit:
-        out.add("room_full", action.at, room=who.board.name(room), count=len(here), max=limit,
+        out.add("room_full", action.at, room=who.board.label(room), count=len(here), max=limit,
                 valid=who.destinations())
 
 
@@ -128,9 +128,9 @@ def _trap(who: _Player, action: Action, out: Refusals) -> None:
         return
     others = occupants(who.state, p["room"], who.handle)
     if others:
-        out.add("trap_not_alone", action.at, room=who.board.name(p["room"]), others=[who.name(h) for h in others])
+        out.add("trap_not_alone", action.at, room=who.board.label(p["room"]), others=[who.name(h) for h in others])
     elif p["room"] in who.state["traps"]:
-        out.add("already_trapped", action.at, room=who.board.name(p["room"]))
+        out.add("already_trapped", action.at, room=who.board.label(p["room"]))
 
 
 def _interrogate(who: _Player, action: Action, out: Refusals) -> None:
@@ -147,8 +147,8 @@ def _interrogate(who: _Player, action: Action, out: Refusals) -> None:
     elif target["role"] == INVESTIGATOR:
         out.add("interrogate_investigator", action.at, player=who.name(arg), valid=valid)
     elif target["room"] != p["room"]:
-        out.add("interrogate_other_room", action.at, player=who.name(arg), their_room=who.board.name(target["room"]),
-                room=who.board.name(p["room"]), valid=valid)
+        out.add("interrogate_other_room", action.at, player=who.name(arg), their_room=who.board.label(target["room"]),
+                room=who.board.label(p["room"]), valid=valid)
 
 
 def _accuse(who: _Player, action: Action, out: Refusals) -> None:
@@ -190,7 +190,7 @@ def _possess(who: _Player, action: Action, out: Refusals) -> None:
         return
     room = who.required_room(action, out)
     if room is not None and room == who.state["players"][target]["room"]:
-        out.add("possess_same_room", action.at + ("salle",), player=who.name(target), room=who.board.name(room))
+        out.add("possess_same_room", action.at + ("salle",), player=who.name(target), room=who.board.label(room))
 
 
 _ACTIONS = {"deplacer": _move, "pieger": _trap, "interroger": _interrogate, "accuser": _accuse,
@@ -216,17 +216,17 @@ def order_context(rules: dict, state: dict, scenario, player: str) -> dict:
     players = state["players"]
     turn = state["turn"] + 1
     ctx = {"role": p["role"], "status": p["status"], "room": board.name(p["room"]),
-           "rooms": [{"id": r, "name": board.name(r)} for r in board.order],
+           "rooms": [{"id": r, "name": board.label(r)} for r in board.order],
            "turn": turn, "accusation_day": accusation_day(rules, turn),
            "next_accusation": next_accusation(rules, turn), "over": state.get("over", False),
-           "max_stay": rules["max_stay"]}
+           "max_stay": rules["max_stay"], "genre": own_genres(rules, scenario, state, player).get(player)}
     if p["status"] == ALIVE:
         here = occupants(state, p["room"], player)
-        ctx["neighbours"] = [{"name": board.name(r), "length": board.adj[p["room"]][r]}
+        ctx["neighbours"] = [{"name": board.label(r), "length": board.adj[p["room"]][r]}
                              for r in board.neighbours(p["room"])]
         ctx["here"] = [scenario.name(h) for h in here]
         ctx["must_leave"] = p["turns_here"] >= rules["max_stay"]
-        ctx["destinations"] = [board.name(r) for r in destinations(rules, state, board, player)]
+        ctx["destinations"] = [board.label(r) for r in destinations(rules, state, board, player)]
         ctx["movement"] = movement_dice(rules, p["role"])
         ctx["can_trap"] = p["role"] == MURDERER and not ctx["here"] and p["room"] not in state["traps"]
         ctx["witnesses_here"] = [scenario.name(h) for h in here if players[h]["role"] != INVESTIGATOR]
@@ -341,6 +341,15 @@ def _campaign_problems(rules: dict, roster: dict, board: Board) -> list[PbpError
             if str(handle) not in roster:
                 problems.append(_err("order_unknown_player", "campaign.yaml", at=("rules", key), key=key,
                                      player=handle, valid=list(roster)))
+    for key, allowed in (("majority", MAJORITIES), ("vote_count", VOTE_COUNTS)):
+        if rules.get(key) not in allowed:
+            problems.append(_err("bad_rule_choice", "campaign.yaml", at=("rules", key), key=key,
+                                 value=rules.get(key), valid=list(allowed)))
+    for handle, entry in roster.items():
+        genre = entry.get("genre") if isinstance(entry, dict) else None
+        if genre is not None and genre not in GENRES:
+            problems.append(_err("bad_genre", "campaign.yaml", at=("players", handle, "genre"), player=handle,
+                                 value=genre, valid=list(GENRES)))
     release = rules.get("release_room")
     if release is not None and board.lookup(release) is None:
         problems.append(_err("bad_release_room", "campaign.yaml", at=("rules", "release_room"), room=release,

@@ -13,8 +13,8 @@ from pbp.dice import parse as parse_dice
 from pbp.errors import InputError
 from pbp.rulesets.murder.resolve import positions, summary
 from pbp.rulesets.murder.board import board_of
-from pbp.rulesets.murder.rules import (ALIVE, INNOCENT, INVESTIGATOR, MURDERER, ROLE_SCORES, clock, lot,
-                                       public_rules, sheet, sheet_data, update_companions)
+from pbp.rulesets.murder.rules import (ALIVE, INNOCENT, INVESTIGATOR, MURDERER, ROLE_SCORES, clock, genres, lot,
+                                       own_genres, public_rules, sheet, sheet_data, update_companions)
 
 
 def setup(rules: dict, scenario, dice) -> tuple[dict, list[ev.Event]]:
@@ -53,13 +53,15 @@ def setup(rules: dict, scenario, dice) -> tuple[dict, list[ev.Event]]:
                             witnesses=witness_order, play_order=play_order, hall=board.name(board.hall),
                             rooms=board.names(), rules=public_rules(rules)))
     events.append(ev.public("clock", **clock(rules, 1)))
+    events.append(ev.public("genres", genres=genres(scenario)))
     events.append(positions(state, board))
     for h in roster:
         p = players[h]
         events.append(ev.private(h, "sheet", **sheet_data(rules, scenario, h, p, sheet(rules, scenario, p)),
                                  room=board.name(p["room"]),
                                  accomplices=[m for m in murderers if m != h] if p["role"] == MURDERER else [],
-                                 position=play_order.index(h) + 1, rules=public_rules(rules)))
+                                 position=play_order.index(h) + 1, rules=public_rules(rules),
+                                 genres=own_genres(rules, scenario, state, h)))
     events.append(summary(rules, state, board))
     return state, events
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 from pbp import events as ev
 from pbp.rulesets.murder.board import Board, board_of
 from pbp.rulesets.murder.rules import (ALIVE, DEAD, INNOCENT, INVESTIGATOR, MURDERER, PRISON, accusation_day, clock,
-                                       forced_step, movement_dice, murderers, occupants, outcome, plan, sheet,
-                                       sheet_data, update_companions, winners)
+                                       forced_step, genres, movement_dice, murderers, occupants, outcome,
+                                       own_genres, plan, sheet, sheet_data, update_companions, vote_count, winners)
 
 
 def resolve(rules: dict, state: dict, scenario, orders: dict, dice) -> tuple[dict, list[ev.Event]]:
@@ -67,7 +67,8 @@ def summary(rules: dict, state: dict, board: Board) -> ev.Event:
 def status(rules: dict, state: dict, scenario) -> list[ev.Event]:
     """`pbp status`: the next turn's clock, the MJ's table and the board."""
     board = board_of(scenario)
-    return [ev.gm("clock", **clock(rules, state["turn"] + 1)), summary(rules, state, board), positions(state, board)]
+    return [ev.gm("clock", **clock(rules, state["turn"] + 1)), ev.gm("genres", genres=genres(scenario)),
+            summary(rules, state, board), positions(state, board)]
 
 
 # -- one turn -----------------------------------------------------------------------------------
@@ -113,6 +114,7 @@ class Turn:
     # -- the turn
     def run(self):
         self.emit(ev.public("clock", **clock(self.rules, self.turn)))
+        self.emit(ev.public("genres", genres=genres(self.scenario)))
         self.haunting()
         for h in self.state["play_order"]:
             if self.players[h]["status"] == ALIVE:
@@ -225,11 +227,14 @@ class Turn:
         obliged = self.must_leave(h)
         roll = None
         detail = {"destination": self.name(dest), "roll": None, "obliged": obliged, "reason": None,
-                  "companion": None}
+                  "companion": None, "path": [], "cum": []}
         rooms = [start]
         if dest is not None:
             roll = self.dice.roll(f"{h}.deplacement", movement_dice(self.rules, p["role"]), f"déplacement de {h}")
             detail["roll"] = roll
+            # the whole shortest path and its lengths: the player checks where the roll stopped them
+            full, cum = self.board.path(start, dest)
+            detail.update(path=[self.name(r) for r in full], cum=cum)
             rooms, reason = plan(self.rules, self.state, self.board, h, dest, roll.total)
             detail["reason"] = reason
         if len(rooms) == 1 and obliged:
@@ -249,14 +254,18 @@ class Turn:
         end = p["room"] if p["status"] == ALIVE else (p["died"] or {}).get("room")
         walked = rooms[:rooms.index(end) + 1] if end in rooms else [start]
         if len(walked) > 1:
-            self.emit(ev.public("moved", player=h, path=[self.name(r) for r in walked], roll=roll,
-                                forced=forced))
+            self.emit(ev.public("moved", player=h, path=[self.name(r) for r in walked], steps=self.steps(walked),
+                                roll=roll, forced=forced))
         else:
             self.emit(ev.public("stayed", player=h, room=self.name(start), roll=roll))
         detail["reached"] = self.name(end)
         if dest is not None or obliged:
             self.emit(ev.private(h, "move_detail", **detail))
         self.events.extend(held)
+
+    def steps(self, rooms: list[str]) -> list[int]:
+        """The length in squares of each passage along `rooms`."""
+        return [self.board.adj[a][b] for a, b in zip(rooms, rooms[1:])]
 
     def walk(self, h: str, rooms: list[str], possessed: bool) -> str | None:
         """Enter `rooms` one after the other; traps fire on the way. Returns
@@ -352,24 +361,19 @@ class Turn:
             act = self.action(h, "accuser")
             if p["role"] == INVESTIGATOR and p["status"] == ALIVE and act is not None:
                 votes[h] = act.arg
-        counts: dict[str, int] = {}
-        for target in votes.values():
-            if self.players[target]["status"] == ALIVE:
-                counts[target] = counts.get(target, 0) + 1
-        jailed, tie = None, False
-        if counts:
-            top = max(counts.values())
-            best = [t for t in self.state["play_order"] if counts.get(t) == top]
-            if len(best) == 1:
-                jailed = best[0]
-            else:
-                tie = True
+        count = vote_count(self.rules, self.state, votes)
+        jailed, tie = count["jailed"], count["tie"]
         if jailed:
             p = self.players[jailed]
             p.update(status=PRISON, room=None, turns_here=0, companions=[], warnings=[],
                      prison={"since": self.turn, "pleas": 0})
-        self.emit(ev.public("accusation", votes=[{"investigator": i, "target": t} for i, t in votes.items()],
-                            jailed=jailed, tie=tie, prison_turns=self.rules["prison"]["turns"]))
+        public = self.rules["vote_count"] == "public"
+        # the count is the thread's or the MJ's alone (`vote_count`): who voted for whom
+        # then never reaches a public event
+        self.emit(ev.public("accusation", jailed=jailed, tie=tie, prison_turns=self.rules["prison"]["turns"],
+                            count=count if public else None))
+        if not public:
+            self.emit(ev.gm("vote_count", **count))
 
     # -- 5. dead murderers possess
     def possessions(self):
@@ -381,8 +385,8 @@ class Turn:
             target = act.arg.get("cible")
             dest = self.board.lookup(act.arg.get("salle"))
             q = self.players[target]
-            data = {"target": target, "room": self.name(dest), "roll": None, "path": [], "died": False,
-                    "reason": None}
+            data = {"target": target, "room": self.name(dest), "roll": None, "path": [], "steps": [],
+                    "died": False, "reason": None}
             if q["status"] != ALIVE or q["room"] == dest:
                 data["reason"] = "target_gone" if q["status"] != ALIVE else "already_there"
             else:
@@ -395,10 +399,11 @@ class Turn:
                 held, self.held = self.held, None
                 end = q["room"] if q["status"] == ALIVE else q["died"]["room"]
                 walked = rooms[:rooms.index(end) + 1]
-                data.update(path=[self.name(r) for r in walked], died=walked_out == "died")
+                data.update(path=[self.name(r) for r in walked], steps=self.steps(walked),
+                            died=walked_out == "died")
                 if len(walked) > 1:
-                    self.emit(ev.public("sleepwalk", player=target, path=data["path"]))
-                    self.emit(ev.private(target, "possessed", path=data["path"], died=data["died"]))
+                    self.emit(ev.public("sleepwalk", player=target, path=data["path"], steps=data["steps"]))
+                    self.emit(ev.private(target, "possessed", path=data["path"], steps=data["steps"], died=data["died"]))
                 self.events.extend(held)
             self.emit(ev.private(g, "possession", **data))
 
@@ -433,7 +438,9 @@ class Turn:
                 and p["turns_here"] >= self.rules["max_stay"],
                 "companions": list(p["companions"]), "warnings": [self.name(r) for r in p["warnings"]],
                 "prison_left": (self.rules["prison"]["turns"] - p["prison"]["pleas"]) if p["prison"] else None,
-                "traps": [], "accomplices": [], "clock": clock(self.rules, next_turn), "over": state["over"]}
+                "traps": [], "accomplices": [], "clock": clock(self.rules, next_turn), "over": state["over"],
+                "winner": state["winner"], "died": dict(p["died"]) if p["died"] else None,
+                "genres": own_genres(self.rules, self.scenario, state, h)}
         if p["role"] == MURDERER:
             data["traps"] = [self.name(r) for r in self.board.order if r in state["traps"]]
             data["accomplices"] = [m for m in murderers(state) if m != h]

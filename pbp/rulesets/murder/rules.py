@@ -54,7 +54,35 @@ def public_rules(rules: dict) -> dict:
     return {"movement": dict(rules["movement"]), "witness_room_limit": rules["witness_room_limit"],
             "max_stay": rules["max_stay"], "accusation_every": rules["accusation_every"],
             "hours_per_turn": rules["clock"]["hours_per_turn"], "turns_per_day": rules["clock"]["turns_per_day"],
-            "prison_turns": rules["prison"]["turns"]}
+            "prison_turns": rules["prison"]["turns"], "majority": rules["majority"],
+            "vote_count": rules["vote_count"]}
+
+
+# -- grammar -------------------------------------------------------------------------------
+
+GENRES = ("f", "m", "n")
+MAJORITIES = ("plurality", "absolute")
+VOTE_COUNTS = ("public", "gm")
+
+
+def genres(scenario) -> dict[str, str | None]:
+    """Each player's grammatical gender as the thread knows it: the roster's `genre`
+    (campaign.yaml, chosen with the character's name), None when absent (the posts
+    then use a neutral wording). Never a sheet's: a sheet is secret, and the lot a
+    sheet comes from must not show through an agreement."""
+    return {h: (entry.get("genre") if isinstance(entry, dict) and entry.get("genre") in GENRES else None)
+            for h, entry in scenario.roster.items()}
+
+
+def own_genres(rules: dict, scenario, state: dict, handle: str) -> dict[str, str | None]:
+    """The genders a player's own report uses: the public ones, and for the player
+    themself the drawn sheet's `genre` when the roster gives none."""
+    out = genres(scenario)
+    p = state["players"].get(handle)
+    if out.get(handle) is None and p is not None:
+        drawn = sheet(rules, scenario, p).get("genre")
+        out[handle] = drawn if drawn in GENRES else None
+    return out
 
 
 # -- time ------------------------------------------------------------------------------------
@@ -106,6 +134,54 @@ def living(state: dict, role: str | None = None, exclude: str | None = None) -> 
     players = state["players"]
     return [h for h in state["play_order"] if h != exclude and players[h]["status"] == ALIVE
             and (role is None or players[h]["role"] == role)]
+
+
+def vote_count(rules: dict, state: dict, votes: dict[str, str]) -> dict:
+    """The forum's vote count of an accusation (`votes`: investigator -> accused):
+    each suspect with their votes and voters (most votes first, then the order of
+    play), the living investigators who did not vote, the votes for someone no
+    longer on the board (they count for nobody), the majority needed (`absolute`:
+    more than half the living investigators; `plurality`: None, the most votes
+    without a tie), and who goes to prison."""
+    players, order = state["players"], state["play_order"]
+    voters = [h for h in order if players[h]["role"] == INVESTIGATOR and players[h]["status"] == ALIVE]
+    tally: dict[str, list[str]] = {}
+    void = []
+    for h in voters:
+        target = votes.get(h)
+        if target is None:
+            continue
+        if players[target]["status"] == ALIVE:
+            tally.setdefault(target, []).append(h)
+        else:
+            void.append({"investigator": h, "target": target})
+    rows = sorted(({"target": t, "votes": len(v), "voters": v} for t, v in tally.items()),
+                  key=lambda r: (-r["votes"], order.index(r["target"])))
+    needed = len(voters) // 2 + 1 if rules["majority"] == "absolute" else None
+    top = rows[0]["votes"] if rows else 0
+    leaders = [r["target"] for r in rows if r["votes"] == top]
+    tie = len(leaders) > 1
+    jailed = leaders[0] if len(leaders) == 1 and (needed is None or top >= needed) else None
+    return {"tally": rows, "not_voting": [h for h in voters if h not in votes], "void": void,
+            "investigators": len(voters), "majority": rules["majority"], "needed": needed,
+            "jailed": jailed, "tie": tie}
+
+
+def standing(state: dict, scenario) -> list[dict]:
+    """Who is still in the game, as the thread knows it: alive, in prison, dead
+    (killed: how is on the board, never the role) or executed (the sheet was
+    revealed), in the order of play."""
+    out, gender = [], genres(scenario)
+    for h in state["play_order"]:
+        p = state["players"][h]
+        status = p["status"]
+        if status == DEAD:
+            cause = (p["died"] or {}).get("cause")
+            status = {"trap": "trap", "executed": "executed"}.get(cause, "dead")
+            if status != "trap" and gender.get(h) in ("f", "m"):
+                status += "_" + gender[h]  # "exécutée" agrees; unknown gender: a neutral wording
+        out.append({"name": scenario.name(h), "handle": h, "status": f"murder.standing_{status}"})
+    return out
 
 
 def suspects(state: dict) -> list[str]:

@@ -1,0 +1,290 @@
+"""`pbp reveal` and `pbp audit` (pbp/audit.py): an honest archive passes, and any
+change to a published game is found and named."""
+
+import io
+import tarfile
+
+import pytest
+
+from pbp import seal, yamlio
+from pbp.campaign import open_campaign
+from pbp.render import package_dir
+from tests.helpers import copy_example, pbp, write
+
+EXAMPLES = sorted(d.name for d in package_dir("campaigns").iterdir() if (d / "campaign.yaml").exists())
+
+
+def thread_of(root, upto=None) -> str:
+    """The public posts of a campaign, as a player pastes the thread into a file."""
+    posts = sorted((root / "turns").glob("*/public.*"))
+    return "\n\n".join(p.read_text(encoding="utf-8") for p in posts if upto is None or int(p.parent.name) <= upto)
+
+
+def reveal(root, tmp_path, name="bundle.tar.gz"):
+    bundle = tmp_path / name
+    r = pbp("reveal", "--before-end", "--output", bundle, cwd=root)
+    assert r.exit_code == 0, r.output
+    return bundle
+
+
+def audit(bundle, tmp_path, thread=None, *more):
+    args = ["audit", bundle]
+    if thread is not None:
+        (tmp_path / "fil.txt").write_text(thread, encoding="utf-8")
+        args += ["--posts", tmp_path / "fil.txt"]
+    return pbp(*args, *more)
+
+
+@pytest.fixture
+def played(toy_campaign):
+    assert pbp("setup", "--no-commit", cwd=toy_campaign).exit_code == 0
+    write(toy_campaign, "turns/001/orders/lucy.yaml", "player: lucy\nturn: 1\nactions:\n  - avancer: 1\n"
+                                                      "  - pile_ou_face\nroleplay: Lucy avance.\n")
+    write(toy_campaign, "turns/001/gm.yaml", "rolls: {lucy.piece: 5}\n")
+    assert pbp("run", "--no-commit", cwd=toy_campaign).exit_code == 0
+    write(toy_campaign, "turns/002/orders/bob.yaml", "player: bob\nturn: 2\nactions:\n  - pile_ou_face\n")
+    assert pbp("run", "--no-commit", cwd=toy_campaign).exit_code == 0
+    return toy_campaign
+
+
+def short_codes(root):
+    return {n: seal.short(c) for n, c in seal.archive_codes(open_campaign(root)).items()}
+
+
+# -- honest archives ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_an_honest_example_passes_the_audit_with_its_thread(tmp_path, name):
+    root = copy_example(name, tmp_path)
+    bundle = reveal(root, tmp_path)
+    r = audit(bundle, tmp_path, thread_of(root))
+    assert r.exit_code == 0, r.output
+    turns = len(open_campaign(root).resolved_turns())
+    codes = short_codes(root)
+    for n in range(turns):
+        assert f"identique, sceau pbp#{n}/{codes[n]} comme dans le fil.\n" in r.output \
+            or f"identical, code pbp#{n}/{codes[n]} as in the thread.\n" in r.output
+    assert r.output.endswith((f"Verdict : tout concorde ({turns} tours).\n",
+                              f"Verdict: everything matches ({turns} turns).\n"))
+
+
+def test_the_audit_says_everything_in_order(played, tmp_path):
+    codes = short_codes(played)
+    commit = seal.commitment("s3cret")
+    r = audit(reveal(played, tmp_path), tmp_path, thread_of(played))
+    assert r.exit_code == 0
+    assert r.output == (
+        "Archive révélée : « Essai » (toy), 3 tours (mise en place comprise), faite avec pbp 0.1.0.\n"
+        "Le secret des dés ne fait que 6 caractères : pendant la partie, on pouvait le deviner à partir de "
+        "l'engagement.\n"
+        f"Engagement des dés : le secret révélé donne bien sha256:{commit} (le post du tour 0, seals.yaml, le fil).\n"
+        f"Tour 0 : identique, sceau pbp#0/{codes[0]} comme dans le fil.\n"
+        f"Tour 1 : identique, sceau pbp#1/{codes[1]} comme dans le fil.\n"
+        f"Tour 2 : identique, sceau pbp#2/{codes[2]} comme dans le fil.\n"
+        "Jets fixés à la main par le MJ (gm.yaml), 1 en tout ; tous les autres dés viennent du secret :\n"
+        "  tour 1, lucy.piece : 1d6 (5) (le secret aurait donné 1d6 (2))\n"
+        "Verdict : tout concorde (3 tours).\n")
+
+
+def test_the_seeded_value_beside_a_forced_roll_is_the_one_the_seed_gives(played, tmp_path):
+    """Without the forced roll, the same turn rolls what the audit said the secret gives."""
+    (played / "turns/001/gm.yaml").unlink()
+    assert pbp("undo", "--to", "0", "--no-commit", cwd=played).exit_code == 0
+    assert pbp("run", "--no-commit", cwd=played).exit_code == 0
+    assert yamlio.load_file(played / "turns/001/rolls.yaml") == [
+        {"label": "lucy.piece", "expr": "1d6", "faces": [2], "total": 2}]
+
+
+def test_the_audit_speaks_english_for_an_english_campaign(played, tmp_path):
+    config = played / "campaign.yaml"
+    config.write_text(config.read_text() + "lang: en\n")
+    r = audit(reveal(played, tmp_path), tmp_path)
+    assert r.exit_code == 0
+    assert "Rolls the MJ set by hand (gm.yaml), 1 in all; every other die comes from the secret:\n" \
+           "  turn 1, lucy.piece: 1d6 (5) (the secret would have given 1d6 (2))\n" in r.output
+    assert r.output.endswith("Verdict: everything matches (3 turns).\n")
+
+
+# -- the bundle ---------------------------------------------------------------------------
+
+def test_the_bundle_holds_the_archive_and_nothing_else_always_the_same_bytes(played, tmp_path):
+    write(played, "notes-du-mj.txt", "à ne pas publier\n")
+    write(played, "turns/002/.brouillon.yaml", "caché\n")
+    write(played, "turns/002/state.yaml.x.tmp", "reste d'écriture\n")
+    first = reveal(played, tmp_path, "a.tar.gz")
+    second = reveal(played, tmp_path, "b.tar.gz")
+    assert first.read_bytes() == second.read_bytes()
+    with tarfile.open(first) as tar:
+        names = tar.getnames()
+        members = tar.getmembers()
+        info = yamlio.loads(tar.extractfile("pbp-reveal.yaml").read().decode())
+    assert "campaign/notes-du-mj.txt" not in names and not any(".brouillon" in n or ".tmp" in n for n in names)
+    assert names[:3] == ["campaign/campaign.yaml", "campaign/seals.yaml", "campaign/turns/000/events.yaml"]
+    assert names[-1] == "pbp-reveal.yaml"
+    assert "campaign/turns/001/orders/lucy.yaml" in names and "campaign/turns/001/gm.yaml" in names
+    assert all(m.mtime == 0 and m.uid == 0 and m.uname == "" and m.isfile() for m in members)
+    assert info == {"format": 1, "pbp": "0.1.0", "title": "Essai", "ruleset": "toy",
+                    "commitment": seal.commitment("s3cret"), "turns": 2}
+
+
+def test_reveal_waits_for_the_end_of_the_game_and_never_overwrites(played, tmp_path):
+    r = pbp("reveal", "--output", tmp_path / "x.tar.gz", cwd=played)
+    assert r.exit_code == 1
+    assert r.stderr == ("La partie n'est pas finie (dernier tour : 2) : révéler l'archive donnerait le secret des dés "
+                        "des tours à venir. --before-end pour la révéler quand même.\n")
+    default = pbp("reveal", "--before-end", cwd=played)
+    assert default.exit_code == 0
+    assert (played.parent / "toy.reveal.tar.gz").is_file()  # beside the campaign, never inside its archive
+    assert default.output.startswith(f"Archive révélée : {played.parent / 'toy.reveal.tar.gz'} (")
+    bundle = reveal(played, tmp_path)
+    again = pbp("reveal", "--before-end", "--output", bundle, cwd=played)
+    assert again.exit_code == 1
+    assert again.stderr == f"{bundle}: existe déjà : choisissez un autre --output, ou supprimez ce fichier.\n"
+
+
+def _hostile_bundle(path, member: tarfile.TarInfo, data=b""):
+    raw = io.BytesIO()
+    with tarfile.open(path, "w:gz") as tar:
+        ok = tarfile.TarInfo("campaign/campaign.yaml")
+        text = b"ruleset: toy\nsecret: s3cret\nplayers: {lucy: Lucy}\n"
+        ok.size = len(text)
+        tar.addfile(ok, io.BytesIO(text))
+        member.size = len(data)
+        tar.addfile(member, io.BytesIO(data))
+    return raw
+
+
+@pytest.mark.parametrize("name,kind", [("../evil.txt", tarfile.REGTYPE), ("/tmp/evil.txt", tarfile.REGTYPE),
+                                       ("campaign/turns/lien", tarfile.SYMTYPE), ("ailleurs/x.yaml", tarfile.REGTYPE),
+                                       ("campaign/fifo", tarfile.FIFOTYPE)])
+def test_a_hostile_bundle_is_refused_by_name(tmp_path, name, kind):
+    member = tarfile.TarInfo(name)
+    member.type = kind
+    if kind == tarfile.SYMTYPE:
+        member.linkname = "/etc/passwd"
+    bundle = tmp_path / "hostile.tar.gz"
+    _hostile_bundle(bundle, member, b"x" if kind == tarfile.REGTYPE else b"")
+    r = pbp("audit", bundle)
+    assert r.exit_code == 1
+    assert r.stderr == (f"{bundle}: l'archive contient « {name} », qui n'est pas un simple fichier sous campaign/ : "
+                        "pbp reveal n'écrit rien de tel, l'audit s'arrête là.\n")
+    assert not (tmp_path / "evil.txt").exists()
+
+
+def test_a_file_that_is_no_bundle_is_refused(tmp_path):
+    bundle = tmp_path / "fil.txt"
+    bundle.write_text("pas une archive")
+    r = pbp("audit", bundle)
+    assert r.exit_code == 1
+    assert r.stderr.startswith(f"{bundle}: illisible comme archive révélée (un .tar.gz écrit par pbp reveal) : ")
+    missing = pbp("audit", tmp_path / "absent.tar.gz")
+    assert missing.exit_code == 1 and "absent.tar.gz" in missing.stderr
+
+
+def test_a_bundles_own_templates_are_not_run_unless_trusted(played, tmp_path):
+    # a template that would fail if it ran (it could as well run code on the auditor's machine)
+    write(played, "templates/public.j2", "{{ undefined_thing.attribute }}\n")
+    bundle = reveal(played, tmp_path)
+    r = audit(bundle, tmp_path)
+    assert r.exit_code == 0, r.output
+    assert ("L'archive apporte ses propres modèles (templates/) : ce sont des programmes, ils ne sont pas exécutés ; "
+            "les posts sont vérifiés par leurs sceaux seulement (--trust-templates pour les rejouer aussi).\n") in r.output
+    trusted = audit(bundle, tmp_path, None, "--trust-templates")
+    assert trusted.exit_code == 1
+    assert "Tour 1 : DIFFÈRE\n  - le tour ne se rejoue pas : templates/public.j2:1: " in trusted.output
+
+
+# -- tampering ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("rel,old,new,files", [
+    ("turns/001/orders/lucy.yaml", "Lucy avance.", "Lucy recule.", "events.yaml, gm.bbcode, public.bbcode"),
+    ("turns/001/rolls.yaml", "total: 5", "total: 6", "rolls.yaml"),
+    ("turns/001/public.bbcode", "Lucy avance.", "Lucy recule.", "public.bbcode"),
+    ("turns/001/private/lucy.bbcode", "1", "2", "private/lucy.bbcode"),
+])
+def test_any_byte_edited_in_an_old_turn_is_found_and_named(played, tmp_path, rel, old, new, files):
+    thread = thread_of(played)
+    codes = short_codes(played)
+    path = played / rel
+    assert old in path.read_text()
+    path.write_text(path.read_text().replace(old, new, 1))
+    after = short_codes(played)
+    r = audit(reveal(played, tmp_path), tmp_path, thread)
+    assert r.exit_code == 1
+    assert (f"Tour 1 : DIFFÈRE\n"
+            f"  - rejoué, le tour ne redonne pas ces fichiers de l'archive : {files}\n"
+            f"  - le fil montre {codes[1]}, l'archive donne {after[1]}\n"
+            f"  - pbp avait imprimé {codes[1]} (seals.yaml), l'archive donne {after[1]}\n"
+            f"Tour 2 : DIFFÈRE\n"
+            f"  - seuls les sceaux affichés dans gm.bbcode, public.bbcode changent : un fichier scellé a changé, "
+            f"dans ce tour ou un tour précédent (les fichiers rejoués, eux, sont identiques)\n"
+            f"  - le fil montre {codes[2]}, l'archive donne {after[2]}\n"
+            f"  - pbp avait imprimé {codes[2]} (seals.yaml), l'archive donne {after[2]}\n") in r.output
+    assert f"Tour 0 : identique, sceau pbp#0/{codes[0]} comme dans le fil.\n" in r.output
+    assert r.output.endswith("Verdict : 2 problème(s), détaillés plus haut.\n")
+
+
+def test_a_published_turn_played_again_with_other_orders_is_found_through_the_thread(played, tmp_path):
+    """The MJ undoes turn 2 after posting it, changes Bob's orders and plays it
+    again: the archive is consistent again, but the thread keeps the old code."""
+    thread = thread_of(played)
+    codes = short_codes(played)
+    assert pbp("undo", "--no-commit", cwd=played).exit_code == 0
+    write(played, "turns/002/orders/bob.yaml", "player: bob\nturn: 2\nactions:\n  - avancer: 2\n")
+    assert pbp("run", "--no-commit", cwd=played).exit_code == 0
+    assert pbp("verify", cwd=played).exit_code == 0  # replays to the byte: only the thread can tell
+    (played / "seals.yaml").unlink()  # a cheating MJ hides what pbp printed
+    after = short_codes(played)
+    r = audit(reveal(played, tmp_path), tmp_path, thread)
+    assert r.exit_code == 1
+    assert f"Tour 1 : identique, sceau pbp#1/{codes[1]} comme dans le fil.\n" in r.output
+    assert f"Tour 2 : DIFFÈRE\n  - le fil montre {codes[2]}, l'archive donne {after[2]}\n" in r.output
+    assert r.output.endswith("Verdict : 1 problème(s), détaillés plus haut.\n")
+
+
+def test_a_changed_secret_is_found(played, tmp_path):
+    thread = thread_of(played)
+    config = played / "campaign.yaml"
+    config.write_text(config.read_text().replace("secret: s3cret", "secret: un-autre-secret-bien-long"))
+    r = audit(reveal(played, tmp_path), tmp_path, thread)
+    assert r.exit_code == 1
+    now, was = seal.commitment("un-autre-secret-bien-long"), seal.commitment("s3cret")
+    for where in ("le post du tour 0", "seals.yaml", "le fil"):
+        assert (f"Engagement des dés DIFFÉRENT : {where} montre sha256:{was}, le secret révélé donne sha256:{now} — "
+                "le secret n'est pas celui de la mise en place.\n") in r.output
+    assert "Tour 0 : DIFFÈRE\n" in r.output
+
+
+def test_a_thread_showing_an_undone_turn_or_missing_codes_is_said(played, tmp_path):
+    thread = thread_of(played)
+    codes = short_codes(played)
+    assert pbp("undo", "--no-commit", cwd=played).exit_code == 0
+    r = audit(reveal(played, tmp_path), tmp_path, thread)
+    assert r.exit_code == 1
+    assert (f"Le fil montre un sceau du tour 2 ({codes[2]}), un tour que l'archive n'a pas (annulé ?).\n"
+            in r.output)
+    partial = audit(reveal(played, tmp_path, "b.tar.gz"), tmp_path, thread_of(played, upto=0))
+    assert partial.exit_code == 0
+    assert "Tour 1 : son sceau n'est pas dans le fil collé.\n" in partial.output
+
+
+def test_a_players_lookalike_code_in_the_thread_does_not_hide_the_real_one(played, tmp_path):
+    codes = short_codes(played)
+    thread = thread_of(played) + "\n\nJoueur farceur : pbp#2/0000-0000-0000-0000\n"
+    r = audit(reveal(played, tmp_path), tmp_path, thread)
+    assert r.exit_code == 0
+    assert f"Tour 2 : identique, sceau pbp#2/{codes[2]} comme dans le fil.\n" in r.output
+
+
+def test_a_file_slipped_into_an_old_turn_is_named(played, tmp_path):
+    thread = thread_of(played)
+    codes = short_codes(played)
+    write(played, "turns/001/ajout.txt", "glissé après coup\n")
+    after = short_codes(played)
+    r = audit(reveal(played, tmp_path), tmp_path, thread)
+    assert r.exit_code == 1
+    assert ("Tour 1 : DIFFÈRE\n"
+            "  - seuls les sceaux affichés dans gm.bbcode, public.bbcode changent : un fichier scellé a changé, dans ce "
+            "tour ou un tour précédent (les fichiers rejoués, eux, sont identiques)\n"
+            "  - le dossier du tour contient des fichiers que pbp ne lit ni n'écrit : ajout.txt\n"
+            f"  - le fil montre {codes[1]}, l'archive donne {after[1]}\n") in r.output

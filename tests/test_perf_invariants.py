@@ -1,0 +1,330 @@
+"""What makes pbp fast, held by counting, never by timing (speed itself is
+measured by the scripts in bench/): one Renderer per campaign and format for a
+command, each template read and compiled once, compiled templates kept on disk
+between commands, a commit in two git processes, rolls stored once (events.yaml
+names them by label, templates still get them whole), turn files written by a
+YAML emitter that writes PyYAML's very bytes, a simulation that builds no event
+it drops, and commands that import only what they use."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from collections import Counter
+
+import jinja2
+import pytest
+import yaml
+from hypothesis import given, settings, strategies as st
+
+from pbp import archive, dice as dice_mod, events as ev, render, turn, yamldump, yamlio
+from pbp.campaign import open_campaign
+from tests.helpers import REPO, copy_example, pbp, write
+
+
+@pytest.fixture
+def counted(monkeypatch):
+    """Counts, for what runs in the test: Renderers built, template sources read
+    (by name), templates compiled."""
+    counts = {"renderers": 0, "sources": Counter(), "compiled": Counter()}
+    init, get_source, compile_ = render.Renderer.__init__, jinja2.FileSystemLoader.get_source, \
+        jinja2.Environment.compile
+
+    def counting_init(self, *args, **kwargs):
+        counts["renderers"] += 1
+        init(self, *args, **kwargs)
+
+    def counting_get_source(self, environment, template):
+        counts["sources"][template] += 1
+        return get_source(self, environment, template)
+
+    def counting_compile(self, source, name=None, filename=None, raw=False, defer_init=False):
+        counts["compiled"][name] += 1
+        return compile_(self, source, name, filename, raw, defer_init)
+
+    monkeypatch.setattr(render.Renderer, "__init__", counting_init)
+    monkeypatch.setattr(jinja2.FileSystemLoader, "get_source", counting_get_source)
+    monkeypatch.setattr(jinja2.Environment, "compile", counting_compile)
+    return counts
+
+
+@pytest.fixture
+def cold(monkeypatch, tmp_path):
+    """A process that has compiled nothing yet, with an empty cache folder of its own."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(render, "_BYTECODE_CACHE", None)
+    monkeypatch.setitem(render._DISK, "found", False)
+    monkeypatch.setitem(render._DISK, "wanted", True)
+    render.forget_renderers()
+    yield tmp_path / "cache"
+    render.forget_renderers()
+
+
+def new_process(monkeypatch):
+    """What a new command's process starts from: no Renderer, nothing compiled
+    in memory (the cache folder stays)."""
+    monkeypatch.setattr(render, "_BYTECODE_CACHE", None)
+    render.forget_renderers()
+
+
+# -- rendering ---------------------------------------------------------------------------
+
+def test_verify_builds_one_renderer_and_reads_and_compiles_each_template_once(tmp_path, counted, cold):
+    camp = copy_example("murder", tmp_path)
+    r = pbp("verify", cwd=camp)
+    assert r.exit_code == 0 and "9 tour(s) rejoué(s) à l'identique." in r.output, r.output
+    # 9 turns, 12 posts each, all BBCode: one environment
+    assert counted["renderers"] == 1
+    assert counted["sources"] and max(counted["sources"].values()) == 1, counted["sources"]
+    assert counted["compiled"] and max(counted["compiled"].values()) == 1, counted["compiled"]
+    # each template found was compiled; a name looked for and not found (public.bbcode.j2) is looked for once
+    found = {name for name in counted["sources"] if name in counted["compiled"]}
+    assert found == set(counted["compiled"])
+
+
+def test_a_second_command_loads_compiled_templates_from_the_cache_folder(tmp_path, monkeypatch, counted, cold):
+    camp = copy_example("skirmish", tmp_path)
+    assert pbp("post", "--gm", cwd=camp).exit_code == 0
+    first = sum(counted["compiled"].values())
+    assert first > 0 and len(list((cold / "pbp").glob("templates-*/*.cache"))) == first
+    new_process(monkeypatch)
+    counted["compiled"].clear()
+    again = pbp("post", "--gm", cwd=camp)
+    assert again.exit_code == 0 and counted["compiled"] == Counter()  # nothing compiled: read from the folder
+
+
+def test_an_edited_template_is_compiled_again_and_a_cache_folder_that_cannot_be_made_is_no_error(
+        tmp_path, monkeypatch, counted, cold):
+    folder = tmp_path / "tpl"
+    write(folder, "t.j2", "un {{ x }}\n")
+    assert render.renderer_for([folder], "bbcode").render("t", x=1) == "un 1\n"
+    new_process(monkeypatch)
+    write(folder, "t.j2", "deux {{ x }}\n")
+    assert render.renderer_for([folder], "bbcode").render("t", x=1) == "deux 1\n"
+    assert counted["compiled"]["t.j2"] == 2
+    # a file where the cache folder should be: rendered all the same, nothing cached
+    (tmp_path / "not-a-folder").write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "not-a-folder"))
+    monkeypatch.setitem(render._DISK, "found", False)
+    new_process(monkeypatch)
+    assert render.renderer_for([folder], "markdown").render("t", x=2) == "deux 2\n"
+    assert render.disk_cache_folder() is None
+
+
+def test_a_command_keeps_one_renderer_per_campaign_and_format(tmp_path):
+    campaign = open_campaign(copy_example("manhunt", tmp_path))
+    bbcode = turn.renderer(campaign)
+    assert turn.renderer(campaign) is bbcode and turn.renderer(campaign, "bbcode") is bbcode
+    assert turn.renderer(campaign, "markdown") is not bbcode
+    assert turn.renderer(turn.as_recorded(campaign, turn.record_of(campaign, 3))) is bbcode
+    pbp("status", cwd=campaign.root)  # each command starts from no Renderer
+    assert turn.renderer(campaign) is not bbcode
+
+
+def test_a_turn_played_as_the_campaign_is_now_is_replayed_with_its_world_read_once(tmp_path):
+    campaign = open_campaign(copy_example("manhunt", tmp_path))
+    scenario = campaign.scenario
+    record = turn.record_of(campaign, 2)
+    assert turn.as_recorded(campaign, record) is campaign
+    other = turn.as_recorded(campaign, dict(record, render=dict(record["render"], format="markdown")))
+    assert other.format == "markdown" and other.scenario is scenario and other.ruleset is campaign.ruleset
+    fewer = dict(record, roster={h: v for h, v in list(record["roster"].items())[:2]})
+    assert list(turn.as_recorded(campaign, fewer).scenario.roster) == list(fewer["roster"])
+
+
+# -- events.yaml -------------------------------------------------------------------------
+
+def test_events_yaml_names_the_logs_rolls_and_templates_get_them_whole(tmp_path):
+    camp = copy_example("skirmish", tmp_path)
+    campaign = open_campaign(camp)
+    out = turn.compute(campaign, 1)
+    stored = yamlio.loads(out.files["events.yaml"].decode())
+    log = yamlio.loads(out.files["rolls.yaml"].decode())
+    attack = next(e for e in stored if e["kind"] == "attack" and e["audience"] == "public")
+    assert attack["data"]["attack"]["roll"] == {"roll": "bran.attaque"}
+    whole = next(r for r in log if r["label"] == "bran.attaque")
+    assert whole == {"label": "bran.attaque", "expr": "1d100", "faces": [74], "total": 74, "reason": "tir -> brute"}
+    # no roll of the log is written whole in events.yaml (a ruleset's own breakdown of
+    # a total, e.g. skirmish's damage terms with their faces, is event data, not a roll)
+    def whole_rolls(value):
+        if isinstance(value, dict):
+            here = [value] if value in log else []
+            return here + [r for v in value.values() for r in whole_rolls(v)]
+        if isinstance(value, list):
+            return [r for v in value for r in whole_rolls(v)]
+        return []
+    assert whole_rolls(stored) == []
+    # read back: the very data the templates got when the turn was run
+    assert [e.to_dict() for e in turn.stored_events(campaign, 1)] == [e.to_dict() for e in out.events]
+
+
+def test_a_roll_that_is_not_the_logs_stays_whole():
+    log = [{"label": "a.x", "expr": "1d6", "faces": [3], "total": 3}]
+    other = {"label": "a.x", "expr": "1d6", "faces": [5], "total": 5}  # forced elsewhere, say
+    events = [ev.public("k", mine=dict(log[0]), other=other, rolls=[dict(log[0])])]
+    stored = turn.stored_form(events, log)
+    assert stored[0]["data"] == {"mine": {"roll": "a.x"}, "other": other, "rolls": [{"roll": "a.x"}]}
+    assert turn.resolve_rolls(stored[0], {"a.x": log[0]})["data"] == events[0].data
+    with pytest.raises(ValueError, match="reference to a roll"):
+        turn.stored_form([ev.public("k", odd={"roll": "a.x"})], log)
+
+
+def test_an_archive_with_rolls_written_whole_reads_the_same_and_a_change_is_still_seen(tmp_path):
+    camp = copy_example("skirmish", tmp_path)
+    campaign = open_campaign(camp)
+    for n in campaign.resolved_turns():  # as pbp wrote events.yaml before rolls were named by label
+        path = campaign.turn_dir(n) / "events.yaml"
+        path.write_text(yamldump.dumps([e.to_dict() for e in turn.stored_events(campaign, n)]), encoding="utf-8")
+    assert "faces:" in (campaign.turn_dir(1) / "events.yaml").read_text(encoding="utf-8")
+    r = pbp("verify", cwd=camp)
+    # the events are read the same (no events.yaml difference); the turn codes, a hash
+    # of every file of the turn, change with the file's bytes: only the seal lines differ
+    assert r.exit_code == 1 and "events.yaml" not in r.output, r.output
+    assert "tour 1 : DIFFÉRENT (gm.bbcode, public.bbcode)" in r.output, r.output
+    path = campaign.turn_dir(2) / "events.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("total: ", "total: 1", 1), encoding="utf-8")
+    r = pbp("verify", cwd=camp)
+    assert r.exit_code == 1 and "tour 2 : DIFFÉRENT (events.yaml" in r.output, r.output
+
+
+# -- YAML out ----------------------------------------------------------------------------
+
+_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30) | st.sampled_from(
+    ["", "null", "yes", "No", "~", "1e3", "0x1F", "12", "3.5", "-", "- a", "a: b", "#x", "x #y", " lead", "trail ",
+     "a\nb", "a\n\nb\n", "'q'", '"q"', "é à ç", "[x]", "{y}", "*a", "&b", "!c", "%d", "@e", "`f", "2024-01-01",
+     "\u2028", "\x85", "\ufeff", "=", "<<", "."])
+_scalar = st.none() | st.booleans() | st.integers(-10**20, 10**20) | \
+    st.floats(allow_nan=True, allow_infinity=True) | _text
+_plain = st.recursive(_scalar, lambda inner: st.lists(inner, max_size=4) |
+                      st.dictionaries(_text | st.integers(0, 99), inner, max_size=4), max_leaves=25)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_plain)
+def test_the_fast_yaml_writer_writes_pyyamls_bytes(data):
+    assert yamldump.dumps(data) == yamlio.dumps(data)
+
+
+def test_the_fast_yaml_writer_leaves_what_it_does_not_know_to_pyyaml():
+    shared = {"a": 1}
+    assert yamldump.dumps([shared, shared]) == yamlio.dumps([shared, shared])  # an anchor and an alias
+    assert yamldump.dumps({"t": (1, 2)}) == yamlio.dumps({"t": (1, 2)}) == "t:\n- 1\n- 2\n"
+    with pytest.raises(yaml.representer.RepresenterError):  # what PyYAML refuses, refused the same way
+        yamldump.dumps([yamlio])
+    deep = []
+    node = deep
+    for _ in range(3000):  # no recursion in the writer: any depth a state may have
+        node.append([])
+        node = node[0]
+    assert yamldump.dumps(deep).count("-") == 3000
+
+
+def test_the_turn_files_of_every_example_are_written_as_pyyaml_writes_them(tmp_path):
+    camp = copy_example("murder", tmp_path)
+    campaign = open_campaign(camp)
+    for n in (0, 4, 8):
+        out = turn.compute(campaign, n)
+        for name in ("state.yaml", "rolls.yaml", "turn.yaml"):
+            assert out.files[name] == yamlio.dumps(yamlio.loads(out.files[name].decode())).encode()
+
+
+# -- git ---------------------------------------------------------------------------------
+
+def test_a_turn_is_committed_with_three_git_processes(tmp_path, monkeypatch):
+    camp = copy_example("manhunt", tmp_path)
+    for args in (["init", "-q"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"]):
+        subprocess.run(["git", "-C", str(camp), *args], check=True, capture_output=True)
+    calls = []
+    run = subprocess.run
+
+    def counting(cmd, *args, **kwargs):
+        if cmd[0] == "git":
+            calls.append(cmd[3])
+        return run(cmd, *args, **kwargs)
+
+    monkeypatch.setattr(archive.subprocess, "run", counting)
+    r = pbp("run", cwd=camp)
+    assert r.exit_code == 0 and "Archivé dans git" in r.output, r.output
+    # is it a repository (the command says when not), then add and commit, limited to the folder
+    assert calls == ["rev-parse", "add", "commit"]
+    log = run(["git", "-C", str(camp), "log", "--format=%h %s", "-1"], capture_output=True, text=True).stdout
+    assert log.split()[0] in r.output and log.split()[1:] == ["Tour", "4"]
+    # nothing new: git is asked why the commit failed, and nothing is said
+    calls.clear()
+    assert archive.commit(camp, "rien") is None
+    assert calls == ["add", "commit", "diff"]
+
+
+# -- simulation --------------------------------------------------------------------------
+
+def test_the_quiet_collector_builds_and_keeps_nothing():
+    loud, quiet = ev.collector(False), ev.collector(True)
+    for events in (loud, quiet):
+        events.public("a", x=1)
+        events.private("lucy", "b")
+        events.gm("c")
+        events.append(ev.gm("d"))
+        events += [ev.gm("e")]
+        events.extend([ev.gm("f")])
+    assert [e.kind for e in loud] == list("abcdef") and loud[1].audience == ev.Players("lucy")
+    assert list(quiet) == [] and quiet.quiet and not loud.quiet
+
+
+def test_the_simulations_roll_path_draws_what_the_general_one_does():
+    lean = dice_mod.FreeDice(11)
+    general = dice_mod.FreeDice(11)
+    general.forced = {"never": 1}  # any forced label: the general path
+    for expr in ["1d6", "2d6+1d4+2", "d%", "3", "-1d6", "1d20-2", "2d6-1d4", 7]:
+        a, b = lean.roll("x", expr, "why"), general.roll("x", expr, "why")
+        assert (a.expr, a.faces, a.total, a.reason) == (b.expr, b.faces, b.total, b.reason)
+    assert lean.draws == general.draws == 1 + 3 + 1 + 0 + 1 + 1 + 3 + 0 and lean.log == []
+    rng = random.Random(5)
+    assert dice_mod.FreeDice(5).roll("x", "3d8").faces == tuple(rng.randint(1, 8) for _ in range(3))
+
+
+def test_a_simulation_gives_the_same_results_whatever_the_jobs(tmp_path):
+    out = {}
+    for jobs in (1, 2):
+        done = subprocess.run([sys.executable, "-m", "pbp", "simulate", "manhunt", "--games", "12", "--seed", "3",
+                               "--jobs", str(jobs), "--json"], capture_output=True, text=True, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        out[jobs] = json.loads(done.stdout)
+    assert out[1] == out[2] and out[1]["games"] == 12
+
+
+# -- imports -----------------------------------------------------------------------------
+
+IMPORTED = """
+import sys
+from pbp.cli import main
+try:
+    main(sys.argv[1:], standalone_mode=False)
+except SystemExit:
+    pass
+print("\\n" + " ".join(sorted(m for m in sys.modules if m.split(".")[0] in ("pbp", "jinja2", "markdown", "yaml"))))
+"""
+
+
+def imported(*args, cwd) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", IMPORTED, *args], capture_output=True, text=True, cwd=cwd)
+    return set(done.stdout.splitlines()[-1].split())
+
+
+def test_each_command_imports_what_it_uses(tmp_path):
+    camp = copy_example("d100", tmp_path)
+    help_ = imported("--help", cwd=camp)
+    assert help_ == {"pbp", "pbp.cli", "pbp.help", "pbp.i18n"}  # the help speaks the MJ's language
+    check = imported("check", cwd=camp)
+    assert "pbp.loop" in check and "yaml" in check
+    assert not {"jinja2", "markdown", "pbp.render"} & check  # nothing is rendered
+    post = imported("post", cwd=camp)
+    assert {"jinja2", "pbp.render"} <= post
+
+
+def test_the_benchmarks_helpers_are_importable():
+    bench = REPO / "bench"
+    done = subprocess.run([sys.executable, "-c", "import _timing, _play, _ab"], capture_output=True, text=True,
+                          cwd=bench)
+    assert done.returncode == 0, done.stderr
