@@ -61,7 +61,8 @@ def commit(path: Path, message: str) -> str | None:
     path = Path(path).resolve()
     # the lock of the run in progress is never part of the history; a pattern, not
     # its name: git refuses a pathspec naming a file .gitignore lists
-    spec = ("--", ".", f":(exclude,glob)**/{LOCK_FILE}")
+    # nor are `pbp preview` pages (made again from the archive at will; the MJ's shows secrets)
+    spec = ("--", ".", f":(exclude,glob)**/{LOCK_FILE}", ":(exclude,glob)turns/*/preview*.html")
     try:
         added = _git(path, "add", "-A", *spec, check=False)
     except FileNotFoundError:  # git not installed

@@ -559,6 +559,47 @@ def post(ctx, n, handle, for_gm, fmt):
     click.echo(text.decode(), nl=False)
 
 
+@main.command()
+@click.option("--turn", "n", type=int, default=None)
+@click.option("--player", "handle", default=None)
+@click.option("--gm", "for_gm", is_flag=True)
+@click.option("--output", "output", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--open", "open_page", is_flag=True)
+@click.pass_context
+def preview(ctx, n, handle, for_gm, output, open_page):
+    """An HTML page showing a post as the campaign's forum will (public by default)."""
+    import webbrowser
+
+    from pbp import events, i18n, preview as pv, seal, turn
+    from pbp.campaign import atomic_write
+    from pbp.errors import PbpError
+
+    if handle and for_gm:
+        raise click.UsageError(local_help.say(ctx, "usage_player_or_gm"), ctx)
+    campaign = _campaign(ctx)
+    if n is None:
+        n = campaign.last_turn()
+        if n is None:
+            raise PbpError("not_set_up")
+    if handle is not None:
+        handle = campaign.handle(handle)
+    stored = turn.stored_events(campaign, n)
+    audience = events.GM if for_gm else events.Players(handle) if handle is not None else events.PUBLIC
+    text = turn.render_post(campaign, n, stored, audience, turn.renderer(campaign)).encode()
+    code = seal.archive_codes(campaign, upto=n).get(n)  # the codes, filled in as `pbp post` does
+    text = (seal.fill(text, code, seal.commitment(campaign.secret)) if code else seal.unfilled(text)).decode()
+    template, player = ("gm", None) if for_gm else ("private", handle) if handle is not None else ("public", None)
+    label = i18n.t(campaign.lang, f"preview_{template}", turn=n, player=player,
+                   character=campaign.names.get(player) if player else None)
+    page = pv.page(text, campaign.format, campaign.dialect, campaign.lang, campaign.title, label)
+    target = output if output is not None else campaign.turn_dir(n) / pv.file_name(template, player)
+    atomic_write(target, page)
+    say("preview_written", path=campaign.rel(target.resolve()))
+    if open_page:
+        opened = webbrowser.open(target.resolve().as_uri())
+        say("preview_opened" if opened else "preview_no_browser", path=campaign.rel(target.resolve()))
+
+
 # -- status / verify / undo / roll -------------------------------------------------
 
 @main.command()

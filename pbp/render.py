@@ -354,9 +354,20 @@ class BBCodeFormatter(Formatter):
     }
     HEADING_SIZES = {"%": (200, 150, 120), "px": (24, 18, 15), "1-7": (6, 5, 4)}
 
+    #: the tags every dialect has (`*` is a list item)
+    COMMON_TAGS = frozenset({"b", "i", "u", "color", "size", "quote", "list", "*", "url", "img", "code"})
+
     def __init__(self, dialect: str = "phpbb"):
         self.dialect = dialect
         self.features = self.DIALECTS[dialect]
+
+    @property
+    def tags(self) -> frozenset[str]:
+        """Every tag this dialect's posts may hold (what pbp emits, what `pbp preview` renders)."""
+        extra = {"spoiler"} if self.features["spoiler"] else set()
+        extra |= {"table", "tr", "td"} if self.features["table"] else set()
+        extra |= {self.features["strike"]} if self.features["strike"] else set()
+        return self.COMMON_TAGS | extra
 
     def _escape(self, text: str) -> str:
         return bbcode_escape(text)

@@ -64,7 +64,7 @@ EXPECTED = {
                         "Date limite : [b]dimanche 6 décembre 2026 à 20 h 00[/b]. Sans ordres valides à temps, "
                         "ce sont les ordres par défaut qui seront joués."],
     ("pbp run", 0): ["Tour 1 résolu : 8 fichiers dans turns/001.", "Sans ordres (ordres par défaut) : johannes"],
-    ("pbp post", 0): ["[size=200][b]mon-event — tour 1[/b][/size]", "[b]Mélétê[/b] : déplacement.",
+    ("pbp post", 0): ["[size=200][b]mon-event — tour 1[/b][/size]", "[*][b]Mélétê[/b] : déplacement.",
                       "[b]Ordres du tour 2[/b] : à envoyer avant le dimanche 13 décembre 2026 à 20 h 00."],
     ("pbp post --player lucy", 1): ["[size=200][b]Mélétê — tour 1[/b][/size]"],
     ("pbp status", 0): ["lucy      Mélétê      attendus  0", "johannes  Johannes    attendus  1",

@@ -449,6 +449,8 @@ def test_every_post_of_the_example_is_well_formed_and_english_when_english(tmp_p
             rest = text
             for words in mj_words:
                 rest = rest.replace(words, "¤")
+            # roll labels (alice.plaidoirie) are gm.yaml's ids, listed for the MJ to force
+            rest = re.sub(r"\b\w+(?:\.\u2060?\w+)+\b", "¤", rest)
             assert [w for w in FRENCH_WORDS if re.search(rf"(?i)(?<!\w){re.escape(w)}(?!\w)", rest)] == [], where
         if fmt == "markdown":
             items = [line for line in text.splitlines() if re.match(r"\s*- ", line)]
