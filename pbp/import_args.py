@@ -33,6 +33,22 @@ class _Group:
     word: str
 
 
+class _Usable:
+    """Which tokens an action's values may come from: its part, less its own words,
+    quotes and labels. Computed on demand, so reading an action costs its part's
+    length, not the sentence's."""
+
+    __slots__ = ("toks", "lo", "hi", "start", "end", "off")
+
+    def __init__(self, toks, lo: int, hi: int, start: int, end: int):
+        self.toks, self.lo, self.hi, self.start, self.end = toks, lo, hi, start, end
+        self.off: set[int] = set()
+
+    def __getitem__(self, i: int) -> bool:
+        return (self.lo <= i < self.hi and not self.start <= i < self.end and i not in self.off
+                and self.toks[i].text != "«»")
+
+
 class ActionReader:
     """The values of one action, read from tokens [lo, hi) of a unit, its own words
     being [start, end)."""
@@ -45,8 +61,9 @@ class ActionReader:
         self.start, self.end, self.lo, self.hi = start, end, lo, hi
         self.slots: list[Slot] = self.g.slots.get(action_id, [])
         self.by_field = {s.field: s for s in self.slots}
-        self.usable = [lo <= i < hi and not start <= i < end and t.text != "«»" for i, t in enumerate(self.toks)]
+        self.usable = _Usable(self.toks, lo, hi, start, end)
         self.questions: list[tuple[str, dict]] = []
+        self.values: dict = {}
 
     def numeric(self, s: Slot) -> bool:
         """Whether a field is written with numbers: a whole number, a list of them, or
@@ -70,7 +87,7 @@ class ActionReader:
         prose, prose_range = self.prose(labels)
         groups = self.groups(labels)
         numbers = self.numbers(labels, groups)
-        values = self.assign(groups, numbers, prose, prose_range)
+        values = self.values = self.assign(groups, numbers, prose, prose_range)
         if self.questions:
             return None, self.questions
         self.unknown(groups, labels, prose_range, values)
@@ -95,8 +112,7 @@ class ActionReader:
                     else:
                         i += 1
         for label in out:
-            for i in range(label.start, label.end):
-                self.usable[i] = False
+            self.usable.off.update(range(label.start, label.end))
         return sorted(out, key=lambda x: x.start)
 
     def prose(self, labels: list[_Label]) -> tuple[dict, range]:
@@ -289,6 +305,8 @@ class ActionReader:
             stop = min(stop, label.end + 4)
             if stop <= label.end:
                 continue
+            if s.kind == "player" and not any(self.toks[i].upper for i in range(label.end, stop)):
+                continue  # "sur la porte": a thing, not a player's name
             names = self.r.names.get(s.key)
             shown = [e.label for e in names.entries] if names else []
             word = self.r.text[self.toks[label.end].start:self.toks[stop - 1].end]

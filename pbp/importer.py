@@ -28,8 +28,14 @@ from pbp import i18n
 from pbp.import_args import ActionReader
 from pbp.render import normalise
 from pbp.vocabulary import SEPARATORS, Token, tokens, words
-from pbp.wording import Grammar, Names, Trigger, find_names, grammar, language
+from pbp.wording import EVERY, Grammar, Names, Trigger, find_names, grammar, language
 
+#: the most actions a sentence, and a message, may order: far beyond any turn's rules,
+#: and what keeps reading a hostile message linear (each action reads its own part)
+MAX_UNIT_ACTIONS = 20
+MAX_ACTIONS = 100
+#: the most questions kept (a message of a thousand unknown lines asks one thing: rewrite it)
+MAX_QUESTIONS = 30
 _QUOTES = {"«": "»", "“": "”", "„": "“", '"': '"'}
 _BULLETS = frozenset("-*•–—·+")
 _ENDS = frozenset(".!?…")
@@ -106,7 +112,7 @@ class _Reader:
 
     # -- cutting the message ---------------------------------------------------------
     def run(self) -> Reading:
-        units = self.units()
+        units = self.joined(self.units())
         for unit in units:
             self.unit(unit)
         if not self.out.actions and not self.out.questions and not self.out.nothing and any(
@@ -145,6 +151,25 @@ class _Reader:
             pieces, last = self.markers(toks, i)
             for lo, hi, marked in pieces:
                 closing = self.sentences(out, n, toks, lo, hi, item or marked, note, closing)
+        return out
+
+    def joined(self, units: list[Unit]) -> list[Unit]:
+        """A sentence of values only, right after an action's on the same line, says more
+        of it ("Je fuis ! Vers le nord !"): one unit."""
+        out: list[Unit] = []
+        fillers = self.lw["fillers"].items
+        for unit in units:
+            prev = out[-1] if out else None
+            words = [t for t in unit.toks if t.kind != "punct"]
+            if (prev is not None and prev.line == unit.line and not unit.item and words
+                    and all(t.text in self.known or (t.text,) in fillers for t in words)
+                    and any(t.text in self.known for t in words)
+                    and self.triggers(prev.toks, [t.text for t in prev.toks])
+                    and not self.triggers(unit.toks, [t.text for t in unit.toks])):
+                out[-1] = Unit(prev.line, prev.toks + unit.toks, prev.start, unit.end, prev.item, prev.note,
+                               unit.asks, prev.quotes + unit.quotes)
+                continue
+            out.append(unit)
         return out
 
     @staticmethod
@@ -254,11 +279,14 @@ class _Reader:
         if not found:
             self.no_trigger(unit, texts, excerpt)
             return
+        if len(found) > MAX_UNIT_ACTIONS or len(self.out.actions) + len(found) > MAX_ACTIONS:
+            self.ask("import_too_many", unit, excerpt, count=len(self.out.actions) + len(found), max=MAX_ACTIONS)
+            return
         self.keep.extend(unit.quotes)  # speech inside an order's sentence stays roleplay
         ask = None
         if unit.asks:
             ask = "import_asks"
-        elif any(self.lw["conditional"].at(texts, i) for i in range(len(texts))):
+        elif any(self.conditional(texts, i) for i in range(len(texts))):
             ask = "import_conditional"
         for (s0, e0, _), (s1, _, _) in zip(found, found[1:]):
             between = range(e0, s1)
@@ -267,6 +295,8 @@ class _Reader:
             if any(self.lw["alternative"].at(texts, i, s1) and "ù" not in self.text[unit.toks[i].start:unit.toks[i].end]
                    for i in between):
                 ask = ask or "import_alternative"
+        if not ask and self.unparted(unit, texts, found):
+            ask = "import_unparted"
         if ask:
             self.ask(ask, unit, excerpt, valid=[t[2][0].action for t in found])
             return
@@ -277,11 +307,51 @@ class _Reader:
                 continue
             actions = sorted({t.action for t in triggers})
             if len(actions) > 1:
+                actions = self.fitting(unit, triggers, actions, start, end, lo, hi)
+            if len(actions) > 1:
                 self.ask("import_ambiguous_action", unit, excerpt, word=self.text[unit.toks[start].start:
                                                                                   unit.toks[end - 1].end],
                          valid=actions)
                 continue
-            self.action(unit, excerpt, actions[0], _pick(triggers), start, end, lo, hi)
+            self.action(unit, excerpt, actions[0], _pick([t for t in triggers if t.action == actions[0]]),
+                        start, end, lo, hi)
+
+    def fitting(self, unit: Unit, triggers, actions: list[str], start, end, lo, hi) -> list[str]:
+        """Of several actions sharing words ("frappe": brawl or melee), the one the part's
+        values say: the only one that reads without a question and takes a field the
+        others do not ("avec son épée": a weapon, melee)."""
+        subject = self.subject
+        found = {}
+        for action_id in actions:
+            reader = ActionReader(self, unit, action_id, _pick([t for t in triggers if t.action == action_id]),
+                                  start, end, lo, hi)
+            _, questions = reader.build()
+            self.subject = subject
+            if not questions:
+                found[action_id] = set(reader.values)
+        best = [a for a, fields in found.items() if not any(fields < other for other in found.values())]
+        return best if len(best) == 1 and len(found) > 1 and any(found[best[0]] > f for f in found.values()) \
+            else actions
+
+    def unparted(self, unit: Unit, texts: list[str], found) -> bool:
+        """Two different actions' words with nothing to part them are two actions only
+        when the second is an infinitive ("je file interroger Fabien", "to question");
+        else they may be one ("je cherche s'il y a des pièges"): asked."""
+        for (s0, e0, t0), (s1, _, t1) in zip(found, found[1:]):
+            if {t.action for t in t0} == {t.action for t in t1} or s0 == e0:
+                continue
+            if any(self.lw["sequence"].at(texts, i, s1) for i in range(e0, s1)):
+                continue
+            if self.g.subject and any(texts[i] in self.known for i in range(e0, s1)):
+                continue  # "Aria attaque la brute Bran tire": a new subject parts them
+            first = texts[s1]
+            if not (first.endswith(("er", "ir", "re")) or (s1 > 0 and texts[s1 - 1] in ("to", "pour", "de", "d"))):
+                return True
+        return False
+
+    def conditional(self, texts: list[str], i: int) -> bool:
+        """A condition at i ("si", "if"), not an indirect question ("je regarde s'il y a")."""
+        return bool(self.lw["conditional"].at(texts, i)) and not (i > 0 and (texts[i - 1],) in self.lw["indirect"].items)
 
     def no_trigger(self, unit: Unit, texts: list[str], excerpt: str) -> None:
         words = [t for t in unit.toks if t.kind != "punct"]
@@ -293,7 +363,7 @@ class _Reader:
             return
         if all(t.kind == "num" or (t.text,) in self.lw["chatter"].items for t in words):
             return
-        if any(self.lw["conditional"].at(texts, i) and {"je", "j", "i", "on", "nous", "we"} & set(texts[i + 1:])
+        if any(self.conditional(texts, i) and {"je", "j", "i", "on", "nous", "we"} & set(texts[i + 1:])
                for i in range(len(texts))):
             self.ask("import_conditional", unit, excerpt)  # "si je trouve une porte, je l'ouvre": for the MJ
             return
@@ -311,8 +381,7 @@ class _Reader:
         names = self.names.get(subject.key) if subject else None
         if names is None:
             return False
-        usable = [True] * len(unit.toks)
-        matches = find_names(names, unit.toks, usable, 0, len(unit.toks))
+        matches = find_names(names, unit.toks, EVERY, 0, len(unit.toks))
         covered = {i for m in matches for i in range(m.start, m.end)}
         rest = [t for i, t in enumerate(unit.toks) if i not in covered and t.kind != "punct"
                 and (t.text,) not in self.lw["fillers"].items]
@@ -349,7 +418,8 @@ class _Reader:
                     if best is None or score > best[0]:
                         best = (score, j, node[None])
                 if j < n and toks[j].kind == "word":
-                    spelt = {texts[j]} if texts[j] in self.known else ()
+                    # a name, or a capitalised word within a sentence (a proper noun), is spelt as written
+                    spelt = {texts[j]} if texts[j] in self.known or (toks[j].upper and j > 0) else ()
                     for w in spelt or self.g.fuzzy(texts[j]):
                         if w in node:
                             stack.append((node[w], j + 1, exact + (w == texts[j])))
@@ -368,7 +438,7 @@ class _Reader:
             names = self.names.get(key)
             if names is None:
                 continue
-            matches = [m for m in find_names(names, unit.toks, [True] * len(unit.toks), 0, len(unit.toks))
+            matches = [m for m in find_names(names, unit.toks, EVERY, 0, len(unit.toks))
                        if not m.weak]
             if matches:
                 at = min(m.start for m in matches)
@@ -379,11 +449,11 @@ class _Reader:
         """An action's words met again in its own part say more of the same action, not
         a second one: with no sequence word before them ("je dors pour récupérer"), or
         when they are one of its fields' labels ("jet de Physique, jet instinctif")."""
-        out = []
+        out, last_end = [], 0
         for start, end, triggers in found:
+            between, last_end = range(last_end, start), end  # from the words met last, kept or not
             if out and {t.action for t in triggers} == {t.action for t in out[-1][2]}:
                 action = triggers[0].action
-                between = range(out[-1][1], start)
                 separated = any(self.lw["sequence"].at(texts, i, start) for i in between)
                 labelled = any(self.g.labels.get(s.field) and self.g.labels[s.field].at(texts, start, end) == end - start
                                for s in self.g.slots.get(action, []))
@@ -405,7 +475,7 @@ class _Reader:
     def regions(self, unit: Unit, texts: list[str], found) -> list[tuple[int, int]]:
         """The part of the unit each action reads: from the end of the sequence word
         before it to the last sequence word before the next one."""
-        cuts = [0]
+        cuts, joined = [0], [False]
         for (s0, e0, _), (s1, _, t1) in zip(found, found[1:]):
             cut = None
             i = e0
@@ -420,16 +490,28 @@ class _Reader:
                 subject = next(s for s in self.g.slots[t1[0].action] if s.field == self.g.subject)
                 names = self.names.get(subject.key)
                 if names is not None:
-                    matches = find_names(names, unit.toks, [True] * len(texts), e0, s1)
+                    matches = find_names(names, unit.toks, EVERY, e0, s1)
                     ends = [m for m in matches if m.end == s1]
                     if ends:
                         cut = (min(m.start for m in ends),) * 2
+            joined.append(cut is None)
             cuts.append(cut or (s1, s1))
         bounds = []
         for k, (start, end, _) in enumerate(found):
             lo = 0 if k == 0 else cuts[k][1]
             hi = len(texts) if k == len(found) - 1 else cuts[k + 1][0]
             bounds.append((min(lo, start), max(hi, end)))
+        # two actions with nothing between to part them ("je file interroger Fabien dans le
+        # couloir") read the same words: each takes what names its own fields
+        k = 0
+        while k < len(bounds):
+            j = k
+            while j + 1 < len(bounds) and joined[j + 1]:
+                j += 1
+            if j > k:
+                span = (bounds[k][0], bounds[j][1])
+                bounds[k:j + 1] = [span] * (j - k + 1)
+            k = j + 1
         return bounds
 
     @staticmethod
@@ -437,7 +519,10 @@ class _Reader:
         return 0 < i < len(toks) - 1 and toks[i - 1].kind == "num" and toks[i + 1].kind == "num"
 
     def ask(self, key: str, unit: Unit, excerpt: str, **params) -> None:
-        self.out.questions.append(Question(key, unit.line, excerpt, params))
+        if len(self.out.questions) < MAX_QUESTIONS:
+            self.out.questions.append(Question(key, unit.line, excerpt, params))
+        elif len(self.out.questions) == MAX_QUESTIONS:
+            self.out.questions.append(Question("import_more_questions", unit.line, excerpt, {"max": MAX_QUESTIONS}))
 
     # -- one action's values --------------------------------------------------------------
     def action(self, unit: Unit, excerpt: str, action_id: str, trigger, start: int, end: int,

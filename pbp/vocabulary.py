@@ -35,7 +35,7 @@ class Token:
     start: int  # offsets in the text it was cut from
     end: int
     kind: str  # word | num | punct
-    upper: bool = False  # a word written with a capital first letter
+    upper: bool = False  # a word written with a capital first letter (not all in capitals)
 
     @property
     def number(self) -> int | None:
@@ -65,7 +65,8 @@ def tokens(text: str, base: int = 0) -> list[Token]:
                 sign = "-" if text[start] in "-−" else ("+" if text[start] == "+" else "")
                 out.append(Token(sign + word, base + start, base + j, "num"))
             else:
-                out.append(Token(fold(word), base + i, base + j, "word", word[0].isupper()))
+                # a capital first letter marks a name; a word in capitals is shouted, not named
+                out.append(Token(fold(word), base + i, base + j, "word", word[0].isupper() and not word.isupper()))
             i = j
         elif c.isspace() or c in SEPARATORS and not (c == "-" and i + 1 < n and text[i + 1].isdigit()):
             i += 1

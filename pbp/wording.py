@@ -99,13 +99,18 @@ class Fuzzy:
     by looking up its one-letter deletions (linear in the word's length). Callers
     score an exact spelling above a typo."""
 
-    def __init__(self, known):
+    def __init__(self, known, prefixes: bool = False):
         self.exact = set(known)
         self.index: dict[str, set[str]] = {}
+        #: with `prefixes`, a word's start of 5 letters or more names it too ("cafét'")
+        self.prefix: dict[str, set[str]] = {}
         for word in self.exact:
             if len(word) >= 5:
                 for variant in _deletions(word) | {word}:
                     self.index.setdefault(variant, set()).add(word)
+            if prefixes and word.isalpha():
+                for n in range(5, len(word)):
+                    self.prefix.setdefault(word[:n], set()).add(word)
         self._cache: dict[str, frozenset] = {}
 
     def __call__(self, word: str) -> frozenset:
@@ -115,6 +120,7 @@ class Fuzzy:
             if len(word) >= 5:
                 found |= frozenset(w for v in _deletions(word) | {word} for w in self.index.get(v, ())
                                    if one_edit(word, w))
+                found |= self.prefix.get(word, frozenset())
             if len(self._cache) < 100_000:
                 self._cache[word] = found
         return found
@@ -265,7 +271,7 @@ class Names:
                 self.names.append((e, words, name in entry.weak))
                 for pos, w in enumerate(words):
                     self.index.setdefault(w, []).append((n, pos))
-        self.fuzzy = Fuzzy(self.index)
+        self.fuzzy = Fuzzy(self.index, prefixes=True)
 
     def words(self) -> set[str]:
         return set(self.index)
@@ -280,7 +286,17 @@ class Match:
     weak: bool
 
 
-def find_names(names: Names, toks: list[Token], usable: list[bool], lo: int, hi: int) -> list[Match]:
+class _Every:
+    """Every token usable (a sentence read whole)."""
+
+    def __getitem__(self, i: int) -> bool:
+        return True
+
+
+EVERY = _Every()
+
+
+def find_names(names: Names, toks: list[Token], usable, lo: int, hi: int) -> list[Match]:
     """Every maximal run of tokens in [lo, hi) that is a part of a name (at least one
     of its words not a stop word, or the whole name)."""
     out = []

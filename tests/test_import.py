@@ -152,6 +152,12 @@ def test_hostile_text_is_read_safely(examples):
     text = ("je me cache (((( « « [[ " * 2000) + "\n" + "a" * 30000
     r = read(mh, "lucy", text)
     assert r.reading is not None
+    # a message may order at most 100 actions, and asks at most 30 things (then says there is more)
+    r = read(mh, "lucy", "je me cache\n" * 150 + "je vais vers la cuisine\n" * 50)
+    assert len(r.reading.actions) == 100 and len(r.reading.questions) == 31
+    assert keys(r)[0] == "import_too_many" and keys(r)[-1] == "import_more_questions"
+    assert r.reading.questions[0].text("en") == (
+        "line 101 (`je me cache`): too many actions (101); at most 100 in a message, and 20 in a sentence.")
     # the written file is valid YAML whatever the roleplay holds
     r = read(mh, "lucy", "je me cache\n: - [x] {y} # z\n  |\n'\"")
     parsed = yamlio.loads(r.text)
