@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 import bbcode
-import bbcodepy
-import cmarkgfm
 import pytest
+# the independent parsers come with pyproject's `test` extra
+bbcodepy = pytest.importorskip("bbcodepy", reason="a test dependency: pip install -e '.[test]'")
+cmarkgfm = pytest.importorskip("cmarkgfm", reason="a test dependency: pip install -e '.[test]'")
 from bbcodepy.tags import create_simple_tag
 from cmarkgfm.cmark import Options
 from hypothesis import given, settings, strategies as st

@@ -37,9 +37,10 @@ import functools
 import re
 from html.parser import HTMLParser
 
-import bbcodepy
-import cmarkgfm
 import pytest
+# the independent parsers come with pyproject's `test` extra
+bbcodepy = pytest.importorskip("bbcodepy", reason="a test dependency: pip install -e '.[test]'")
+cmarkgfm = pytest.importorskip("cmarkgfm", reason="a test dependency: pip install -e '.[test]'")
 from bbcodepy.tags import create_simple_tag
 from cmarkgfm.cmark import Options
 from markdown_it import MarkdownIt

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 
-import bbcodepy
 import pytest
+# the independent parsers come with pyproject's `test` extra
+bbcodepy = pytest.importorskip("bbcodepy", reason="a test dependency: pip install -e '.[test]'")
 from markdown_it import MarkdownIt
 
 from pbp import events as ev, i18n, orders as od, yamlio

@@ -12,8 +12,9 @@ import re
 import textwrap
 from html.parser import HTMLParser
 
-import bbcodepy
 import pytest
+# the independent parsers come with pyproject's `test` extra
+bbcodepy = pytest.importorskip("bbcodepy", reason="a test dependency: pip install -e '.[test]'")
 from markdown_it import MarkdownIt
 
 from pbp import events as ev, i18n
