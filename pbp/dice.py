@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pbp.errors import ForcedRollError, PbpError
 
 _TERM = re.compile(r"\s*([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+|%)|(\d+))\s*")
+#: the most faces a die may have (a larger one is no dice expression)
+MAX_SIDES = 100000
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +101,7 @@ def _parse(expr: str | int) -> DiceExpr:
         else:
             count = int(match.group(2)) if match.group(2) else 1
             sides = 100 if match.group(3) == "%" else int(match.group(3))
-            if count < 1 or sides < 1 or count > 1000 or sides > 100000:
+            if count < 1 or sides < 1 or count > 1000 or sides > MAX_SIDES:
                 raise PbpError("bad_dice", expr=text)
             terms.append(Term(sign, count, sides))
         pos = match.end()
@@ -303,3 +305,13 @@ class FreeDice(Dice):
         if self._keep_log:
             self.log.append(result)
         return result
+
+    def d(self, label: str, sides: int, reason: str = "") -> int:
+        """`roll(label, "1d<sides>").total` without the Roll nobody keeps: each
+        bot's and each panic's random pick (`choice`) is one. The same draw from
+        the stream; the general path when a roll is forced or logged, or when
+        `sides` is no die (it refuses it)."""
+        if self.forced or self._keep_log or type(sides) is not int or not 1 <= sides <= MAX_SIDES:
+            return super().d(label, sides, reason)
+        self.draws += 1
+        return self._rng.randint(1, sides)

@@ -100,3 +100,16 @@ def test_choice_and_shuffle_are_logged():
     assert d.choice("pick", ["a", "b", "c"]) == "b"
     assert sorted(d.shuffled("order", "abcd")) == list("abcd")
     assert [r.label for r in d.log][:2] == ["pick", "order"]
+
+
+def test_a_simulations_one_die_draws_what_a_roll_of_it_does():
+    lean, general = dice.FreeDice(9), dice.FreeDice(9)
+    for sides in [1, 2, 3, 6, 20, 100, 7, 4] * 4:
+        assert lean.d("x", sides) == general.roll("x", f"1d{sides}").total
+    assert lean.choice("x", "abcde") == general.choice("x", list("abcde")) is not None
+    assert lean.draws == general.draws == 33 and lean.log == []
+    with pytest.raises(PbpError):  # no die: refused as a roll of it is
+        lean.d("x", 0)
+    forced = dice.FreeDice(9)
+    forced.forced = {"x": 5}
+    assert forced.d("x", 6) == 5 and forced.d("y", 6) == dice.FreeDice(9).d("y", 6)

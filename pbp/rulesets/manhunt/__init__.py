@@ -22,9 +22,16 @@ class Manhunt(Ruleset):
     example = "manhunt"
     capabilities = frozenset({SIMULATE, ODDS})
 
+    #: (scenario, its labyrinth), the last asked for: a simulation asks for every
+    #: bot's orders and every turn (a ruleset's rules never change once it is made)
+    _last_lab: tuple[Scenario, Labyrinth] | None = None
+
     def lab(self, scenario: Scenario) -> Labyrinth:
         """The scenario's labyrinth under these rules (built once per scenario)."""
-        return labyrinth(scenario, self.rules)
+        last = self._last_lab
+        if last is None or last[0] is not scenario:
+            last = self._last_lab = (scenario, labyrinth(scenario, self.rules))
+        return last[1]
 
     # -- the MJ's files
     def validate_scenario(self, scenario) -> list[PbpError]:
@@ -50,7 +57,7 @@ class Manhunt(Ruleset):
         return checks.check_gm(self.lab(scenario), state, scenario, gm_orders)
 
     def resolve(self, state, scenario, orders, gm_orders, dice) -> Resolution:
-        return Resolution(*resolve.play(self.rules, scenario, state, orders, gm_orders, dice))
+        return Resolution(*resolve.play(self.rules, scenario, state, orders, gm_orders, dice, self.lab(scenario)))
 
     def is_over(self, state) -> bool:
         return rules.is_over(state)

@@ -21,8 +21,10 @@ def deplacement_normal(turn, handle, action):
     src = peji["cell"]
     peji["cell"] = to
     crossed = turn.cross(handle, src, exit_)
-    turn.tell(handle, "deplacement", direction=action.arg, cell=turn.lab.name(to), doors=[crossed])
-    turn.note("deplacement_gm", player=handle, src=turn.lab.name(src), dst=turn.lab.name(to), src_id=src, dst_id=to)
+    if not turn.quiet:
+        turn.tell(handle, "deplacement", direction=action.arg, cell=turn.lab.name(to), doors=[crossed])
+        turn.note("deplacement_gm", player=handle, src=turn.lab.name(src), dst=turn.lab.name(to), src_id=src,
+                  dst_id=to)
 
 
 def _run(turn, handle, action, kind):
@@ -50,12 +52,14 @@ def _run(turn, handle, action, kind):
         for hid in r.hunters_on(turn.state, [cell]):
             hunter = turn.hunter(hid)
             hunter["target"], hunter["trace"] = handle, peji["cell"]
-            turn.note("trace_reprise", hunter=hid, player=handle)
-            turn.tell(handle, "chasseur_croise", hunter=r.hunter_name(turn.scenario, hid),
-                      hunter_genre=r.hunter_genre(turn.scenario, hid))
-    turn.tell(handle, kind, path=[d for d, _ in steps], cell=turn.lab.name(peji["cell"]), doors=doors)
-    turn.note("deplacement_gm", player=handle, src=turn.lab.name(src), dst=turn.lab.name(peji["cell"]),
-              src_id=src, dst_id=peji["cell"])
+            if not turn.quiet:
+                turn.note("trace_reprise", hunter=hid, player=handle)
+                turn.tell(handle, "chasseur_croise", hunter=r.hunter_name(turn.scenario, hid),
+                          hunter_genre=r.hunter_genre(turn.scenario, hid))
+    if not turn.quiet:
+        turn.tell(handle, kind, path=[d for d, _ in steps], cell=turn.lab.name(peji["cell"]), doors=doors)
+        turn.note("deplacement_gm", player=handle, src=turn.lab.name(src), dst=turn.lab.name(peji["cell"]),
+                  src_id=src, dst_id=peji["cell"])
 
 
 def deplacement_rapide(turn, handle, action):
@@ -76,8 +80,9 @@ def se_cacher(turn, handle, action):
     """DESIGN 12: hunters on adjacent cells lose the Péji's trace this turn."""
     peji = turn.peji(handle)
     lost = turn.blind_hunters(handle, turn.lab.neighbours(peji["cell"]))
-    turn.tell(handle, "cache", turns=peji["hidden_turns"] + 1)
-    turn.note("cache_gm", player=handle, hunters=[r.hunter_name(turn.scenario, h) for h in lost])
+    if not turn.quiet:
+        turn.tell(handle, "cache", turns=peji["hidden_turns"] + 1)
+        turn.note("cache_gm", player=handle, hunters=[r.hunter_name(turn.scenario, h) for h in lost])
 
 
 def recherche_pieges(turn, handle, action):
@@ -86,7 +91,8 @@ def recherche_pieges(turn, handle, action):
     found = cell in turn.lab.traps
     if found and cell not in peji["traps_found"]:
         peji["traps_found"].append(cell)
-    turn.tell(handle, "recherche_pieges", found=found, cell=turn.lab.name(cell))
+    if not turn.quiet:
+        turn.tell(handle, "recherche_pieges", found=found, cell=turn.lab.name(cell))
 
 
 def fouille(turn, handle, action):
@@ -95,8 +101,9 @@ def fouille(turn, handle, action):
     peji = turn.peji(handle)
     cell = peji["cell"]
     search = turn.rules["search"]
-    turn.reports[handle]["adjacent"] = [{"direction": d, **turn.lab.describe(e["to"], turn.open_doors)}
-                                        for d, e in turn.lab.exits[cell]]
+    if not turn.quiet:  # for the report only
+        turn.reports[handle]["adjacent"] = [{"direction": d, **turn.lab.describe(e["to"], turn.open_doors)}
+                                            for d, e in turn.lab.exits[cell]]
     if cell in turn.searched:
         turn.tell(handle, "fouille", already=True, table=None, sub=None, find="rien", item=None)
         return
@@ -199,6 +206,7 @@ def melee(turn, handle, hid, weapon, attacker):
     start = len(turn.events)
     turn.fighting = True
     turn.acted.add(hid)
+    peji_terms = [("protection", -hunter_protection), ("fatigue", -fatigue), ("bonus", bonus)]
     for n in range(1, rules["combat"]["assaults"] + 1):
         if peji["status"] != r.ACTIVE or hunter["out"]:
             break
@@ -206,13 +214,14 @@ def melee(turn, handle, hid, weapon, attacker):
         h = turn.dice.roll(f"{hid}.combat.{handle}.{n}", hunter_dice, f"assaut {n} contre {handle}")
         # each side's total with its parts (DESIGN 8): the Péji's roll minus the hunter's
         # protection and their own fatigue malus, plus a potion's bonus; the hunter's
-        # roll minus the Péji's protection
-        peji_sum = r.reckoning(p, [("protection", -hunter_protection), ("fatigue", -fatigue), ("bonus", bonus)])
-        hunter_sum = r.reckoning(h, [("protection", -r.protection(rules, peji))])
-        pt, ht = peji_sum["total"], hunter_sum["total"]
+        # roll minus the Péji's protection (asked again: a wound's forced drop may take armour)
+        hunter_terms = [("protection", -r.protection(rules, peji))]
+        pt, ht = r.reckoned_total(p, peji_terms), r.reckoned_total(h, hunter_terms)
         winner = r.assault_winner(pt, ht)
-        assaults.append({"n": n, "peji_roll": p, "hunter_roll": h, "peji_total": pt, "hunter_total": ht,
-                         "peji_sum": peji_sum, "hunter_sum": hunter_sum, "winner": winner})
+        if not turn.quiet:
+            assaults.append({"n": n, "peji_roll": p, "hunter_roll": h, "peji_total": pt, "hunter_total": ht,
+                             "peji_sum": r.reckoning(p, peji_terms), "hunter_sum": r.reckoning(h, hunter_terms),
+                             "winner": winner})
         if winner == "peji":
             wins["peji"] += 1
             _wound_hunter(turn, hid)
@@ -226,17 +235,18 @@ def melee(turn, handle, hid, weapon, attacker):
         turn.die(handle, "combat")
     if hunter["out"]:
         hunter["target"], hunter["trace"] = None, None
-    data = dict(player=handle, genre=r.peji_genre(scenario, handle), hunter=r.hunter_name(scenario, hid),
-                hunter_genre=r.hunter_genre(scenario, hid), attacker=attacker, assaults=assaults,
-                to_win=rules["combat"]["to_win"], outcome=outcome, dead=peji["status"] == r.DEAD,
-                hunter_out=hunter["out"])
-    caused = turn.events[start:]
-    del turn.events[start:]
-    turn.shout("combat", **data)
-    turn.tell(handle, "combat_prive", weapon=weapon, protection=r.protection(rules, peji),
-              hunter_protection=hunter_protection, fatigue_malus=fatigue, bonus=bonus, **data)
-    turn.note("combat_gm", hunter_id=hid, weapon=weapon, **data)
-    turn.events += caused
+    if not turn.quiet:
+        data = dict(player=handle, genre=r.peji_genre(scenario, handle), hunter=r.hunter_name(scenario, hid),
+                    hunter_genre=r.hunter_genre(scenario, hid), attacker=attacker, assaults=assaults,
+                    to_win=rules["combat"]["to_win"], outcome=outcome, dead=peji["status"] == r.DEAD,
+                    hunter_out=hunter["out"])
+        caused = turn.events[start:]
+        del turn.events[start:]
+        turn.shout("combat", **data)
+        turn.tell(handle, "combat_prive", weapon=weapon, protection=r.protection(rules, peji),
+                  hunter_protection=hunter_protection, fatigue_malus=fatigue, bonus=bonus, **data)
+        turn.note("combat_gm", hunter_id=hid, weapon=weapon, **data)
+        turn.events += caused
     turn.fighting = False
     turn.check_stress(handle)
     return True
@@ -259,9 +269,9 @@ def tir(turn, handle, action):
     hunter = turn.hunter(hid)
     defence = r.hunter_defence(turn.rules, turn.scenario, hid)
     roll = turn.dice.roll(f"{handle}.tir", spec["damage"], f"tir sur {hid}")
-    shot = r.reckoning(roll, [("protection", -r.hunter_protection(turn.scenario, hid)),
-                              ("fatigue", -_malus(turn, handle)), ("bonus", turn.combat_bonus.get(handle, 0))])
-    total = shot["total"]
+    terms = [("protection", -r.hunter_protection(turn.scenario, hid)), ("fatigue", -_malus(turn, handle)),
+             ("bonus", turn.combat_bonus.get(handle, 0))]
+    total = r.reckoned_total(roll, terms)
     hit, knocked = r.shot_result(spec, total, defence)
     if hit:
         _wound_hunter(turn, hid)
@@ -271,9 +281,12 @@ def tir(turn, handle, action):
         hunter["target"] = None
     if spec.get("single_use"):
         peji["inventory"].remove(weapon)
+    if turn.quiet:
+        return
     data = dict(player=handle, genre=r.peji_genre(turn.scenario, handle), hunter=r.hunter_name(turn.scenario, hid),
-                hunter_genre=r.hunter_genre(turn.scenario, hid), roll=roll, sum=shot, total=total,
-                defence=defence, ko_on=spec.get("ko_on"), hit=hit, knocked=knocked, hunter_out=hunter["out"])
+                hunter_genre=r.hunter_genre(turn.scenario, hid), roll=roll, sum=r.reckoning(roll, terms),
+                total=total, defence=defence, ko_on=spec.get("ko_on"), hit=hit, knocked=knocked,
+                hunter_out=hunter["out"])
     turn.shout("tir", **data)
     turn.tell(handle, "tir_prive", weapon=weapon, **data)
     turn.note("tir_gm", hunter_id=hid, weapon=weapon, **data)

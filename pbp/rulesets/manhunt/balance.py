@@ -106,7 +106,7 @@ def bot_orders(rules: dict, lab, state: dict, player: str, rng) -> list[Action]:
     peji = state["pejis"][player]
     if peji["lost_turns"]:
         return []
-    exits = [d for d, _ in lab.exits[peji["cell"]]]
+    exits = lab.exit_directions(peji["cell"])
     level = r.fatigue_level(rules, peji["fatigue"])
     can_run = r.can_run(rules, peji["fatigue"]) and exits
     engaged = r.engaged_by(state, player)

@@ -37,9 +37,10 @@ def setup(rules: dict, scenario) -> tuple[dict, list[ev.Event]]:
     return state, events
 
 
-def play(rules: dict, scenario, state: dict, orders: dict, gm_orders, dice) -> tuple[dict, list[ev.Event]]:
-    """One turn from validated orders (`state` is the caller's copy: it is changed)."""
-    turn = Turn(rules, scenario, state, dice, gm_orders.turn)
+def play(rules: dict, scenario, state: dict, orders: dict, gm_orders, dice, lab=None) -> tuple[dict, list[ev.Event]]:
+    """One turn from validated orders (`state` is the caller's copy: it is changed).
+    `lab`: the scenario's labyrinth under these rules, when the caller has it."""
+    turn = Turn(rules, scenario, state, dice, gm_orders.turn, quiet=gm_orders.quiet, lab=lab)
     turn.play(orders, gm_orders)
     return turn.state, turn.events
 
@@ -47,13 +48,19 @@ def play(rules: dict, scenario, state: dict, orders: dict, gm_orders, dice) -> t
 class Turn:
     """What one turn knows while it is played, beyond the state: the doors opened
     and cells searched so far, the hunters blinded by a hiding Péji or already
-    done acting, and what each report will say."""
+    done acting, and what each report will say.
 
-    def __init__(self, rules: dict, scenario, state: dict, dice, turn: int):
+    A quiet turn (a simulated one, `GmOrders.quiet`) is played exactly as a
+    real one but tells nobody: its events are a `QuietEvents` that keeps
+    nothing, and what only an event would show (names, breakdowns of totals,
+    descriptions) is not worked out (`if not self.quiet`)."""
+
+    def __init__(self, rules: dict, scenario, state: dict, dice, turn: int, quiet: bool = False, lab=None):
         self.rules, self.scenario, self.state, self.dice = rules, scenario, state, dice
-        self.lab = labyrinth(scenario, rules)
+        self.lab = lab if lab is not None else labyrinth(scenario, rules)
         self.turn = turn
-        self.events: list[ev.Event] = []
+        self.quiet = quiet
+        self.events: list[ev.Event] = ev.collector(quiet)
         self.open_doors = set(state["open_doors"])
         self.searched = set(state["searched"])
         self.blind: dict[str, set[str]] = {}  # hunter -> Péjis whose trace it lost this turn
@@ -66,16 +73,20 @@ class Turn:
 
     # -- events
     def tell(self, handle, kind, **data):
-        self.events.append(ev.private(handle, kind, **data))
+        if not self.quiet:
+            self.events.private(handle, kind, **data)
 
     def shout(self, kind, **data):
-        self.events.append(ev.public(kind, **data))
+        if not self.quiet:
+            self.events.public(kind, **data)
 
     def note(self, kind, **data):
         """An event for the MJ; one naming a hunter by id (`hunter: h3`) also names it."""
+        if self.quiet:
+            return
         if data.get("hunter") in self.state["hunters"] and "name" not in data:
             data["name"] = r.hunter_name(self.scenario, data["hunter"])
-        self.events.append(ev.gm(kind, **data))
+        self.events.gm(kind, **data)
 
     def peji(self, handle) -> dict:
         return self.state["pejis"][handle]
@@ -94,8 +105,8 @@ class Turn:
             # caller passes is ignored as well (no hiding streak, no named drop)
             lost = bool(peji["lost_turns"])
             dropping = [] if lost else [item for a in order.actions if a.id == "jeter" for item in a.arg]
-            self.reports[handle] = {"finds": [], "adjacent": None, "drop": dropping,
-                                    "start": {k: peji[k] for k in ("noise", "fatigue", "stress")}}
+            start = None if self.quiet else {k: peji[k] for k in ("noise", "fatigue", "stress")}  # for the report
+            self.reports[handle] = {"finds": [], "adjacent": None, "drop": dropping, "start": start}
             if lost:
                 self._lost_turn(handle)
             else:
@@ -126,7 +137,8 @@ class Turn:
 
     def _play_actions(self, handle, order):
         peji = self.peji(handle)
-        self.shout("actions", player=handle, actions=[a.id for a in order.actions if a.id != "jeter"])
+        if not self.quiet:
+            self.shout("actions", player=handle, actions=[a.id for a in order.actions if a.id != "jeter"])
         for action in order.actions:
             if peji["status"] != r.ACTIVE or peji["lost_turns"]:
                 self.tell(handle, "action_annulee", action=action.id, reason="controle" if peji["lost_turns"] else "fin")
@@ -143,9 +155,12 @@ class Turn:
         peji["noise"] = max(0, peji["noise"] + noise)
         before = r.fatigue_level(self.rules, peji["fatigue"])
         peji["fatigue"] = max(0, peji["fatigue"] + fatigue)
+        # the level after paying: the same when no fatigue is paid (a level counts a
+        # total below 0 as 0), and the noise checked first never changes the fatigue
+        level = r.fatigue_level(self.rules, peji["fatigue"]) if fatigue else before
         peji["stress"] = max(0, peji["stress"] + stress)
         self._check_noise(handle)
-        self._check_fatigue(handle, before)
+        self._check_fatigue(handle, before, level)
         self.check_stress(handle)
 
     def _check_noise(self, handle):
@@ -168,14 +183,15 @@ class Turn:
         cell = self.dice.choice(f"{handle}.bruit.case", around, "case du chasseur repérant le bruit")
         self.hunter(hid).update(cell=cell, target=handle, trace=peji["cell"])
         self.acted.add(hid)
-        self.note("chasseur_arrive", hunter=hid, name=r.hunter_name(self.scenario, hid), cell=self.lab.name(cell),
-                  cell_id=cell, target=handle, noise=peji["noise"])
-        self.shout("chasseur_en_chasse", name=r.hunter_name(self.scenario, hid), genre=r.hunter_genre(self.scenario, hid))
+        if not self.quiet:
+            self.note("chasseur_arrive", hunter=hid, name=r.hunter_name(self.scenario, hid),
+                      cell=self.lab.name(cell), cell_id=cell, target=handle, noise=peji["noise"])
+            self.shout("chasseur_en_chasse", name=r.hunter_name(self.scenario, hid),
+                       genre=r.hunter_genre(self.scenario, hid))
 
-    def _check_fatigue(self, handle, before):
+    def _check_fatigue(self, handle, before, level):
         peji = self.peji(handle)
         f = self.rules["fatigue"]
-        level = r.fatigue_level(self.rules, peji["fatigue"])
         if level != before:
             self.tell(handle, "niveau_fatigue", level=level, before=before)
         if level < f["drop_level"]:
@@ -374,9 +390,9 @@ class Turn:
         for _, exit_ in self.lab.exits[hunter["cell"]]:
             if exit_["to"] == to and self.lab.door(exit_) in self.lab.closable:
                 self.open_doors.add(door_key(hunter["cell"], to))
-        self.note("chasseur_bouge", hunter=hid, src=self.lab.name(hunter["cell"]), dst=self.lab.name(to),
-                  src_id=hunter["cell"], dst_id=to,
-                  target=hunter["target"])
+        if not self.quiet:
+            self.note("chasseur_bouge", hunter=hid, src=self.lab.name(hunter["cell"]), dst=self.lab.name(to),
+                      src_id=hunter["cell"], dst_id=to, target=hunter["target"])
         hunter["cell"] = to
 
     def _dictated(self, hid, order) -> bool:

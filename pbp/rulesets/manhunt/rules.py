@@ -32,9 +32,12 @@ HUNTER_REMOVE = ("retirer", "remove")
 # -- a Péji's numbers --------------------------------------------------------------
 
 def fatigue_level(rules: dict, fatigue: int) -> int:
-    """DESIGN 5: level 1 + total // per_level, at most max_level."""
+    """DESIGN 5: level 1 + total // per_level, at most max_level (a total below 0
+    counts as 0). Every cost a Péji pays asks it: written with comparisons, which
+    cost a fraction of builtin min/max calls."""
     f = rules["fatigue"]
-    return min(f["max_level"], 1 + max(0, fatigue) // f["per_level"])
+    level = 1 + (fatigue if fatigue > 0 else 0) // f["per_level"]
+    return level if level < f["max_level"] else f["max_level"]
 
 
 def fatigue_at_level(rules: dict, level: int) -> int:
@@ -196,7 +199,7 @@ def engaged_by(state: dict, handle: str) -> list[str]:
     """Hunters on the Péji's cell who track them (FAQ 6)."""
     cell = state["pejis"][handle]["cell"]
     return [hid for hid, h in state["hunters"].items()
-            if not h["out"] and h["cell"] == cell and h["target"] == handle]
+            if h["target"] == handle and h["cell"] == cell and not h["out"]]
 
 
 def hunters_on(state: dict, cells) -> list[str]:
@@ -224,13 +227,19 @@ def reckoning(roll, terms) -> dict:
     A roll forced to a total has no faces: its expression and total stand for the
     dice (`bonus` None)."""
     expr = parse(roll.expr)
-    terms = [{"name": name, "value": value} for name, value in terms]
     if roll.faces and all(t.sign > 0 for t in expr.dice):
         dice, faces, bonus = "+".join(str(t) for t in expr.dice), list(roll.faces), expr.constant
     else:
         dice, faces, bonus = roll.expr, [roll.total], None
-    return {"dice": dice, "faces": faces, "bonus": bonus, "terms": terms,
-            "total": roll.total + sum(t["value"] for t in terms)}
+    return {"dice": dice, "faces": faces, "bonus": bonus,
+            "terms": [{"name": name, "value": value} for name, value in terms],
+            "total": reckoned_total(roll, terms)}
+
+
+def reckoned_total(roll, terms) -> int:
+    """The total of `reckoning`, without its parts: what a simulated turn, which
+    shows nobody the parts, needs."""
+    return roll.total + sum(value for _, value in terms)
 
 
 def assault_winner(peji_total: int, hunter_total: int) -> str | None:

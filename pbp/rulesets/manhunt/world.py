@@ -43,6 +43,15 @@ class Labyrinth:
         for cell_id, cell in self.cells.items():
             exits = (cell or {}).get("exits") or {}
             self.exits[cell_id] = [(d, exits[d]) for d in directions if d in exits]
+        # what the turn and the bots ask again and again, worked out once: the
+        # labyrinth is read-only (the doors opened live in the state, and no
+        # path below depends on them)
+        self._by_direction = {cell_id: {d: (e["to"], e) for d, e in exits}
+                              for cell_id, exits in self.exits.items()}
+        self._neighbours = {cell_id: tuple(e["to"] for _, e in exits) for cell_id, exits in self.exits.items()}
+        self._directions = {cell_id: tuple(d for d, _ in exits) for cell_id, exits in self.exits.items()}
+        self._next_step: dict[tuple[str, str], str | None] = {}  # (start, goal) -> step_towards
+        self._exit_cells = frozenset(cell_id for cell_id, cell in self.cells.items() if (cell or {}).get("exit"))
 
     def name(self, cell_id: str | None) -> str:
         if cell_id is None:
@@ -50,16 +59,18 @@ class Labyrinth:
         return self.cells[cell_id].get("name", cell_id)
 
     def neighbour(self, cell_id: str, direction: str) -> tuple[str, dict] | None:
-        for d, exit_ in self.exits.get(cell_id, []):
-            if d == direction:
-                return exit_["to"], exit_
-        return None
+        by_direction = self._by_direction.get(cell_id)
+        return by_direction.get(direction) if by_direction else None
 
     def neighbours(self, cell_id: str) -> list[str]:
-        return [e["to"] for _, e in self.exits.get(cell_id, [])]
+        return list(self._neighbours.get(cell_id, ()))
+
+    def exit_directions(self, cell_id: str) -> tuple[str, ...]:
+        """The directions out of a cell, in the order of `directions`."""
+        return self._directions.get(cell_id, ())
 
     def is_exit(self, cell_id: str) -> bool:
-        return bool(self.cells[cell_id].get("exit"))
+        return cell_id in self._exit_cells
 
     @staticmethod
     def door(exit_: dict) -> str:
@@ -84,6 +95,12 @@ class Labyrinth:
 
     def step_towards(self, start: str, goal: str) -> str | None:
         """The next cell on a shortest path from start to goal (None if none)."""
+        key = (start, goal)
+        if key not in self._next_step:
+            self._next_step[key] = self._first_step(start, goal)
+        return self._next_step[key]
+
+    def _first_step(self, start: str, goal: str) -> str | None:
         if start == goal:
             return None
         first: dict[str, str] = {}
