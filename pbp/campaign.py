@@ -18,7 +18,6 @@ import errno
 import os
 import re
 import stat
-import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
@@ -51,7 +50,7 @@ _defaults: dict = {}
 def defaults() -> dict:
     """The core's defaults (pbp/defaults.yaml): `limits` on what pbp reads."""
     if not _defaults:
-        _defaults.update(yamlio.load_file(DEFAULTS_FILE) or {})
+        _defaults.update(yamlio.load_data_file(DEFAULTS_FILE) or {})
     return _defaults
 
 
@@ -69,6 +68,8 @@ def atomic_write(path: Path, data: bytes | str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if isinstance(data, str):
         data = data.encode("utf-8")
+    import tempfile  # here: the commands that only read do not need it
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -98,7 +99,16 @@ def set_yaml_key(path: Path, key: str, value) -> None:
 
 
 def read_text(path: Path, name: str) -> str:
-    """An MJ's file as text; what goes wrong is said naming the file as the MJ
+    """An MJ's file as text (see `read_bytes`), refused when it is not UTF-8."""
+    data = read_bytes(path, name)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("not_utf8", file=name) from None
+
+
+def read_bytes(path: Path, name: str) -> bytes:
+    """A campaign file's bytes; what goes wrong is said naming the file as the MJ
     sees it. Only a regular file is read, opened non-blocking: a FIFO or a
     device named like a campaign file is refused, never waited on."""
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
@@ -119,10 +129,7 @@ def read_text(path: Path, name: str) -> str:
         raise InputError("file_unreadable", file=name, reason=exc.strerror) from None
     finally:
         os.close(fd)
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError("not_utf8", file=name) from None
+    return data
 
 
 def place(problem: PbpError, texts: dict[str, str | None], file: str | None = None) -> PbpError:
@@ -507,11 +514,22 @@ def open_campaign(path: str | Path) -> Campaign:
         raise exc.located(CAMPAIGN_FILE, yamlio.line_of(text, ("ruleset",)))
     if config.get("rules"):
         # an override has the shape of the rules value it replaces (a number stays a number...)
-        errors = schema.check(schema.from_example(type(campaign.ruleset).default_data()), config["rules"],
+        rules_data = type(campaign.ruleset).default_data()
+        errors = schema.check(schema.from_example(_overridden(rules_data, config["rules"])), config["rules"],
                               file=CAMPAIGN_FILE, text=text, path=("rules",))
         if errors:
             raise ErrorList(errors)
     return campaign
+
+
+def _overridden(data, overrides):
+    """The part of a ruleset's data a campaign's `rules:` override touches: what
+    their shapes are checked against (a schema of the whole data, hundreds of
+    numbers, for the few an MJ changes, would be built for nothing). A key the
+    data does not have was refused before (pbp.ruleset.merge_overrides)."""
+    if not isinstance(data, dict) or not isinstance(overrides, dict):
+        return data
+    return {str(k): _overridden(data[str(k)], v) for k, v in overrides.items() if str(k) in data}
 
 
 _CAMPAIGN_SCHEMA: list = []

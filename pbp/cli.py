@@ -36,7 +36,7 @@ def say(key: str, /, **params) -> None:
 
 
 class RulesetCommands(LocalHelp, click.Group):
-    """`pbp <ruleset> ...`: the commands a ruleset declares (pbp.ruleset.Command),
+    """`pbp <ruleset> ...`: the commands a ruleset declares (pbp.commands.Command),
     built into click commands only when used. The ruleset's `run` is pure: this
     opens the campaign, prints what it returns and writes its updates."""
 
@@ -79,8 +79,9 @@ def _ruleset_command(cls, command) -> click.Command:
 
 
 def _run_ruleset_command(ctx, cls, command, options) -> None:
-    from pbp import i18n, ruleset, yamlio
+    from pbp import i18n, yamlio
     from pbp.campaign import set_yaml_key
+    from pbp.commands import CommandRequest
     from pbp.errors import PbpError
 
     campaign = _campaign(ctx)
@@ -94,8 +95,7 @@ def _run_ruleset_command(ctx, cls, command, options) -> None:
         if data is not None and not isinstance(data, dict):
             raise PbpError("file_not_mapping", file=name)
         files[name] = data or {}
-    request = ruleset.CommandRequest(campaign.ruleset, campaign.roster, campaign.secret, campaign.lang, files,
-                                     options)
+    request = CommandRequest(campaign.ruleset, campaign.roster, campaign.secret, campaign.lang, files, options)
     result = command.run(request)
     for line in result.lines:
         click.echo(line)
@@ -531,8 +531,8 @@ def run(ctx, n, fmt, no_commit, dry_run):
 @FORMAT
 @click.pass_context
 def post(ctx, n, handle, for_gm, fmt):
-    """Print a rendered post (public by default)."""
-    from pbp import events, seal, turn
+    """Print a post as the turn wrote and sealed it (public by default); in another --format, it is rendered again."""
+    from pbp import events
     from pbp.errors import PbpError
 
     if handle and for_gm:
@@ -544,7 +544,6 @@ def post(ctx, n, handle, for_gm, fmt):
             raise PbpError("not_set_up")
     if handle is not None:
         handle = campaign.handle(handle)
-    stored = turn.stored_events(campaign, n)
     # --player names a player, always: `--player gm` is the player whose handle is gm (a roster
     # refuses that handle anyway), never the MJ's report
     if for_gm:
@@ -553,10 +552,20 @@ def post(ctx, n, handle, for_gm, fmt):
         audience = events.Players(handle)
     else:
         audience = events.PUBLIC
-    text = turn.render_post(campaign, n, stored, audience, turn.renderer(campaign, fmt)).encode()
+    click.echo(_post_text(campaign, n, audience, fmt), nl=False)
+
+
+def _post_text(campaign, n: int, audience, fmt: str | None = None) -> str:
+    """A post as the MJ pastes it: the one the turn wrote (what its seal covers), or
+    rendered again from the turn's events in another format; its seal codes filled in."""
+    from pbp import seal, turn
+
+    text = turn.archived_post(campaign, n, audience, fmt)
+    if text is None:
+        stored = turn.stored_events(campaign, n)
+        text = turn.render_post(campaign, n, stored, audience, turn.renderer(campaign, fmt)).encode()
     code = seal.archive_codes(campaign, upto=n).get(n)
-    text = seal.fill(text, code, seal.commitment(campaign.secret)) if code else seal.unfilled(text)
-    click.echo(text.decode(), nl=False)
+    return (seal.fill(text, code, seal.commitment(campaign.secret)) if code else seal.unfilled(text)).decode()
 
 
 @main.command()
@@ -570,7 +579,7 @@ def preview(ctx, n, handle, for_gm, output, open_page):
     """An HTML page showing a post as the campaign's forum will (public by default)."""
     import webbrowser
 
-    from pbp import events, i18n, preview as pv, seal, turn
+    from pbp import events, i18n, preview as pv
     from pbp.campaign import atomic_write
     from pbp.errors import PbpError
 
@@ -583,11 +592,8 @@ def preview(ctx, n, handle, for_gm, output, open_page):
             raise PbpError("not_set_up")
     if handle is not None:
         handle = campaign.handle(handle)
-    stored = turn.stored_events(campaign, n)
     audience = events.GM if for_gm else events.Players(handle) if handle is not None else events.PUBLIC
-    text = turn.render_post(campaign, n, stored, audience, turn.renderer(campaign)).encode()
-    code = seal.archive_codes(campaign, upto=n).get(n)  # the codes, filled in as `pbp post` does
-    text = (seal.fill(text, code, seal.commitment(campaign.secret)) if code else seal.unfilled(text)).decode()
+    text = _post_text(campaign, n, audience)  # the very text `pbp post` prints
     template, player = ("gm", None) if for_gm else ("private", handle) if handle is not None else ("public", None)
     label = i18n.t(campaign.lang, f"preview_{template}", turn=n, player=player,
                    character=campaign.names.get(player) if player else None)

@@ -29,14 +29,19 @@ def register(messages: dict[str, dict[str, str]], prefix: str = "") -> None:
 def register_file(path: Path, prefix: str = "") -> None:
     """A messages.yaml of pbp or of a ruleset: package data, read as it is (this
     module sits below yamlio and errors, which speak through it)."""
-    text = Path(path).read_text(encoding="utf-8")
+    from pbp import usercache
+
+    register(usercache.load_data(Path(path), _read_messages), prefix)
+
+
+def _read_messages(text: str) -> dict:
     messages = read_plain(text)
     if messages is None:
         import yaml
 
         loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
         messages = yaml.load(text, Loader=loader) or {}
-    register(messages, prefix)
+    return messages
 
 
 _KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]*):[ \t]*")

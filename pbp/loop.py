@@ -43,7 +43,7 @@ def check_turn(campaign: Campaign, n: int) -> TurnCheck:
     if inputs.errors:
         return report
     try:
-        out = turn.compute(campaign, n, inputs, files=False)  # the orders read once, no output bytes
+        out = turn.compute(campaign, n, inputs, files=False, state=state)  # read once, no output bytes
     except ForcedRollError as exc:
         report.forced.append(exc)
         return report

@@ -55,7 +55,6 @@ from __future__ import annotations
 
 import functools
 import re
-from html.parser import HTMLParser
 from pathlib import Path
 
 from markupsafe import Markup as _JinjaSafe
@@ -595,114 +594,11 @@ def markdown_blocks(text: str) -> str:
 
 # -- Markdown (MJ narration) to BBCode -------------------------------------------
 
-class _HtmlToBBCode(HTMLParser):
-    """Python-Markdown's HTML to the dialect's BBCode; unknown tags keep their text."""
-
-    SIMPLE = {"strong": "b", "b": "b", "em": "i", "i": "i", "u": "u", "blockquote": "quote", "code": "code"}
-
-    def __init__(self, fmt: BBCodeFormatter):
-        super().__init__(convert_charrefs=True)
-        self.fmt = fmt
-        self.out: list[str] = []
-        self.cell_rows: list | None = None
-        self.in_pre = False
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        strike = self.fmt.features["strike"]
-        if tag in self.SIMPLE:
-            if not (tag == "code" and self.in_pre):
-                self.out.append(f"[{self.SIMPLE[tag]}]")
-        elif tag == "pre":
-            self.in_pre = True
-            self.out.append("[code]")
-        elif tag in ("del", "s", "strike") and strike:
-            self.out.append(f"[{strike}]")
-        elif tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
-            sizes = self.fmt.HEADING_SIZES[self.fmt.features["size"]]
-            self.out.append(f"[size={sizes[min(int(tag[1]), 3) - 1]}][b]")
-        elif tag == "ul":
-            self.out.append("[list]")
-        elif tag == "ol":
-            self.out.append("[list=1]")
-        elif tag == "li":
-            self.out.append("\n[*]")
-        elif tag == "a":
-            href = (attrs.get("href") or "").replace("[", "%5B").replace("]", "%5D")
-            self.out.append(f"[url={href}]")
-        elif tag == "img":
-            self.out.append(f"[img]{attrs.get('src', '')}[/img]")
-        elif tag == "br":
-            self.out.append("\n")
-        elif tag == "hr":
-            self.out.append(self.fmt.hr() + "\n")
-        elif tag == "table":
-            self.out.append("[table]" if self.fmt.features["table"] else "")
-        elif tag == "tr":
-            self.out.append("[tr]" if self.fmt.features["table"] else "")
-        elif tag in ("td", "th"):
-            self.out.append(("[td][b]" if tag == "th" else "[td]") if self.fmt.features["table"] else "")
-
-    def handle_endtag(self, tag):
-        strike = self.fmt.features["strike"]
-        if tag in self.SIMPLE:
-            if not (tag == "code" and self.in_pre):
-                self.out.append(f"[/{self.SIMPLE[tag]}]")
-            if tag == "blockquote":
-                self.out.append("\n")
-        elif tag == "pre":
-            self.in_pre = False
-            self.out.append("[/code]\n")
-        elif tag in ("del", "s", "strike") and strike:
-            self.out.append(f"[/{strike}]")
-        elif tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
-            self.out.append("[/b][/size]\n\n")
-        elif tag in ("ul", "ol"):
-            self.out.append("\n[/list]\n")
-        elif tag == "a":
-            self.out.append("[/url]")
-        elif tag == "p":
-            self.out.append("\n\n")
-        elif tag == "table":
-            self.out.append("[/table]\n" if self.fmt.features["table"] else "\n")
-        elif tag == "tr":
-            self.out.append("[/tr]\n" if self.fmt.features["table"] else "\n")
-        elif tag in ("td", "th"):
-            self.out.append(("[/b][/td]" if tag == "th" else "[/td]") if self.fmt.features["table"] else " | ")
-
-    def handle_data(self, data):
-        if data.strip() or "\n" not in data or self.in_pre:
-            self.out.append(data)
-
-
-_MARKDOWN: list = []
-
-
-def _markdown():
-    """One Markdown converter for the process, reset for each text: building
-    one per narration compiles its processors again, and naming extensions by
-    string makes Python-Markdown read every installed package's entry points."""
-    if not _MARKDOWN:
-        import markdown
-        from markdown.extensions.sane_lists import SaneListExtension
-        from markdown.extensions.tables import TableExtension
-
-        _MARKDOWN.append(markdown.Markdown(extensions=[TableExtension(), SaneListExtension()], output_format="html"))
-    return _MARKDOWN[0].reset()
-
-
 def markdown_to_bbcode(text: str, fmt: BBCodeFormatter | None = None) -> str:
-    html = _markdown().convert(text)
-    parser = _HtmlToBBCode(fmt or BBCodeFormatter())
-    parser.feed(html)
-    parser.close()
-    out = "".join(parser.out)
-    out = re.sub(r"\[quote\]\s+", "[quote]", out)
-    out = re.sub(r"\[(list|list=1)\]\s*", r"[\1]\n", out)
-    out = re.sub(r"\s+\[/(quote|list)\]\s*", r"\n[/\1]\n\n", out)
-    out = re.sub(r"\s*\n\[\*\]", "\n[*]", out)
-    out = re.sub(r"\n{3,}", "\n\n", out)
-    return out.strip()
+    """The MJ's Markdown (gm.yaml's narration) in the dialect's BBCode."""
+    from pbp.narration import to_bbcode  # Python-Markdown and html.parser: only when there is narration
+
+    return to_bbcode(text, fmt or BBCodeFormatter())
 
 
 # -- templates -------------------------------------------------------------------
@@ -756,9 +652,6 @@ def _environment_class():
 ENV_OPTIONS = {"trim_blocks": True, "lstrip_blocks": True, "keep_trailing_newline": True, "autoescape": False}
 
 _BYTECODE_CACHE = None
-#: whether compiled templates are kept between runs, in the user's cache folder
-#: (see `use_disk_cache`), and that folder once found
-_DISK = {"wanted": True, "folder": None, "found": False}
 _CACHE_TAG: list[str] = []
 
 
@@ -779,38 +672,13 @@ def _cache_tag() -> str:
     return _CACHE_TAG[0]
 
 
-def use_disk_cache(enabled: bool = True) -> None:
-    """Whether compiled templates are kept in the user's cache folder
-    ($XDG_CACHE_HOME/pbp, else ~/.cache/pbp), so that each everyday command (a
-    new process) does not compile them again: yes unless told otherwise.
-    Nothing is imported nor made until a template is compiled or loaded
-    (`disk_cache_folder`)."""
-    _DISK.update(wanted=enabled, folder=None, found=False)
-
-
 def disk_cache_folder() -> Path | None:
-    """The folder of compiled templates, made if needed; None when there is
-    none: turned off, or a folder that cannot be made or is not the user's
-    alone (never an error: the templates are compiled in memory instead)."""
-    import os
+    """The folder of compiled templates in the user's cache (pbp.usercache), so
+    that each everyday command (a new process) does not compile them again;
+    None when there is none (the templates are compiled in memory instead)."""
+    from pbp import usercache
 
-    if not _DISK["wanted"]:
-        return None
-    if _DISK["found"]:
-        return _DISK["folder"]
-    _DISK.update(found=True, folder=None)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = Path(base) / "pbp" / f"templates-{_cache_tag()}"
-    try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        info = folder.stat()
-        # compiled code is run when loaded: only from a folder no one else can write to
-        if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
-            return None
-    except OSError:
-        return None
-    _DISK["folder"] = folder
-    return folder
+    return usercache.folder("templates", _cache_tag())
 
 
 def _bytecode_cache():
@@ -844,19 +712,9 @@ def _bytecode_cache():
                 code = self.store[bucket.key] = bucket.bytecode_to_string()
                 folder = disk_cache_folder()
                 if folder is not None:
-                    import os
-                    import tempfile
+                    from pbp import usercache
 
-                    try:  # written whole or not at all: another pbp may be reading it
-                        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-                    except OSError:
-                        return
-                    try:
-                        with os.fdopen(fd, "wb") as out:
-                            out.write(code)
-                        os.replace(tmp, folder / f"{bucket.key}.cache")
-                    except OSError:
-                        Path(tmp).unlink(missing_ok=True)
+                    usercache.write(folder / f"{bucket.key}.cache", code)
 
         _BYTECODE_CACHE = MemoryBytecodeCache()
     return _BYTECODE_CACHE

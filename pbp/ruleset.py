@@ -25,11 +25,15 @@ from abc import ABC, abstractmethod
 import pkgutil
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from pbp import i18n, vocabulary, yamlio
+from pbp import i18n, yamlio
 from pbp.errors import PbpError, UnknownRuleError, UnknownRulesetError
 from pbp.events import GM, PUBLIC, Audience, Event
+
+if TYPE_CHECKING:  # imported where they are used: most commands need neither
+    from pbp import vocabulary
+    from pbp.commands import Command
 
 ENTRY_POINT_GROUP = "pbp.rulesets"
 
@@ -86,68 +90,9 @@ class Resolution:
 SIMULATE = "simulate"
 #: `odds()`: `pbp odds --rule <id>.<name>`
 ODDS = "odds"
-#: `commands`: `pbp <id> <command>`
+#: `commands`: `pbp <id> <command>` (pbp.commands declares them)
 COMMANDS = "commands"
 CAPABILITIES = (SIMULATE, ODDS, COMMANDS)
-
-
-@dataclass(frozen=True)
-class Option:
-    """One option of a ruleset command, `--<name> VALUE` (or a flag).
-    `help` is a message key of the ruleset's messages.yaml."""
-
-    name: str
-    help: str
-    kind: str = "text"  # text | int | flag
-    required: bool = False
-    multiple: bool = False
-    default: object = None
-    metavar: str | None = None
-
-
-@dataclass(frozen=True)
-class Command:
-    """A ruleset's own command, `pbp <id> <name>`. The core parses the options,
-    opens the campaign, hands `run` a CommandRequest and carries out the
-    CommandResult (prints its lines, writes its updates atomically, unless
-    `--dry-run`): the ruleset's part stays pure."""
-
-    name: str
-    help: str  # message key
-    options: tuple[Option, ...]
-    run: Callable[["CommandRequest"], "CommandResult"]
-    #: campaign files `run` reads, loaded as they are (not validated: the
-    #: command may be what fills them)
-    reads: tuple[str, ...] = ()
-
-
-@dataclass
-class CommandRequest:
-    ruleset: "Ruleset"
-    roster: dict[str, dict]
-    secret: str
-    lang: str
-    files: dict[str, object]  # each of Command.reads: its YAML data ({} when absent)
-    options: dict[str, object]
-
-
-@dataclass(frozen=True)
-class SetKey:
-    """Set one top-level key of a campaign YAML mapping file (e.g. a sheet in
-    characters.yaml); a new key is appended, keeping the MJ's comments."""
-
-    file: str
-    key: str
-    value: object
-    #: what to say once written (None: the core's "written <file>")
-    done: str | None = None
-
-
-@dataclass
-class CommandResult:
-    lines: list[str]
-    warnings: list[str] = field(default_factory=list)
-    updates: list[SetKey] = field(default_factory=list)
 
 
 class Ruleset(ABC):
@@ -177,7 +122,7 @@ class Ruleset(ABC):
     def default_data(cls) -> dict:
         cached = cls.__dict__.get("_default_data")
         if cached is None:
-            cached = yamlio.load_file(cls.folder() / "data.yaml") or {}
+            cached = yamlio.load_data_file(cls.folder() / "data.yaml") or {}
             cls._default_data = cached
             messages = cls.folder() / "messages.yaml"
             if messages.exists():
@@ -207,7 +152,7 @@ class Ruleset(ABC):
         cached = cls.__dict__.get("_phrasings")
         if cached is None:
             path = cls.folder() / "phrasings.yaml"
-            cached = (yamlio.load_file(path) or {}) if path.exists() else {}
+            cached = (yamlio.load_data_file(path) or {}) if path.exists() else {}
             cls._phrasings = cached
         return cached
 
@@ -291,6 +236,8 @@ class Ruleset(ABC):
         phrasings.yaml, whose `from:` paths look into the player's view
         (`order_context`), the scenario, the state and the rules. Override it when a
         ruleset knows better (names that depend on the state in ways a path cannot say)."""
+        from pbp import vocabulary
+
         view = self.order_context(state, scenario, player)
         return vocabulary.default_names(self.rules, self.phrasings(), view, scenario, state)
 

@@ -228,8 +228,9 @@ class _Compiler:
 
 
 def load(path: Path) -> dict[str, Node]:
-    """A schema file: `types:` (named nodes) and one node per file it describes."""
-    raw = yamlio.load_file(path) or {}
+    """A schema file of pbp or of a ruleset: `types:` (named nodes) and one node
+    per file it describes."""
+    raw = yamlio.load_data_file(path) or {}
     if not isinstance(raw, dict):
         raise SchemaDefinitionError(f"{path}: a schema file is a mapping")
     compiler = _Compiler(raw.get("types") or {})

@@ -11,12 +11,11 @@ turn with the archive byte for byte.
 from __future__ import annotations
 
 import dataclasses
-import pickle
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pbp import events as ev, i18n, orders as od, yamldump, yamlio
-from pbp.campaign import FORMATS, Campaign, atomic_write, read_text
+from pbp.campaign import FORMATS, Campaign, atomic_write, read_bytes, read_text
 from pbp.deadline import deadline_of, describe
 from pbp.dice import Dice
 from pbp.i18n import closest
@@ -327,14 +326,16 @@ def core_events(campaign: Campaign, n: int, record: dict, state: dict) -> list[e
     return out
 
 
-def compute(campaign: Campaign, n: int, inputs: TurnInputs | None = None, files: bool = True) -> TurnOutput:
+def compute(campaign: Campaign, n: int, inputs: TurnInputs | None = None, files: bool = True,
+            state: dict | None = None) -> TurnOutput:
     """Resolve turn `n` from the archive's files, without writing anything.
-    `inputs`: the turn's orders, already gathered from the state of turn n-1
-    (`pbp check` has them); `files=False`: no output bytes (the turn is only
-    resolved, to see what it rolls)."""
+    `inputs`: the turn's orders, already gathered from `state`, the state of
+    turn n-1 (`pbp check` has both: neither is read again); `files=False`: no
+    output bytes (the turn is only resolved, to see what it rolls)."""
     if n == 0:
         return compute_setup(campaign)
-    state = campaign.state(n - 1)
+    if state is None:
+        state = campaign.state(n - 1)
     if campaign.ruleset.is_over(state):
         raise PbpError("game_over", turn=n - 1)
     previous = record_of(campaign, n - 1)
@@ -343,6 +344,8 @@ def compute(campaign: Campaign, n: int, inputs: TurnInputs | None = None, files:
     inputs.raise_errors()
     dice = Dice(campaign.secret, n, dict(inputs.gm.rolls))
     try:
+        import pickle  # a deep copy of the state, quicker than copy.deepcopy
+
         result = campaign.ruleset.resolve(pickle.loads(pickle.dumps(state)), campaign.scenario, inputs.orders,
                                           inputs.gm, dice)
     except ForcedRollError as exc:
@@ -520,6 +523,23 @@ def render_post(campaign: Campaign, n: int, events: list[ev.Event], audience: ev
 def post_path(audience: ev.Audience, ext: str) -> str:
     template, player = _reader(audience)
     return f"private/{player}.{ext}" if player else f"{template}.{ext}"
+
+
+def archived_post(campaign: Campaign, n: int, audience: ev.Audience, fmt: str | None = None) -> bytes | None:
+    """Turn n's post for `audience` as the turn wrote it, when the turn was
+    rendered as it is asked now (format, dialect, language, per its turn.yaml):
+    those are the bytes its seal covers, so they are what the MJ pastes, even
+    after a template changed (`pbp verify` says so). None: it must be rendered
+    again (another format, a player with no report, an archive from before
+    turn records)."""
+    fmt = fmt or campaign.format
+    rendered = record_of(campaign, n).get("render")
+    if rendered != {"lang": campaign.lang, "format": fmt, "dialect": campaign.dialect}:
+        return None
+    path = campaign.turn_dir(n) / post_path(audience, FORMATS[fmt])
+    if not (campaign.turn_dir(n) / "state.yaml").is_file() or not path.is_file():
+        return None
+    return read_bytes(path, campaign.rel(path))
 
 
 def render_all(campaign: Campaign, out: TurnOutput, fmt: str | None = None) -> None:

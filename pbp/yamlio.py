@@ -16,6 +16,7 @@ Two ways in:
 from __future__ import annotations
 
 from collections import OrderedDict
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
@@ -44,20 +45,38 @@ def loads(text: str, source: str | Path = "<text>"):
     duplicate keys (each refused on its line, never silently resolved), read in
     one pass that cannot recurse."""
     value, _ = _walk(text, source, strict=True, max_depth=MJ_MAX_DEPTH, max_int_digits=MJ_MAX_INT_DIGITS,
-                     alias_key="yaml_alias_mj")
+                     alias_key="yaml_alias_mj", index=False)
     return value
 
 
 def load_file(path: Path):
-    try:
+    with _reading(path):
         text = Path(path).read_text(encoding="utf-8")
+    return loads(text, path)
+
+
+def load_data_file(path: Path):
+    """A data file of pbp or of an installed ruleset (data.yaml, schema.yaml,
+    defaults.yaml...; never a campaign's file): read as `load_file` reads, and
+    kept parsed in the user's cache folder for the next commands
+    (pbp.usercache)."""
+    from pbp import usercache
+
+    with _reading(path):
+        return usercache.load_data(Path(path), lambda text: loads(text, path))
+
+
+@contextmanager
+def _reading(path):
+    """What goes wrong reading a file, said naming it."""
+    try:
+        yield
     except FileNotFoundError:
         raise PbpError("file_missing", file=path) from None
     except UnicodeDecodeError:
         raise PbpError("not_utf8", file=path) from None
     except OSError as exc:
         raise PbpError("file_unreadable", file=path, reason=exc.strerror) from None
-    return loads(text, path)
 
 
 def dumps(data) -> str:
@@ -218,20 +237,40 @@ def _digits(text: str) -> int:
     return sum(c.isalnum() for c in body)
 
 
+#: first characters a plain scalar may resolve from (`1`, `-`, `t`rue, `n`ull...):
+#: a scalar starting otherwise is text, known without trying the resolver's patterns
+_RESOLVABLE = frozenset(k for k in _resolver.yaml_implicit_resolvers if k)
+#: plain scalar text -> (tag, value): a file repeats its numbers, booleans and
+#: nulls, and resolving one is a run of regular expressions
+_plain_cache: dict[str, tuple[str, object]] = {}
+_PLAIN_CACHE_SIZE = 4096
+_PLAIN_CACHE_TEXT = 40  # longer scalars are not kept
+
+
 def _scalar(event, line: int, source, max_int_digits: int | None):
     value = event.value
-    tag = _resolver.resolve(yaml.ScalarNode, value, event.implicit)
+    if not event.implicit[0] or (value and value[0] not in _RESOLVABLE):
+        return value  # quoted, block, or a plain scalar no pattern can match: text
+    found = _plain_cache.get(value)
+    tag = found[0] if found is not None else _resolver.resolve(yaml.ScalarNode, value, (True, False))
     build = _BUILD.get(tag)
     if build is None:  # str, and the merge `<<` / value `=` keys the safe loader cannot build
         return value
-    if tag == _INT and max_int_digits is not None:
-        digits = _digits(value)
+    if tag == _INT and max_int_digits is not None and len(value) > max_int_digits:
+        digits = _digits(value)  # counted before building: a huge integer is refused, never built
         if digits > max_int_digits:
             raise InputError("integer_too_long", file=source, line=line, digits=digits, limit=max_int_digits)
+    if found is not None:
+        return found[1]
     try:
-        return build(yaml.ScalarNode(tag, value))
+        built = build(yaml.ScalarNode(tag, value))
     except ValueError:  # `0x_`, `2024-13-01`: the safe loader would crash; it is text
-        return value
+        built = value
+    if len(value) <= _PLAIN_CACHE_TEXT:  # a file's numbers, booleans and nulls repeat
+        if len(_plain_cache) >= _PLAIN_CACHE_SIZE:
+            _plain_cache.clear()
+        _plain_cache[value] = (tag, built)
+    return built
 
 
 class _Frame:
@@ -246,10 +285,12 @@ class _Frame:
 
 
 def _walk(text: str, source, *, strict: bool, max_depth: int | None = None,
-          max_int_digits: int | None = None, alias_key: str = "yaml_alias") -> tuple[object, Lines]:
+          max_int_digits: int | None = None, alias_key: str = "yaml_alias",
+          index: bool = True) -> tuple[object, Lines]:
     """One pass over libyaml's events: the value (strict mode only) and the line
-    index. The loose mode (trusted text) accepts every YAML the safe loader
-    reads and only indexes it."""
+    index (empty with `index=False`: `loads` wants the value alone, and
+    `line_of` indexes a text when a line is asked for). The loose mode (trusted
+    text) accepts every YAML the safe loader reads and only indexes it."""
     lines: dict = {}
     single: dict = {}
     stack: list[_Frame] = []
@@ -287,7 +328,8 @@ def _walk(text: str, source, *, strict: bool, max_depth: int | None = None,
                 value = _scalar(event, line, source, max_int_digits) if kind is yaml.ScalarEvent else None
                 if parent is None:
                     root = value
-                    lines[()] = line
+                    if index:
+                        lines[()] = line
                 else:
                     _attach(stack, value, line, event, lines, strict, source, is_map=False)
                 continue
@@ -302,8 +344,9 @@ def _walk(text: str, source, *, strict: bool, max_depth: int | None = None,
                 raise InputError("yaml_too_deep", file=source, line=line, limit=max_depth)
             container = ({} if is_map else []) if strict else None
             if parent is None:
-                root, path = container, ()
-                lines[()] = line
+                root, path = container, (() if index else None)  # path None: nothing under it is indexed
+                if index:
+                    lines[()] = line
             else:
                 path = _attach(stack, container, line, event, lines, strict, source, is_map=is_map)
             stack.append(_Frame(container, path, is_map))

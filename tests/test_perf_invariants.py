@@ -8,7 +8,9 @@ it drops, and commands that import only what they use."""
 
 from __future__ import annotations
 
+import datetime
 import json
+import os
 import random
 import subprocess
 import sys
@@ -19,7 +21,7 @@ import pytest
 import yaml
 from hypothesis import given, settings, strategies as st
 
-from pbp import archive, dice as dice_mod, events as ev, render, turn, yamldump, yamlio
+from pbp import archive, dice as dice_mod, events as ev, render, turn, usercache, yamldump, yamlio
 from pbp.campaign import open_campaign
 from tests.helpers import REPO, copy_example, pbp, write
 
@@ -55,8 +57,8 @@ def cold(monkeypatch, tmp_path):
     """A process that has compiled nothing yet, with an empty cache folder of its own."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(render, "_BYTECODE_CACHE", None)
-    monkeypatch.setitem(render._DISK, "found", False)
-    monkeypatch.setitem(render._DISK, "wanted", True)
+    monkeypatch.setitem(usercache._STATE, "folders", {})
+    monkeypatch.setitem(usercache._STATE, "wanted", True)
     render.forget_renderers()
     yield tmp_path / "cache"
     render.forget_renderers()
@@ -86,12 +88,12 @@ def test_verify_builds_one_renderer_and_reads_and_compiles_each_template_once(tm
 
 def test_a_second_command_loads_compiled_templates_from_the_cache_folder(tmp_path, monkeypatch, counted, cold):
     camp = copy_example("skirmish", tmp_path)
-    assert pbp("post", "--gm", cwd=camp).exit_code == 0
+    assert pbp("post", "--gm", "--format", "markdown", cwd=camp).exit_code == 0  # rendered again
     first = sum(counted["compiled"].values())
     assert first > 0 and len(list((cold / "pbp").glob("templates-*/*.cache"))) == first
     new_process(monkeypatch)
     counted["compiled"].clear()
-    again = pbp("post", "--gm", cwd=camp)
+    again = pbp("post", "--gm", "--format", "markdown", cwd=camp)
     assert again.exit_code == 0 and counted["compiled"] == Counter()  # nothing compiled: read from the folder
 
 
@@ -107,7 +109,7 @@ def test_an_edited_template_is_compiled_again_and_a_cache_folder_that_cannot_be_
     # a file where the cache folder should be: rendered all the same, nothing cached
     (tmp_path / "not-a-folder").write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "not-a-folder"))
-    monkeypatch.setitem(render._DISK, "found", False)
+    monkeypatch.setitem(usercache._STATE, "folders", {})
     new_process(monkeypatch)
     assert render.renderer_for([folder], "markdown").render("t", x=2) == "deux 2\n"
     assert render.disk_cache_folder() is None
@@ -132,6 +134,94 @@ def test_a_turn_played_as_the_campaign_is_now_is_replayed_with_its_world_read_on
     assert other.format == "markdown" and other.scenario is scenario and other.ruleset is campaign.ruleset
     fewer = dict(record, roster={h: v for h, v in list(record["roster"].items())[:2]})
     assert list(turn.as_recorded(campaign, fewer).scenario.roster) == list(fewer["roster"])
+
+
+def test_post_prints_the_post_the_turn_wrote_and_renders_again_only_when_asked_otherwise(tmp_path):
+    """The archived post is what the turn's seal covers: `pbp post` prints it (no
+    template, no events read); another format, or a dialect changed since, is
+    rendered again from the turn's events."""
+    root = copy_example("manhunt", tmp_path)
+    archived = root / "turns/003/public.bbcode"
+    title = "[size=200][b]La chasse à l'homme — tour 3[/b][/size]"
+    written = archived.read_text(encoding="utf-8")
+    assert written.startswith(title + "\n")
+    archived.write_text(written.replace(title, "[b]Le post que le tour a écrit[/b]"), encoding="utf-8")
+    printed = pbp("post", "--turn", "3", cwd=root)
+    assert printed.exit_code == 0 and printed.output.startswith("[b]Le post que le tour a écrit[/b]\n")
+    assert pbp("post", "--turn", "3", "--format", "bbcode", cwd=root).output == printed.output
+    markdown = pbp("post", "--turn", "3", "--format", "markdown", cwd=root)
+    assert markdown.exit_code == 0 and markdown.output.startswith("## La chasse à l'homme — tour 3\n")
+    config = root / "campaign.yaml"
+    config.write_text(config.read_text(encoding="utf-8").replace("dialect: phpbb", "dialect: xenforo"),
+                      encoding="utf-8")
+    again = pbp("post", "--turn", "3", cwd=root)
+    assert again.exit_code == 0 and again.output.startswith(title.replace("200", "6") + "\n"), again.output[:80]
+
+
+# -- the user's cache of package data ----------------------------------------------------
+
+def test_a_data_file_is_parsed_once_read_back_after_and_parsed_again_once_edited(tmp_path, monkeypatch, cold):
+    data = tmp_path / "data.yaml"
+    data.write_text("a: 1\nb: [x, 2.5, null]\n", encoding="utf-8")
+    parsed = []
+
+    def parse(text):
+        parsed.append(text)
+        return yamlio.loads(text)
+
+    assert usercache.load_data(data, parse) == {"a": 1, "b": ["x", 2.5, None]}
+    monkeypatch.setitem(usercache._STATE, "folders", {})  # what a new command starts from
+    assert usercache.load_data(data, parse) == {"a": 1, "b": ["x", 2.5, None]}
+    assert len(parsed) == 1 and len(list((cold / "pbp").glob("data-*/*.marshal"))) == 1
+    data.write_text("a: 2\n", encoding="utf-8")
+    assert usercache.load_data(data, parse) == {"a": 2} and len(parsed) == 2
+    data.write_text("a: 3\n", encoding="utf-8")  # the same size: its time tells
+    stamp = data.stat().st_mtime_ns + 1_000_000_000
+    os.utime(data, ns=(stamp, stamp))
+    assert usercache.load_data(data, parse) == {"a": 3} and len(parsed) == 3
+
+
+def test_a_damaged_entry_a_date_or_no_cache_folder_only_costs_a_parse(tmp_path, monkeypatch, cold):
+    data = tmp_path / "data.yaml"
+    data.write_text("a: 1\n", encoding="utf-8")
+    assert usercache.load_data(data, yamlio.loads) == {"a": 1}
+    for entry in (cold / "pbp").glob("data-*/*.marshal"):
+        entry.write_bytes(b"\x00 not marshal")
+    assert usercache.load_data(data, yamlio.loads) == {"a": 1}
+    dated = tmp_path / "dated.yaml"
+    dated.write_text("le: 2026-12-06\n", encoding="utf-8")  # no date in marshal: parsed each time
+    assert usercache.load_data(dated, yamlio.loads) == usercache.load_data(dated, yamlio.loads) == {
+        "le": datetime.date(2026, 12, 6)}
+    (tmp_path / "not-a-folder").write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "not-a-folder"))
+    monkeypatch.setitem(usercache._STATE, "folders", {})
+    assert usercache.folder("data", "x") is None and usercache.load_data(data, yamlio.loads) == {"a": 1}
+
+
+SECOND_COMMAND = """
+import sys
+from pbp import yamlio
+from pbp.cli import main
+read = []
+loads = yamlio.loads
+yamlio.loads = lambda text, source="<text>": read.append(str(source)) or loads(text, source)
+try:
+    main(["check"])
+except SystemExit:
+    pass
+print("\\n" + "|".join(read))
+"""
+
+
+def test_a_second_command_parses_only_the_campaigns_files(tmp_path):
+    camp = copy_example("d100", tmp_path / "c")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    first, second = (subprocess.run([sys.executable, "-c", SECOND_COMMAND], capture_output=True, text=True,
+                                    cwd=camp, env=env).stdout.splitlines()[-1].split("|") for _ in range(2))
+    package = str(REPO / "pbp")
+    assert any(s.startswith(package) and s.endswith("data.yaml") for s in first), first
+    assert second and not [s for s in second if s.startswith(package)], second
+    assert "campaign.yaml" in second and "world.yaml" in second
 
 
 # -- events.yaml -------------------------------------------------------------------------
@@ -315,12 +405,18 @@ def imported(*args, cwd) -> set[str]:
 def test_each_command_imports_what_it_uses(tmp_path):
     camp = copy_example("d100", tmp_path)
     help_ = imported("--help", cwd=camp)
-    assert help_ == {"pbp", "pbp.cli", "pbp.help", "pbp.i18n"}  # the help speaks the MJ's language
+    # the help speaks the MJ's language, its catalogue read back from the user's cache
+    assert help_ == {"pbp", "pbp.cli", "pbp.help", "pbp.i18n", "pbp.usercache"}
     check = imported("check", cwd=camp)
     assert "pbp.loop" in check and "yaml" in check
     assert not {"jinja2", "markdown", "pbp.render"} & check  # nothing is rendered
     post = imported("post", cwd=camp)
-    assert {"jinja2", "pbp.render"} <= post
+    assert not {"jinja2", "markdown", "pbp.render"} & post  # the post the turn wrote
+    again = imported("post", "--format", "markdown", cwd=camp)
+    assert {"jinja2", "pbp.render"} <= again and not {"markdown", "pbp.narration"} & again
+    # the next turn's gm.yaml has narration: converted from Markdown for the BBCode posts
+    narrated = imported("run", "--dry-run", cwd=copy_example("skirmish", tmp_path / "s"))
+    assert {"jinja2", "markdown", "pbp.narration"} <= narrated
 
 
 def test_the_benchmarks_helpers_are_importable():

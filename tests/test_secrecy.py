@@ -423,7 +423,7 @@ def test_an_events_file_with_an_unknown_audience_is_refused(tmp_path, lang, mess
     path = root / "turns" / "001" / "events.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("audience: public", "audience: everyone", 1),
                     encoding="utf-8")
-    r = pbp("post", "--turn", "1", cwd=root)
+    r = pbp("post", "--turn", "1", "--format", "markdown", cwd=root)  # rendered again from its events
     assert r.exit_code == 1 and r.stderr.strip() == message
 
 

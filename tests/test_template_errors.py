@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pbp.render import template_paths
-from tests.helpers import copy_example, pbp, write
+from tests.helpers import copy_example, pbp, unsealed, write
 
 # (template source, line, what the French message says after "modèle invalide : ", the English one)
 BROKEN = {
@@ -58,12 +58,17 @@ def test_run_names_the_broken_template(ready, case, lang):
 
 
 @pytest.mark.parametrize("case", sorted(BROKEN))
-def test_post_names_the_broken_template(ready, case):
+def test_a_post_rendered_again_names_the_broken_template(ready, case):
+    """`pbp post` prints the post the turn wrote (what its seal covers), whatever the
+    templates became; in another format it is rendered again, and the broken
+    template is named."""
     assert pbp("run", "--no-commit", cwd=ready).exit_code == 0
+    archived = (ready / "turns/001/public.bbcode").read_text(encoding="utf-8")
     source, line, fr, _ = BROKEN[case]
     write(ready, "templates/public.j2", source)
     before = snapshot(ready)
-    r = pbp("post", cwd=ready)
+    assert unsealed(pbp("post", cwd=ready).stdout) == unsealed(archived)
+    r = pbp("post", "--format", "markdown", cwd=ready)
     assert r.exit_code == 1 and r.stdout == ""
     assert r.stderr == f"templates/public.j2:{line}: {fr}\n"
     assert snapshot(ready) == before
@@ -106,9 +111,10 @@ def test_an_example_campaign_with_a_broken_private_template(tmp_path):
     root = copy_example("manhunt", tmp_path)
     write(root, "templates/manhunt/fr/private.j2", "{% if turn %}\nRapport {{ turn }\n{% endif %}\n")
     before = snapshot(root)
-    for args in (["run", "--no-commit"], ["post", "--turn", "3", "--player", "lucy"]):
+    for args in (["run", "--no-commit"], ["post", "--turn", "3", "--player", "lucy", "--format", "markdown"]):
         r = pbp(*args, cwd=root)
         assert r.exit_code == 1, args
         assert r.stderr == "templates/manhunt/fr/private.j2:2: modèle invalide : erreur de syntaxe : unexpected '}'.\n"
-    assert pbp("post", "--turn", "3", cwd=root).exit_code == 0  # the public post is not that template
+    assert pbp("post", "--turn", "3", "--format", "markdown", cwd=root).exit_code == 0  # not that template
+    assert pbp("post", "--turn", "3", "--player", "lucy", cwd=root).exit_code == 0  # the archived report
     assert snapshot(root) == before

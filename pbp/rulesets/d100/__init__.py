@@ -11,6 +11,7 @@ module that owns it:
 - checks.py   order legality (players' orders, the MJ's gm.yaml)
 - resolve.py  the set-up and the turn
 - balance.py  bots, the synthetic party, the simulated MJ, summaries, odds
+              (imported by the hooks that use it: the everyday commands do not)
 - commands.py `pbp d100 generate`
 """
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 from pbp import events as ev
 from pbp.ruleset import COMMANDS, ODDS, SIMULATE, Resolution, Ruleset
 
-from . import balance, checks, rules as R, sheets as S
+from . import checks, rules as R, sheets as S
 from .commands import COMMANDS as DECLARED_COMMANDS
 from .resolve import play_turn, set_up, summary_event
 
@@ -60,6 +61,8 @@ class D100(Ruleset):
 
     def resolve(self, state, scenario, orders, gm_orders, dice):
         sheets, factions = self.sheets(scenario), self.factions(scenario)
+        if gm_orders.quiet:  # a simulated turn: balance.py's simulated MJ and tally
+            from . import balance
         if gm_orders.quiet and not gm_orders.orders:  # a simulated turn: the simulated MJ's orders
             gm = balance.simulated_gm(self.rules, state, scenario, dice)
         else:
@@ -74,7 +77,11 @@ class D100(Ruleset):
         chars = state.get("characters") or {}
         if self.rules["all_down_ends_game"] and chars and all(c["down"] for c in chars.values()):
             return True
-        return balance.is_over(self.rules, state)  # a simulated game: after `simulation.turns`
+        if "simulation" not in state:  # a simulated game ends after `simulation.turns`
+            return False
+        from . import balance
+
+        return balance.is_over(self.rules, state)
 
     # -- order legality (checks.py) -----------------------------------------------------
     def check_orders(self, state, scenario, orders):
@@ -120,22 +127,32 @@ class D100(Ruleset):
 
     # -- balance tools (balance.py) ----------------------------------------------------------
     def sample_scenario(self, players, rng):
+        from . import balance
+
         return balance.sample_scenario(self.rules, players, rng)
 
     def legal_orders(self, state, scenario, player):
+        from . import balance
+
         return balance.legal_orders(self.rules, self.sheets(scenario)[player], self._me(state, scenario, player),
                                     self.factions(scenario), state, player)
 
     def bot_orders(self, state, scenario, player, rng):
+        from . import balance
+
         sheets = self.sheets(scenario)
         view = scenario.derived(("d100.bot_view", self.rules_key), lambda: balance.bot_view(self.rules, sheets))
         return balance.bot_orders(self.rules, sheets, view, self.factions(scenario), state, player,
                                   self._me(state, scenario, player), rng)
 
     def game_summary(self, state, scenario):
+        from . import balance
+
         return balance.game_summary(self.rules, state, self.sheets(scenario), self.factions(scenario))
 
     def odds(self):
+        from . import balance
+
         return balance.calculators(self.rules)
 
 

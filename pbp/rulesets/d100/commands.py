@@ -15,7 +15,7 @@ import re
 from pbp import i18n
 from pbp.dice import Dice, forum
 from pbp.errors import InputError
-from pbp.ruleset import Command, CommandRequest, CommandResult, Option, SetKey
+from pbp.commands import Command, CommandRequest, CommandResult, Option, SetKey
 
 from .rules import generate_sheet
 

@@ -9,14 +9,15 @@ each hook to the module that owns it (README.md, "Layout"):
 - checks.py   what the rules refuse: orders, the MJ's orders and files
 - draw.py     turn 0: the sheet draw, the order of play, the placement
 - resolve.py  a turn: orders in the order of play -> new state + events
-- balance.py  bots, the synthetic lab, game summaries, exact odds
+- balance.py  bots, the synthetic lab, game summaries, exact odds (imported by
+              the hooks that use it: the everyday commands do not)
 """
 
 from __future__ import annotations
 
 from pbp.events import GM, Players
 from pbp.ruleset import ODDS, SIMULATE, Resolution, Ruleset
-from pbp.rulesets.murder import balance, checks, draw, resolve, rules
+from pbp.rulesets.murder import checks, draw, resolve, rules
 from pbp.rulesets.murder.board import board_of
 
 
@@ -84,15 +85,23 @@ class Murder(Ruleset):
 
     # -- balance tools (pbp simulate, pbp odds)
     def legal_orders(self, state, scenario, player):
+        from . import balance
+
         return balance.legal_orders(self.rules, state, scenario, player)
 
     def sample_scenario(self, players, rng):
+        from . import balance
+
         return balance.sample_scenario(self.rules, players, rng)
 
     def game_summary(self, state, scenario):
+        from . import balance
+
         return balance.game_summary(state)
 
     def odds(self):
+        from . import balance
+
         return balance.calculators(self.rules)
 
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 from pbp.ruleset import ODDS, SIMULATE, Resolution, Ruleset
 
 from . import balance, bots, checks, resolve, rules, sheets, views
-from .odds import calculators
 
 
 class Skirmish(Ruleset):
@@ -95,6 +94,8 @@ class Skirmish(Ruleset):
         return balance.game_summary(state, scenario)
 
     def odds(self):
+        from .odds import calculators  # exact odds (dyce, fractions): `pbp odds` alone needs them
+
         return calculators(self.rules)
 
 

@@ -1,0 +1,131 @@
+"""The user's cache folder ($XDG_CACHE_HOME/pbp, else ~/.cache/pbp): what pbp
+keeps between commands, so that each everyday command (a new process) does
+not redo the same work.
+
+- `templates-<tag>/`: compiled templates (pbp.render's bytecode cache).
+- `data-<tag>/`: the parsed data files of pbp and of its rulesets (data.yaml,
+  schema.yaml, messages.yaml...: package files, never a campaign's), read
+  with `load_data`. Parsing them is a large part of a short command's time;
+  reading back their marshalled value is a small one.
+
+A cache is never an error: a folder that cannot be made, or that someone
+else can write to (what is read from it is trusted: compiled code is run),
+means no cache, and the work is done in memory as if it were the first time.
+Each kind's folder name carries a tag of what its content depends on (pbp's,
+Python's and the libraries' versions), so an upgrade starts a new folder.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+from pathlib import Path
+from typing import Callable
+
+#: whether the cache is used at all (`use`), and each kind's folder once found
+_STATE: dict = {"wanted": True, "folders": {}}
+
+
+def use(enabled: bool = True) -> None:
+    """Whether anything is kept in the user's cache folder: yes unless told
+    otherwise (the tests start each session with a folder of their own)."""
+    _STATE["wanted"] = enabled
+    _STATE["folders"] = {}
+
+
+def folder(kind: str, tag: str) -> Path | None:
+    """The folder `<kind>-<tag>` of the user's cache, made if needed; None when
+    there is none (turned off, cannot be made, not the user's alone)."""
+    if not _STATE["wanted"]:
+        return None
+    key = (kind, tag)
+    if key in _STATE["folders"]:
+        return _STATE["folders"][key]
+    _STATE["folders"][key] = None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    found = Path(base) / "pbp" / f"{kind}-{tag}"
+    try:
+        found.mkdir(parents=True, exist_ok=True, mode=0o700)
+        info = found.stat()
+        # what is read back is trusted: only from a folder no one else can write to
+        if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
+            return None
+    except OSError:
+        return None
+    _STATE["folders"][key] = found
+    return found
+
+
+def write(path: Path, data: bytes) -> None:
+    """Put a cache entry in place whole or not at all (another pbp may be reading
+    it); a failure leaves no entry, never an error."""
+    import tempfile
+
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(tmp, path)
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)
+
+
+def _data_tag() -> str:
+    """What a parsed data file depends on besides its own bytes: pbp's version
+    and its readers' code (yamlio, i18n: a change of how a file is read is a new
+    folder, even in a checkout whose version did not move) and Python's
+    (marshal's format)."""
+    from pbp import __version__
+
+    here = Path(__file__).parent
+    readers = [os.stat(here / name).st_mtime_ns for name in ("yamlio.py", "i18n.py", "usercache.py")]
+    return _digest(repr((__version__, sys.version, readers)))
+
+
+def _digest(text: str) -> str:
+    """A short name for `text` (zlib's checksums: hashlib would load OpenSSL, a
+    noticeable part of a short command's start; an entry also holds what it
+    was made from, so a collision can only cost a parse, never a wrong value)."""
+    import zlib
+
+    data = text.encode("utf-8", "surrogatepass")
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
+
+
+def load_data(path: Path, parse: Callable[[str], object]) -> object:
+    """A package data file's value: `parse(text)` the first time, then read back
+    from the cache while the file is the same (its size, inode and modification
+    time). Only plain data is kept (what marshal writes: no dates); anything
+    else is parsed every time."""
+    info = os.stat(path)
+    made_from = (os.path.abspath(path), info.st_mtime_ns, info.st_size, info.st_ino)
+    place = folder("data", _tag())
+    entry = None
+    if place is not None:
+        entry = place / f"{_digest(made_from[0])}.marshal"
+        try:
+            cached_from, value = marshal.loads(entry.read_bytes())
+            if tuple(cached_from) == made_from:
+                return value
+        except (OSError, ValueError, EOFError, TypeError):
+            pass  # none yet, or a stale or damaged entry: parsed again
+    value = parse(Path(path).read_text(encoding="utf-8"))
+    if entry is not None:
+        try:
+            write(entry, marshal.dumps((made_from, value)))
+        except ValueError:  # not plain data
+            pass
+    return value
+
+
+_TAGS: dict[str, str] = {}
+
+
+def _tag() -> str:
+    if "data" not in _TAGS:
+        _TAGS["data"] = _data_tag()
+    return _TAGS["data"]
