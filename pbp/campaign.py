@@ -514,7 +514,7 @@ def open_campaign(path: str | Path) -> Campaign:
         raise exc.located(CAMPAIGN_FILE, yamlio.line_of(text, ("ruleset",)))
     if config.get("rules"):
         # an override has the shape of the rules value it replaces (a number stays a number...)
-        rules_data = type(campaign.ruleset).default_data()
+        rules_data = type(campaign.ruleset).shared_data()
         errors = schema.check(schema.from_example(_overridden(rules_data, config["rules"])), config["rules"],
                               file=CAMPAIGN_FILE, text=text, path=("rules",))
         if errors:

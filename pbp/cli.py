@@ -46,7 +46,7 @@ class RulesetCommands(LocalHelp, click.Group):
         super().__init__(cls.id)
         self.help_params = {"ruleset": cls.id}
         self.cls = cls
-        cls.default_data()  # registers the ruleset's messages, which hold the help texts
+        cls.shared_data()  # registers the ruleset's messages, which hold the help texts
         for command in cls.commands:
             self.add_command(_ruleset_command(cls, command))
 
@@ -612,7 +612,8 @@ def preview(ctx, n, handle, for_gm, output, open_page):
 @click.pass_context
 def status(ctx):
     """The MJ's overview of the current state (secret)."""
-    from pbp import loop, seal, turn
+    from pbp import seal, turn
+    from pbp.deadline import turn_deadline
     from pbp.errors import PbpError
 
     campaign = _campaign(ctx)
@@ -628,12 +629,13 @@ def status(ctx):
     missed = record.get("missed") or {}
     received = sorted({handle for handle, _ in campaign.order_files(n + 1)})
     playing = rs.players_to_play(state, scenario)
+    deadline = turn_deadline(campaign.config.get("deadline"), n + 1, campaign.lang)
     click.echo(rend.render("status", turn=n, title=campaign.title, events=entries, over=rs.is_over(state),
                            received=received, expected=[h for h in playing if not rs.lost_turn(state, scenario, h)
                                                          and h not in (record.get("inactive") or [])],
                            names={h: scenario.name(h) for h in campaign.roster}, missed=missed,
                            flagged=[h for h, c in missed.items() if flag_after and c >= flag_after],
-                           inactive=record.get("inactive") or [], deadline=loop.deadline_text(campaign, n + 1)),
+                           inactive=record.get("inactive") or [], deadline=deadline),
                nl=False)
     try:  # where the archive no longer matches the codes printed or posted (pbp/seal.py)
         for problem in seal.problems(campaign):

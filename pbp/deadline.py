@@ -104,3 +104,10 @@ def describe(when: dt.datetime, lang: str, zone: str | None = None) -> str:
     else:
         text = f"{day} {when.day} {month} {when.year} at {when.hour:02d}:{when.minute:02d}"
     return f"{text} ({zone})" if zone else text
+
+
+def turn_deadline(config: dict | None, n: int, lang: str) -> str | None:
+    """Turn n's deadline in the words a post shows (None: no deadline), from
+    the campaign's `deadline:` section."""
+    when = deadline_of(config, n)
+    return describe(when, lang, (config or {}).get("zone")) if when else None

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from pbp import orders as od, turn
 from pbp.campaign import Campaign
-from pbp.deadline import deadline_of, describe
+from pbp.deadline import turn_deadline
 from pbp.errors import ForcedRollError, PbpError
 
 
@@ -53,9 +53,7 @@ def check_turn(campaign: Campaign, n: int) -> TurnCheck:
 
 
 def deadline_text(campaign: Campaign, n: int) -> str | None:
-    config = campaign.config.get("deadline")
-    when = deadline_of(config, n)
-    return describe(when, campaign.lang, (config or {}).get("zone")) if when else None
+    return turn_deadline(campaign.config.get("deadline"), n, campaign.lang)
 
 
 def _arg_text(value) -> str:

@@ -13,7 +13,7 @@ from pbp.events import Event
 from pbp.orders import Action
 from pbp.ruleset import ODDS, SIMULATE, Refusal, Resolution, Ruleset, Scenario
 
-from . import balance, checks, resolve, rules, views
+from . import checks, resolve, rules, views
 from .world import Labyrinth, labyrinth
 
 
@@ -77,20 +77,30 @@ class Manhunt(Ruleset):
     def secret_values(self, state, scenario) -> set[str]:
         return views.secret_values(self.rules, self.lab(scenario), state, scenario)
 
-    # -- balance tools
+    # -- balance tools (balance.py, imported by these hooks alone: the everyday commands do without it)
     def sample_scenario(self, players, rng) -> Scenario:
+        from . import balance
+
         return balance.sample_scenario(self.rules, players, rng)
 
     def legal_orders(self, state, scenario, player) -> list[list[Action]]:
+        from . import balance
+
         return balance.legal_orders(self.rules, self.lab(scenario), state, scenario, player)
 
     def bot_orders(self, state, scenario, player, rng) -> list[Action]:
+        from . import balance
+
         return balance.bot_orders(self.rules, self.lab(scenario), state, player, rng)
 
     def game_summary(self, state, scenario) -> dict:
+        from . import balance
+
         return balance.game_summary(self.rules, state)
 
     def odds(self) -> dict:
+        from . import balance
+
         return balance.calculators(self.rules)
 
 
