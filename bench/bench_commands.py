@@ -8,6 +8,10 @@ types them: `pbp check`, `pbp post`, `pbp post --gm`, `pbp status`, `pbp orders
 once. Each round runs A, B and `python -c "import click"` one after the other;
 each ratio is taken pair by pair, then the median.
 Goals (for B): <= 2.5x click for the everyday commands, <= 1.5x for `pbp --help`.
+For scale, the floors no pbp code can go under, each paired with click too: the
+libraries a command imports before pbp does anything, `import click, yaml` (every
+command reads YAML) and `import click, yaml, jinja2` (the commands that render a
+template: status, orders, a post rendered again).
 Prints figures, asserts nothing.
 
     python bench/bench_commands.py [--quick] [--rounds N] [--ruleset ID ...] [--baseline DIR]
@@ -27,6 +31,8 @@ from _play import pbp
 from _timing import IMPORT_CLICK, Results, Step, figure, header, parser, rounds, rounds_of, seconds
 
 EXAMPLES = ("manhunt", "murder", "skirmish", "d100")
+#: what a command costs before pbp's own code: the libraries it imports
+FLOORS = {"import click, yaml": "yaml", "import click, yaml, jinja2": "yaml, jinja2"}
 GOAL_EVERYDAY = 2.5
 GOAL_HELP = 1.5
 
@@ -51,6 +57,9 @@ def main() -> None:
     try:
         steps = [Step(side.label("help"), [*side.pbp, "--help"], env=side.env) for side in sides]
         steps.append(Step("click help", IMPORT_CLICK, env=click_env))
+        for floor, modules in FLOORS.items():
+            steps.append(Step(floor, [IMPORT_CLICK[0], "-c", f"import click, {modules}"], env=click_env))
+            steps.append(Step(f"click {floor}", IMPORT_CLICK, env=click_env))
         table = []
         for rid in examples:
             for side in sides:
@@ -73,6 +82,11 @@ def main() -> None:
                      detail=f"{seconds(results.median(b.label('help')))} [{lo:.2f}–{hi:.2f}]; "
                             f"CPU {results.ratio(b.label('help'), 'click help', 'cpu'):.2f}×; "
                             + _ab.versus(results, "help", sides)))
+        for floor in FLOORS:
+            lo, hi = results.spread(floor, f"click {floor}")
+            print(figure(f"floor: python -c '{floor}'", results.ratio(floor, f"click {floor}"), None,
+                         detail=f"{seconds(results.median(floor))} [{lo:.2f}–{hi:.2f}]; no pbp code: what a "
+                                f"command {'rendering a template ' if 'jinja2' in floor else ''}cannot go under"))
         ratios, before = [], []
         for name in table:
             ratio = results.ratio(b.label(name), f"click {name}")

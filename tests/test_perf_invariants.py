@@ -410,6 +410,8 @@ def test_each_command_imports_what_it_uses(tmp_path):
     check = imported("check", cwd=camp)
     assert "pbp.loop" in check and "yaml" in check
     assert not {"jinja2", "markdown", "pbp.render"} & check  # nothing is rendered
+    # bots, synthetic games and exact odds: `pbp simulate` and `pbp odds` alone
+    assert not {m for m in check if m.endswith((".balance", ".odds"))}, check
     post = imported("post", cwd=camp)
     assert not {"jinja2", "markdown", "pbp.render"} & post  # the post the turn wrote
     again = imported("post", "--format", "markdown", cwd=camp)

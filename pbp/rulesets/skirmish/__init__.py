@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from pbp.ruleset import ODDS, SIMULATE, Resolution, Ruleset
 
-from . import balance, bots, checks, resolve, rules, sheets, views
+from . import bots, checks, resolve, rules, sheets, views
 
 
 class Skirmish(Ruleset):
@@ -59,6 +59,8 @@ class Skirmish(Ruleset):
             creatures, _ = checks.gm_actions(self, state, scenario, gm_orders)
         result = resolve.turn(self.rules, state, scenario, orders, creatures, dice, quiet)
         if quiet:
+            from . import balance
+
             balance.record(result.state, result.events)
         return result
 
@@ -88,9 +90,13 @@ class Skirmish(Ruleset):
         return bots.bot_orders(self.rules, state, player, rng)
 
     def sample_scenario(self, players, rng):
+        from . import balance
+
         return balance.sample_scenario(self.rules, players, rng)
 
     def game_summary(self, state, scenario):
+        from . import balance
+
         return balance.game_summary(state, scenario)
 
     def odds(self):
