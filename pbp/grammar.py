@@ -26,10 +26,9 @@ NBSP = "\u00a0"
 
 @functools.lru_cache(maxsize=1)
 def _data() -> dict:
-    import yaml
+    from pbp import yamlio
 
-    return yaml.load(Path(__file__).with_name("grammar.yaml").read_text(encoding="utf-8"),
-                     Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    return yamlio.load_data_file(Path(__file__).with_name("grammar.yaml")) or {}
 
 
 def _first_word(text: str) -> str:
