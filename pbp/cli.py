@@ -532,6 +532,14 @@ def run(ctx, n, fmt, no_commit, dry_run):
 @click.pass_context
 def post(ctx, n, handle, for_gm, fmt):
     """Print a post as the turn wrote and sealed it (public by default); in another --format, it is rendered again."""
+    campaign, n, audience, _ = _which_post(ctx, n, handle, for_gm)
+    click.echo(_post_text(campaign, n, audience, fmt), nl=False)
+
+
+def _which_post(ctx, n: int | None, handle: str | None, for_gm: bool):
+    """The campaign, the turn (default: the last resolved) and the reader of the
+    post `--turn`, `--player` and `--gm` name, and the player's handle as the
+    roster spells it."""
     from pbp import events
     from pbp.errors import PbpError
 
@@ -547,12 +555,10 @@ def post(ctx, n, handle, for_gm, fmt):
     # --player names a player, always: `--player gm` is the player whose handle is gm (a roster
     # refuses that handle anyway), never the MJ's report
     if for_gm:
-        audience = events.GM
-    elif handle is not None:
-        audience = events.Players(handle)
-    else:
-        audience = events.PUBLIC
-    click.echo(_post_text(campaign, n, audience, fmt), nl=False)
+        return campaign, n, events.GM, None
+    if handle is not None:
+        return campaign, n, events.Players(handle), handle
+    return campaign, n, events.PUBLIC, None
 
 
 def _post_text(campaign, n: int, audience, fmt: str | None = None) -> str:
@@ -579,20 +585,10 @@ def preview(ctx, n, handle, for_gm, output, open_page):
     """An HTML page showing a post as the campaign's forum will (public by default)."""
     import webbrowser
 
-    from pbp import events, i18n, preview as pv
+    from pbp import i18n, preview as pv
     from pbp.campaign import atomic_write
-    from pbp.errors import PbpError
 
-    if handle and for_gm:
-        raise click.UsageError(local_help.say(ctx, "usage_player_or_gm"), ctx)
-    campaign = _campaign(ctx)
-    if n is None:
-        n = campaign.last_turn()
-        if n is None:
-            raise PbpError("not_set_up")
-    if handle is not None:
-        handle = campaign.handle(handle)
-    audience = events.GM if for_gm else events.Players(handle) if handle is not None else events.PUBLIC
+    campaign, n, audience, handle = _which_post(ctx, n, handle, for_gm)
     text = _post_text(campaign, n, audience)  # the very text `pbp post` prints
     template, player = ("gm", None) if for_gm else ("private", handle) if handle is not None else ("public", None)
     label = i18n.t(campaign.lang, f"preview_{template}", turn=n, player=player,

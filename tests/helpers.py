@@ -7,6 +7,7 @@ import shutil
 import textwrap
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from pbp import yamlio
@@ -56,3 +57,15 @@ def unsealed(post: str) -> str:
 
     found = re.search(r"\n\n(?:\[b\]|\*\*)?(?:Engagement des dés|Dice commitment|Sceau du tour|Seal of turn)\b", post)
     return post[:found.start()] + "\n" if found else post
+
+
+#: what a test says when a package it checks with is not installed
+INSTALL = "a dependency the tests check with: pip install -e '.[test]'"
+
+
+def needs(module: str):
+    """A package a test checks pbp's output with, or runs pbp's optional parts
+    with (the `bbcode` parser, Python-Markdown, markdown-it-py, dyce...): the
+    module, else the test is skipped, saying how to install it. Called inside the
+    test, so a module's other tests still run where the package is missing."""
+    return pytest.importorskip(module, reason=INSTALL)

@@ -26,11 +26,12 @@ import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
-import bbcode
 import pytest
-# the independent parsers come with pyproject's `test` extra
+# the parsers pbp's output is checked with: pyproject's dependencies and its `test` extra
+bbcode = pytest.importorskip("bbcode", reason="a test dependency: pip install -e '.[test]'")
 bbcodepy = pytest.importorskip("bbcodepy", reason="a test dependency: pip install -e '.[test]'")
 cmarkgfm = pytest.importorskip("cmarkgfm", reason="a test dependency: pip install -e '.[test]'")
+pytest.importorskip("markdown_it", reason="a test dependency: pip install -e '.[test]'")
 from bbcodepy.tags import create_simple_tag
 from cmarkgfm.cmark import Options
 from hypothesis import given, settings, strategies as st

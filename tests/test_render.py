@@ -1,16 +1,16 @@
 """Escaping checked with real parsers: the `bbcode` package (phpBB-like) and
 Python-Markdown, the one DESIGN.md names."""
 
+import functools
 import re
 
-import bbcode
-import markdown
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from pbp.errors import TemplateError
 from pbp.render import (BBCodeFormatter, MarkdownFormatter, Renderer, bbcode_escape, defuse_autolinks, markdown_escape,
                         markdown_escape_inline, markdown_to_bbcode, normalise, template_paths)
+from tests.helpers import needs
 
 NASTY = [
     "[b]gras[/b]",
@@ -36,12 +36,14 @@ MD_NASTY = [
     "[ref]: http://evil.example\n[ref]",
 ]
 
-# Bare URLs linked, as phpBB's magic URLs do: player text must not make one either.
-bb = bbcode.Parser()
+@functools.cache
+def _bb_parser():
+    # Bare URLs linked, as phpBB's magic URLs do: player text must not make one either.
+    return needs("bbcode").Parser()
 
 
 def _bb_html(text: str) -> str:
-    return bb.format(text)
+    return _bb_parser().format(text)
 
 
 @pytest.mark.parametrize("text", NASTY)
@@ -64,7 +66,7 @@ def test_bbcode_escape_property(text):
 
 @pytest.mark.parametrize("text", MD_NASTY)
 def test_markdown_player_text_makes_no_link_image_heading_html(text):
-    html = markdown.markdown(MarkdownFormatter().quote(text, "Lucy"), extensions=["tables"])
+    html = needs("markdown").markdown(MarkdownFormatter().quote(text, "Lucy"), extensions=["tables"])
     tags = set(re.findall(r"<(\w+)", html))
     assert tags <= {"blockquote", "p", "strong", "br"}, (text, html)
 
@@ -72,13 +74,13 @@ def test_markdown_player_text_makes_no_link_image_heading_html(text):
 @given(st.text(alphabet=st.sampled_from(list("[]()!#=-*_<>&`|:/ hxa\n")), max_size=40))
 @settings(max_examples=200, deadline=None)
 def test_markdown_escape_property(text):
-    html = markdown.markdown(markdown_escape(text), extensions=["tables"])
+    html = needs("markdown").markdown(markdown_escape(text), extensions=["tables"])
     assert set(re.findall(r"<(\w+)", html)) <= {"p", "br"}, (text, html)
 
 
 def test_markdown_quote_keeps_line_breaks():
     md = MarkdownFormatter().quote("un\ndeux", "Lucy")
-    assert "<br" in markdown.markdown(md)
+    assert "<br" in needs("markdown").markdown(md)
 
 
 def test_mj_markdown_becomes_bbcode():

@@ -5,8 +5,6 @@ scenario checks."""
 import copy
 import re
 
-import bbcode
-import markdown
 import pytest
 
 from pbp import events as ev, yamlio
@@ -14,6 +12,7 @@ from pbp.dice import Dice
 from pbp.render import BBCodeFormatter, MarkdownFormatter, Renderer, template_paths
 from pbp.ruleset import Scenario
 from pbp.rulesets.skirmish import Skirmish
+from tests.helpers import needs
 from tests.rulesets.test_skirmish_support import Game, creature, sheet, stored
 
 
@@ -48,7 +47,7 @@ def test_the_forum_line_of_the_issue_in_french_bbcode():
 
 def test_the_forum_line_in_english_markdown_reads_right_once_rendered():
     post = render(issue_game("with the sword"), "public", lang="en", fmt="markdown")
-    html = markdown.markdown(post)
+    html = needs("markdown").markdown(post)
     text = re.sub(r"<[^>]+>", "", html).replace("&gt;", ">")
     assert ("Aria attacks Brute with the sword: 1d100 (42) ≤ 61 (sheet 61) → hit; dodge by Brute 1d100 (77) > 35 "
             "(sheet 35) → failed; damage 1d8 (5) + 1d4 (1) bonus − 2 defence = 4") in text
@@ -348,13 +347,13 @@ def test_the_status_and_the_order_form_say_what_the_board_holds(lang):
 
 def test_sheet_text_cannot_make_markup_bbcode():
     post = render(busy_game(), "public")
-    html = bbcode.Parser(replace_links=False).format(post)
+    html = needs("bbcode").Parser(replace_links=False).format(post)
     assert "<a " not in html and "evil.example" in html.replace("\u2060", "")  # autolinks defused
     assert "<strong>Aria</strong>" not in html and "[b]Aria[/b]" in html.replace("\u200b", "")
 
 
 def test_sheet_text_cannot_make_markup_markdown():
-    html = markdown.markdown(render(busy_game(), "public", fmt="markdown"))
+    html = needs("markdown").markdown(render(busy_game(), "public", fmt="markdown"))
     assert "<a " not in html and "<em>Fenn</em>" not in html and "<b>x</b>" not in html
     assert "*Fenn* &lt;b&gt;x&lt;/b&gt;" in html
 
