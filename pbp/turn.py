@@ -14,14 +14,17 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from pbp import events as ev, i18n, orders as od, yamldump, yamlio
+from pbp import events as ev, i18n, yamldump, yamlio
 from pbp.campaign import FORMATS, Campaign, atomic_write, read_bytes, read_text
 from pbp.deadline import deadline_of, describe
-from pbp.dice import Dice
 from pbp.i18n import closest
 from pbp.errors import ErrorList, ForcedRollError, InputError, PbpError
 
-if TYPE_CHECKING:  # rendering is imported by the commands that render (pbp check does not)
+if TYPE_CHECKING:
+    # Imported where used: rendering by the commands that render (pbp check
+    # does not), reading orders and rolling dice by those that resolve a turn
+    # (pbp status and pbp post read the archive only).
+    from pbp import orders as od
     from pbp.render import Renderer
 
 #: the core's record of a turn: the roster and the rendering it was played with
@@ -101,6 +104,8 @@ def gather(campaign: Campaign, n: int, state: dict, previous: dict | None = None
     Order files are a stranger's input: each must be a regular file inside the
     campaign, named `<handle>.yaml`, and is read without blocking and within
     the campaign's limits (`Campaign.read_input`); gm.yaml the same way."""
+    from pbp import orders as od
+
     ruleset, scenario = campaign.ruleset, campaign.scenario
     limits = campaign.limits
     previous = previous if previous is not None else record_of(campaign, n - 1)
@@ -342,6 +347,8 @@ def compute(campaign: Campaign, n: int, inputs: TurnInputs | None = None, files:
     if inputs is None:
         inputs = gather(campaign, n, state, previous)
     inputs.raise_errors()
+    from pbp.dice import Dice
+
     dice = Dice(campaign.secret, n, dict(inputs.gm.rolls))
     try:
         import pickle  # a deep copy of the state, quicker than copy.deepcopy
@@ -383,6 +390,8 @@ def compute_setup(campaign: Campaign) -> TurnOutput:
         if not isinstance(rolls, dict):
             raise InputError("rolls_not_mapping", file=source, line=lines.line(("rolls",)))
         forced = {str(k): v for k, v in rolls.items()}
+    from pbp.dice import Dice
+
     dice = Dice(campaign.secret, 0, forced)
     try:
         result = campaign.ruleset.setup(campaign.scenario, dice)
