@@ -19,12 +19,12 @@ import os
 import re
 import stat
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
 from pbp import i18n, ruleset as rulesets, schema, yamlio
 from pbp.errors import ErrorList, InputError, PbpError, UnknownRuleError, UnknownRulesetError
+from pbp.record import Record
 
 CAMPAIGN_FILE = "campaign.yaml"
 LOCK_FILE = ".pbp.lock"
@@ -151,12 +151,15 @@ def turn_name(n: int) -> str:
     return f"{n:03d}"
 
 
-@dataclass
-class Campaign:
-    root: Path
-    config: dict
-    #: campaign.yaml as written, to name the line of a problem found later
-    text: str = ""
+class Campaign(Record):
+    # no __slots__: the cached properties below keep their values in the instance's __dict__
+    FIELDS = ("root", "config", "text")
+
+    def __init__(self, root: Path, config: dict, text: str = ""):
+        self.root = root
+        self.config = config
+        #: campaign.yaml as written, to name the line of a problem found later
+        self.text = text
 
     # -- configuration ------------------------------------------------------
     @property

@@ -570,7 +570,7 @@ def _post_text(campaign, n: int, audience, fmt: str | None = None) -> str:
     if text is None:
         stored = turn.stored_events(campaign, n)
         text = turn.render_post(campaign, n, stored, audience, turn.renderer(campaign, fmt)).encode()
-    code = seal.archive_codes(campaign, upto=n).get(n)
+    code = seal.archive_codes(campaign, upto=n, remembered=True).get(n)
     return (seal.fill(text, code, seal.commitment(campaign.secret)) if code else seal.unfilled(text)).decode()
 
 

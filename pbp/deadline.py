@@ -19,6 +19,7 @@ import datetime as dt
 import re
 
 from pbp.errors import InputError
+from pbp.patterns import Lazy
 
 WEEKDAYS = {
     "lundi": 0, "mardi": 1, "mercredi": 2, "jeudi": 3, "vendredi": 4, "samedi": 5, "dimanche": 6,
@@ -30,8 +31,8 @@ MONTHS = {"fr": ["janvier", "février", "mars", "avril", "mai", "juin", "juillet
                  "novembre", "décembre"],
           "en": ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                  "November", "December"]}
-_PERIOD = re.compile(r"^\s*(\d+)\s*(jours?|days?|j|d|heures?|hours?|h)\s*$", re.I)
-_WEEKLY = re.compile(r"^\s*([a-zéû]+)\s+(\d{1,2})[:h](\d{2})\s*$", re.I)
+_PERIOD = Lazy(r"^\s*(\d+)\s*(jours?|days?|j|d|heures?|hours?|h)\s*$", re.I)
+_WEEKLY = Lazy(r"^\s*([a-zéû]+)\s+(\d{1,2})[:h](\d{2})\s*$", re.I)
 
 
 def parse_datetime(value, where: str) -> dt.datetime:

@@ -13,30 +13,34 @@ import functools
 import hashlib
 import random
 import re
-from dataclasses import dataclass, field
 
 from pbp.errors import ForcedRollError, PbpError
+from pbp.record import FrozenRecord, Record
 
 _TERM = re.compile(r"\s*([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+|%)|(\d+))\s*")
 #: the most faces a die may have (a larger one is no dice expression)
 MAX_SIDES = 100000
 
 
-@dataclass(frozen=True, slots=True)
-class Term:
-    sign: int  # +1 or -1
-    count: int  # number of dice; 0 for a constant
-    sides: int  # faces per die; the constant's value when count == 0
+class Term(FrozenRecord):
+    __slots__ = ("sign", "count", "sides")
+
+    def __init__(self, sign: int, count: int, sides: int):
+        self.sign = sign  # +1 or -1
+        self.count = count  # number of dice; 0 for a constant
+        self.sides = sides  # faces per die; the constant's value when count == 0
 
     def __str__(self) -> str:
         return f"{self.count}d{self.sides}" if self.count else str(self.sides)
 
 
-@dataclass(frozen=True, slots=True)
-class DiceExpr:
+class DiceExpr(FrozenRecord):
     """A sum of dice and constants: `2d6+1d4+2`, `d%`, `-1d6`, `3`."""
 
-    terms: tuple[Term, ...]
+    __slots__ = ("terms",)
+
+    def __init__(self, terms: tuple[Term, ...]):
+        self.terms = terms
 
     @property
     def dice(self) -> tuple[Term, ...]:
@@ -129,16 +133,19 @@ def plan(expr):
     return _plan(expr)
 
 
-@dataclass(frozen=True, slots=True)
-class Roll:
+class Roll(FrozenRecord):
     """One labelled roll, as written to the turn's roll log."""
 
-    label: str
-    expr: str
-    faces: tuple[int, ...]
-    total: int
-    reason: str = ""
-    forced: bool = False
+    __slots__ = ("label", "expr", "faces", "total", "reason", "forced")
+
+    def __init__(self, label: str, expr: str, faces: tuple[int, ...], total: int, reason: str = "",
+                 forced: bool = False):
+        self.label = label
+        self.expr = expr
+        self.faces = faces
+        self.total = total
+        self.reason = reason
+        self.forced = forced
 
     def __str__(self) -> str:
         """Forum style: `1d10 (7)`, `2d6+1 (3+4+1 = 8)`."""
@@ -172,18 +179,21 @@ def forum(roll: Roll | dict) -> str:
     return f"{roll.expr} ({shown} = {roll.total})"
 
 
-@dataclass
-class Dice:
+class Dice(Record):
     """The roller of one turn.
 
     `forced` maps labels to a total (int) or to the faces (list of ints).
     """
 
-    secret: str
-    turn: int
-    forced: dict = field(default_factory=dict)
-    log: list[Roll] = field(default_factory=list)
-    _seen: dict = field(default_factory=dict, repr=False)
+    __slots__ = ("secret", "turn", "forced", "log", "_seen")
+
+    def __init__(self, secret: str, turn: int, forced: dict | None = None, log: list[Roll] | None = None,
+                 _seen: dict | None = None):
+        self.secret = secret
+        self.turn = turn
+        self.forced = {} if forced is None else forced
+        self.log = [] if log is None else log
+        self._seen = {} if _seen is None else _seen  # label -> times rolled so far (see _label)
 
     def _label(self, label: str) -> str:
         """Labels are unique within a turn: a repeated one gets `.2`, `.3`..."""

@@ -18,7 +18,7 @@ events.yaml keeps a readable form: `audience: public`, `audience: gm`,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from pbp.record import FrozenRecord
 
 
 class Audience:
@@ -135,16 +135,16 @@ def audience_from_yaml(raw) -> Audience:
     raise ValueError(f"not an audience: {raw!r} (public, gm, or a list of handles)")
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    kind: str
-    data: dict
-    audience: Audience = GM
+class Event(FrozenRecord):
+    __slots__ = ("kind", "data", "audience")
 
-    def __post_init__(self):
+    def __init__(self, kind: str, data: dict, audience: Audience = GM):
         # a bare string or tuple would bring back handles that can equal "gm"
-        if not isinstance(self.audience, Audience):
-            raise TypeError(f"an event's audience is PUBLIC, GM or Players(...), not {self.audience!r}")
+        if not isinstance(audience, Audience):
+            raise TypeError(f"an event's audience is PUBLIC, GM or Players(...), not {audience!r}")
+        self.kind = kind
+        self.data = data
+        self.audience = audience
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "audience": self.audience.to_yaml(), "data": self.data}

@@ -23,8 +23,10 @@ import stat
 import click
 from click.utils import make_default_short_help
 
+from pbp.patterns import Lazy
+
 #: `lang: en` at the start of a line of campaign.yaml (quotes and a comment allowed)
-_LANG_LINE = re.compile(rb"""^lang[ \t]*:[ \t]*["']?(fr|en)["']?[ \t]*(?:#[^\n]*)?\r?$""", re.M)
+_LANG_LINE = Lazy(rb"""^lang[ \t]*:[ \t]*["']?(fr|en)["']?[ \t]*(?:#[^\n]*)?\r?$""", re.M)
 #: how much of campaign.yaml is read for its `lang:` (the key sits near the top)
 CAMPAIGN_PEEK = 65536
 FOLDER = "pbp.help_dir"

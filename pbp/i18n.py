@@ -17,6 +17,8 @@ import functools
 import re
 from pathlib import Path
 
+from pbp.patterns import Lazy
+
 LANGS = ("fr", "en")
 _catalog: dict[str, dict[str, str]] = {}
 
@@ -44,11 +46,11 @@ def _read_messages(text: str) -> dict:
     return messages
 
 
-_KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_.-]*):[ \t]*")
-_TEXT_LINE = re.compile(r"  ([a-z]{2}): (\".*\")[ \t]*")
+_KEY_LINE = Lazy(r"([A-Za-z_][A-Za-z0-9_.-]*):[ \t]*")
+_TEXT_LINE = Lazy(r"  ([a-z]{2}): (\".*\")[ \t]*")
 
 
-_ESCAPE = re.compile(r"\\(.)")
+_ESCAPE = Lazy(r"\\(.)")
 #: the escapes of a double-quoted YAML text read here; any other sends the file to YAML
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "n": "\n", "t": "\t"}
 
@@ -98,7 +100,7 @@ def _core() -> None:
 #: what a terminal or a forum must never get raw from a file: C0 controls (tab and
 #: newline too: a value is one line of a message), DEL, C1 controls, the bidi
 #: overrides and isolates, and lone surrogates (an undecodable file name)
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_UNSAFE = Lazy("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 #: the longest value echoed in a message; a longer one is shortened with "…"
 MAX_SHOWN = 120

@@ -8,23 +8,25 @@ print with the common templates (check, receipt, remind).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from pbp import orders as od, turn
 from pbp.campaign import Campaign
 from pbp.deadline import turn_deadline
 from pbp.errors import ForcedRollError, PbpError
+from pbp.record import Record
 
 
-@dataclass
-class TurnCheck:
+class TurnCheck(Record):
     """Everything `pbp check` says of turn n."""
 
-    turn: int
-    inputs: turn.TurnInputs
-    forced: list[PbpError] = field(default_factory=list)  # forced rolls the dice cannot give
-    unused: list[PbpError] = field(default_factory=list)  # forced labels no roll asks for
-    rolls: list = field(default_factory=list)  # the labels the turn rolls, as resolved now
+    __slots__ = ("turn", "inputs", "forced", "unused", "rolls")
+
+    def __init__(self, turn: int, inputs: turn.TurnInputs, forced: list[PbpError] | None = None,
+                 unused: list[PbpError] | None = None, rolls: list | None = None):
+        self.turn = turn
+        self.inputs = inputs
+        self.forced = [] if forced is None else forced  # forced rolls the dice cannot give
+        self.unused = [] if unused is None else unused  # forced labels no roll asks for
+        self.rolls = [] if rolls is None else rolls  # the labels the turn rolls, as resolved now
 
     @property
     def ok(self) -> bool:

@@ -25,11 +25,10 @@ line through the file's `Lines` (no re-reading).
 from __future__ import annotations
 
 import unicodedata
-import dataclasses
-from dataclasses import dataclass, field
 
 from pbp import i18n, yamlio
 from pbp.errors import InputError, PbpError
+from pbp.record import FrozenRecord, Record
 from pbp.ruleset import Refusal, Refusals, Ruleset, Scenario
 from pbp.yamlio import Lines
 
@@ -38,29 +37,35 @@ TOP_KEYS = {"player": "player", "joueur": "player", "turn": "turn", "tour": "tur
 GM_KEYS = {"turn", "tour", "narration", "rolls", "jets", "orders", "ordres"}
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    id: str
-    arg: object = None
-    index: int = 0
+class Action(FrozenRecord):
+    __slots__ = ("id", "arg", "index")
+
+    def __init__(self, id: str, arg: object = None, index: int = 0):
+        self.id = id
+        self.arg = arg
+        self.index = index
 
     @property
     def at(self) -> tuple:
         return ("actions", self.index)
 
 
-@dataclass
-class PlayerOrders:
-    player: str
-    turn: int
-    actions: list[Action] = field(default_factory=list)
-    roleplay: str = ""
-    source: str | None = None  # file path; None for default orders
-    lines: Lines = field(default_factory=Lines)  # where each value was, to place a refusal
-    default: bool = False
-    #: refused actions read as their closest spelling (`fouile` as `fouille`), so
-    #: that the rules checks see every action the player wrote, in one pass
-    assumed: list[Action] = field(default_factory=list)
+class PlayerOrders(Record):
+    __slots__ = ("player", "turn", "actions", "roleplay", "source", "lines", "default", "assumed")
+
+    def __init__(self, player: str, turn: int, actions: list[Action] | None = None, roleplay: str = "",
+                 source: str | None = None, lines: Lines | None = None, default: bool = False,
+                 assumed: list[Action] | None = None):
+        self.player = player
+        self.turn = turn
+        self.actions = [] if actions is None else actions
+        self.roleplay = roleplay
+        self.source = source  # file path; None for default orders
+        self.lines = Lines() if lines is None else lines  # where each value was, to place a refusal
+        self.default = default
+        #: refused actions read as their closest spelling (`fouile` as `fouille`), so
+        #: that the rules checks see every action the player wrote, in one pass
+        self.assumed = [] if assumed is None else assumed
 
     @property
     def blank(self) -> bool:
@@ -71,16 +76,19 @@ class PlayerOrders:
         return any(a.id == action_id for a in self.actions)
 
 
-@dataclass
-class GmOrders:
-    turn: int
-    narration: object = None  # Markdown str, or {public: str, <handle>: str, gm: str}
-    rolls: dict = field(default_factory=dict)  # forced rolls by label
-    orders: dict = field(default_factory=dict)  # ruleset-specific MJ orders
-    source: str | None = None
-    lines: Lines = field(default_factory=Lines)
-    #: a simulated turn: nobody reads the private reports, a ruleset may skip them
-    quiet: bool = False
+class GmOrders(Record):
+    __slots__ = ("turn", "narration", "rolls", "orders", "source", "lines", "quiet")
+
+    def __init__(self, turn: int, narration: object = None, rolls: dict | None = None, orders: dict | None = None,
+                 source: str | None = None, lines: Lines | None = None, quiet: bool = False):
+        self.turn = turn
+        self.narration = narration  # Markdown str, or {public: str, <handle>: str, gm: str}
+        self.rolls = {} if rolls is None else rolls  # forced rolls by label
+        self.orders = {} if orders is None else orders  # ruleset-specific MJ orders
+        self.source = source
+        self.lines = Lines() if lines is None else lines
+        #: a simulated turn: nobody reads the private reports, a ruleset may skip them
+        self.quiet = quiet
 
 
 def normalize_id(word) -> str:
@@ -420,7 +428,7 @@ def check_rules(orders: PlayerOrders, state: dict, ruleset: Ruleset, scenario: S
     problem is said in one pass (a typo and a third action too many)."""
     if orders.assumed:
         every = sorted(orders.actions + orders.assumed, key=lambda a: a.index)
-        orders = dataclasses.replace(orders, actions=every, assumed=[])
+        orders = orders.replace(actions=every, assumed=[])
     return place(ruleset.check_orders(state, scenario, orders), orders.source or "campaign.yaml", orders.lines,
                  ruleset)
 

@@ -60,6 +60,7 @@ from pathlib import Path
 from markupsafe import Markup as _JinjaSafe
 
 from pbp.errors import PbpError, TemplateError
+from pbp.patterns import Lazy
 
 ZWSP = "\u200b"
 WJ = "\u2060"  # WORD JOINER: invisible, and no line break where it stands
@@ -69,12 +70,12 @@ NBSP = "\u00a0"
 
 # CommonMark ends a line at \r and \r\n too (a lone \r would end a `> ` quote line);
 # the Unicode line and paragraph separators mean a line break as well.
-_LINE_ENDINGS = re.compile("\r\n?|[\u2028\u2029]")
+_LINE_ENDINGS = Lazy("\r\n?|[\u2028\u2029]")
 # Terminal escape sequences, removed whole (removing only ESC would leave `[31m`):
 # CSI (colours, cursor moves), then OSC/DCS/SOS/PM/APC strings with their
 # terminator (a string stops at the next introducer: linear time on any input),
 # then any other ESC sequence (intermediate bytes + final byte).
-_TERMINAL_ESCAPES = re.compile(
+_TERMINAL_ESCAPES = Lazy(
     "(?:\x1b\\[|\x9b)[0-?]*[ -/]*[@-~]"
     "|(?:\x1b[\\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x90\x98\x9c-\x9f]*(?:\x07|\x1b\\\\|\x9c)"
     "|\x1b[ -/]*[0-~]"
@@ -82,7 +83,7 @@ _TERMINAL_ESCAPES = re.compile(
 # C0 controls but tab and newline, DEL, C1 controls, bidi embeddings/overrides
 # (U+202A-U+202E) and isolates (U+2066-U+2069), lone surrogates (they cannot be
 # written as UTF-8).
-_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_INVISIBLE = Lazy("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def normalise(text) -> str:
@@ -104,7 +105,7 @@ def normalise(text) -> str:
 # - after a dot before a letter (linkify-it links a bare `evil.com`; `.⁠com` is
 #   no top-level domain);
 # - after `@` (e-mail addresses, and @mentions on Discourse or GitHub).
-_AUTOLINK_SPOTS = re.compile(r"(?:www|ftp)\.|(?<=[^\W\d_]):(?=\S)|/(?=/)|@(?=\S)|\.(?=[^\W\d_])", re.I)
+_AUTOLINK_SPOTS = Lazy(r"(?:www|ftp)\.|(?<=[^\W\d_]):(?=\S)|/(?=/)|@(?=\S)|\.(?=[^\W\d_])", re.I)
 
 
 def _autolink_spot(m) -> str:
@@ -121,18 +122,18 @@ def defuse_autolinks(text: str) -> str:
 # -- escaping -------------------------------------------------------------------------
 
 # HTML only opens a tag, an end tag, a comment or a declaration after `<` + one of these.
-_HTML_TAG_OPEN = re.compile(r"<(?=[A-Za-z/!?])")
-_HTML_ENTITY = re.compile(r"&(?=[#A-Za-z])")
+_HTML_TAG_OPEN = Lazy(r"<(?=[A-Za-z/!?])")
+_HTML_ENTITY = Lazy(r"&(?=[#A-Za-z])")
 # Coordinates a template writes: two or more numbers in brackets, `[4, 2]`, `[-1, 0, 3]`.
-_COORDINATES = re.compile(r"\[(\s*-?\d+(?:[.,]\d+)?\s*(?:[,;]\s*-?\d+(?:[.,]\d+)?\s*)+)\]")
+_COORDINATES = Lazy(r"\[(\s*-?\d+(?:[.,]\d+)?\s*(?:[,;]\s*-?\d+(?:[.,]\d+)?\s*)+)\]")
 # Markdown punctuation that matters anywhere (emphasis, code, links, tables, strikethrough)...
-_MD_ANYWHERE = re.compile(r"([\\`*_\[\]|~])")
+_MD_ANYWHERE = Lazy(r"([\\`*_\[\]|~])")
 # ...and what only matters at the start of a line: headings, quotes, setext
 # underlines, lists, rules, and table delimiter rows (cmark-gfm takes `a` over
 # `:-:` for a one-column table, no pipe needed).
-_MD_LINE_START = re.compile(r"^([ \t]*)([#>=]|[+\-](?=\s|$)|-(?=[-:])|:(?=-)|\d+[.)](?=\s|$))", re.M)
+_MD_LINE_START = Lazy(r"^([ \t]*)([#>=]|[+\-](?=\s|$)|-(?=[-:])|:(?=-)|\d+[.)](?=\s|$))", re.M)
 # Four leading spaces (or a tab) open an indented code block.
-_MD_INDENT = re.compile(r"^[ \t]+", re.M)
+_MD_INDENT = Lazy(r"^[ \t]+", re.M)
 
 
 def _bbcode_inert(text: str) -> str:
@@ -499,13 +500,13 @@ def formatter(fmt: str, dialect: str = "phpbb", lang: str = "fr") -> Formatter:
 
 # -- Markdown blocks: every line a line, no block joining another ----------------------
 
-_MD_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_MD_HEADING = re.compile(r"^ {0,3}#{1,6}(?:\s|$)")
-_MD_RULE = re.compile(r"^ {0,3}([*_])(?: *\1){2,} *$")
-_MD_UNDERLINE = re.compile(r"^ {0,3}(?:=+|-+) *$")
-_MD_ITEM = re.compile(r"^( *)([-*+]|\d{1,9}[.)])(?: |$)")
-_MD_QUOTE = re.compile(r"^ {0,3}>")
-_MD_TABLE = re.compile(r"^ {0,3}\|")
+_MD_FENCE = Lazy(r"^ {0,3}(`{3,}|~{3,})")
+_MD_HEADING = Lazy(r"^ {0,3}#{1,6}(?:\s|$)")
+_MD_RULE = Lazy(r"^ {0,3}([*_])(?: *\1){2,} *$")
+_MD_UNDERLINE = Lazy(r"^ {0,3}(?:=+|-+) *$")
+_MD_ITEM = Lazy(r"^( *)([-*+]|\d{1,9}[.)])(?: |$)")
+_MD_QUOTE = Lazy(r"^ {0,3}>")
+_MD_TABLE = Lazy(r"^ {0,3}\|")
 _MD_OTHER_BULLET = {"-": "*", "*": "-", "+": "-", ".": ")", ")": "."}
 
 

@@ -24,13 +24,13 @@ import importlib
 import marshal
 from abc import ABC, abstractmethod
 import pkgutil
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from pbp import i18n, yamlio
 from pbp.errors import PbpError, UnknownRuleError, UnknownRulesetError
 from pbp.events import GM, PUBLIC, Audience, Event
+from pbp.record import Record
 
 if TYPE_CHECKING:  # imported where they are used: most commands need neither
     from pbp import vocabulary
@@ -39,14 +39,17 @@ if TYPE_CHECKING:  # imported where they are used: most commands need neither
 ENTRY_POINT_GROUP = "pbp.rulesets"
 
 
-@dataclass
-class Scenario:
+class Scenario(Record):
     """What a campaign fixes once for all its turns."""
 
-    world: dict
-    characters: dict
-    roster: dict[str, dict]  # forum handle -> {"character": name, ...}
-    _derived: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    __slots__ = ("world", "characters", "roster", "_derived")
+    FIELDS = ("world", "characters", "roster")  # `_derived` is a cache: not compared, not shown
+
+    def __init__(self, world: dict, characters: dict, roster: dict[str, dict]):
+        self.world = world
+        self.characters = characters
+        self.roster = roster  # forum handle -> {"character": name, ...}
+        self._derived = {}  # what `derived` built, by key
 
     def name(self, handle: str) -> str:
         """The character name a player's handle plays."""
@@ -61,14 +64,16 @@ class Scenario:
         return self._derived[key]
 
 
-@dataclass
-class Refusal:
+class Refusal(Record):
     """An order the rules refuse. `at` is the path of the offending value in its
     file (e.g. ("actions", 1)), so the core can name the line."""
 
-    key: str
-    at: tuple = ()
-    params: dict = field(default_factory=dict)
+    __slots__ = ("key", "at", "params")
+
+    def __init__(self, key: str, at: tuple = (), params: dict | None = None):
+        self.key = key
+        self.at = at
+        self.params = {} if params is None else params
 
 
 class Refusals(list):
@@ -80,10 +85,12 @@ class Refusals(list):
         self.append(Refusal(key, tuple(at), params))
 
 
-@dataclass
-class Resolution:
-    state: dict
-    events: list[Event]
+class Resolution(Record):
+    __slots__ = ("state", "events")
+
+    def __init__(self, state: dict, events: list[Event]):
+        self.state = state
+        self.events = events
 
 
 # -- capabilities: what a ruleset provides beyond playing turns ------------------------

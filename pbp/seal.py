@@ -62,16 +62,21 @@ import hashlib
 import hmac
 import os
 import re
-from dataclasses import dataclass, field
+import stat
+import time
 from pathlib import Path
 
 from pbp import yamlio
 from pbp.campaign import FORMATS, atomic_write, read_text
 from pbp.errors import InputError
+from pbp.patterns import Lazy
+from pbp.record import Record
 
 VERSION = "pbp-seal-v1"
 SHORT_DIGITS = 16
 SEALS_FILE = "seals.yaml"
+#: how old a file's change must be before its digest is remembered (`turn_digests`)
+SETTLED_NS = 2_000_000_000
 
 #: what the templates write where the codes go (seal.j2); `fill` replaces them
 PLACEHOLDER_SHORT = "<pbp:seal>"
@@ -81,11 +86,11 @@ PLACEHOLDER_COMMITMENT = "<pbp:commitment>"
 _HEX64 = "[0-9a-f]{64}"
 _SHORT = "[0-9a-f]{4}(?:-[0-9a-f]{4}){3}"
 #: a seal token with its value: a code (whole or short) or the commitment, or their placeholder
-_TOKEN = re.compile(f"(pbp#[0-9]{{1,9}}/)({_HEX64}|{_SHORT}|{re.escape(PLACEHOLDER_FULL)}|{re.escape(PLACEHOLDER_SHORT)})"
+_TOKEN = Lazy(f"(pbp#[0-9]{{1,9}}/)({_HEX64}|{_SHORT}|{re.escape(PLACEHOLDER_FULL)}|{re.escape(PLACEHOLDER_SHORT)})"
                     f"|(sha256:)({_HEX64}|{re.escape(PLACEHOLDER_COMMITMENT)})")
 #: codes as a thread shows them (pbp#3/xxxx-…, or whole), and the commitment
-_THREAD_CODE = re.compile(f"pbp#([0-9]{{1,9}})/({_HEX64}|{_SHORT})", re.IGNORECASE)
-_THREAD_COMMITMENT = re.compile(f"sha256:({_HEX64})", re.IGNORECASE)
+_THREAD_CODE = Lazy(f"pbp#([0-9]{{1,9}})/({_HEX64}|{_SHORT})", re.IGNORECASE)
+_THREAD_COMMITMENT = Lazy(f"sha256:({_HEX64})", re.IGNORECASE)
 _POST_SUFFIXES = {"." + ext for ext in FORMATS.values()}
 
 
@@ -129,15 +134,26 @@ def sealed_bytes(rel: str, data: bytes) -> bytes:
     return _TOKEN.sub(_canonical, text).encode("utf-8", errors="surrogateescape")
 
 
-def message(n: int, previous: str, files: dict[str, bytes]) -> bytes:
+def digest(rel: str, data: bytes) -> str:
+    """What `message` holds of a file: the hex SHA-256 of its sealed bytes."""
+    return hashlib.sha256(sealed_bytes(rel, data)).hexdigest()
+
+
+def message(n: int, previous: str, digests: dict[str, str]) -> bytes:
+    """`digests`: path in the turn folder -> `digest` of the file."""
     lines = [VERSION, f"turn {n}", f"previous {previous}"]
-    lines += [f"{hashlib.sha256(sealed_bytes(rel, files[rel])).hexdigest()} {rel}" for rel in sorted(files)]
+    lines += [f"{digests[rel]} {rel}" for rel in sorted(digests)]
     return ("\n".join(lines) + "\n").encode()
 
 
 def turn_code(secret: str, n: int, previous: str, files: dict[str, bytes]) -> str:
     """The code of turn `n` from its files (path in the turn folder -> bytes)."""
-    return hmac.new(_key(secret), message(n, previous, files), hashlib.sha256).hexdigest()
+    return code_of(secret, n, previous, {rel: digest(rel, data) for rel, data in files.items()})
+
+
+def code_of(secret: str, n: int, previous: str, digests: dict[str, str]) -> str:
+    """The code of turn `n` from its files' digests."""
+    return hmac.new(_key(secret), message(n, previous, digests), hashlib.sha256).hexdigest()
 
 
 def fill(data: bytes, code: str, commit: str) -> bytes:
@@ -168,10 +184,10 @@ def unfilled(data: bytes) -> bytes:
 
 # -- a turn's files ------------------------------------------------------------------
 
-def turn_files(folder: Path) -> dict[str, bytes]:
-    """Every file of a turn folder (path with / -> bytes), hidden ones and *.tmp left out.
-    (os.walk, not pathlib: status and verify read the whole archive this way.)"""
-    found = {}
+def _turn_paths(folder: Path):
+    """(path with / in the turn folder, path on disk, os.stat) of every regular
+    file of a turn folder, hidden ones and *.tmp left out. (os.walk, not
+    pathlib: status and verify go through the whole archive this way.)"""
     base = str(folder)
     for top, dirs, names in os.walk(base):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
@@ -180,11 +196,45 @@ def turn_files(folder: Path) -> dict[str, bytes]:
             if name.startswith(".") or name.endswith(".tmp"):
                 continue
             path = os.path.join(top, name)
-            if not os.path.isfile(path):
+            try:
+                info = os.stat(path)
+            except OSError:
                 continue
-            with open(path, "rb") as handle:
-                found[name if rel_top == "." else f"{rel_top}/{name}"] = handle.read()
+            if stat.S_ISREG(info.st_mode):
+                yield (name if rel_top == "." else f"{rel_top}/{name}"), path, info
+
+
+def turn_files(folder: Path) -> dict[str, bytes]:
+    """Every file of a turn folder (path with / -> bytes), hidden ones and *.tmp left out."""
+    found = {}
+    for rel, path, _ in _turn_paths(folder):
+        with open(path, "rb") as handle:
+            found[rel] = handle.read()
     return dict(sorted(found.items()))
+
+
+def turn_digests(folder: Path, remembered: dict | None = None) -> dict[str, str]:
+    """The `digest` of every file of a turn folder (as `turn_files` finds them).
+    `remembered`: path on disk -> (signature, digest), from earlier commands: a
+    file whose size, inode and modification and change times are the same is
+    not read again (the change time is the kernel's, which no program can set
+    back: rewriting a file changes it). New digests are added to it, but for
+    files changed in the last `SETTLED_NS`: the kernel's clock for file times
+    ticks every few milliseconds, so a file rewritten twice within one tick
+    could keep its times (git calls such entries racy)."""
+    found = {}
+    settled = time.time_ns() - SETTLED_NS
+    for rel, path, info in _turn_paths(folder):
+        signature = (info.st_size, info.st_ino, info.st_mtime_ns, info.st_ctime_ns)
+        kept = remembered.get(path) if remembered is not None else None
+        if kept is not None and tuple(kept[0]) == signature:
+            found[rel] = kept[1]
+            continue
+        with open(path, "rb") as handle:
+            found[rel] = digest(rel, handle.read())
+        if remembered is not None and info.st_ctime_ns < settled:
+            remembered[path] = (signature, found[rel])
+    return found
 
 
 def seal_output(campaign, out, previous: str | None = None) -> str:
@@ -218,25 +268,41 @@ def previous_of(campaign, n: int, codes: dict[int, str] | None) -> str:
     return codes.get(n - 1) or ""
 
 
-def archive_codes(campaign, upto: int | None = None) -> dict[int, str]:
+def archive_codes(campaign, upto: int | None = None, remembered: bool = False) -> dict[int, str]:
     """The code of every resolved turn (up to `upto`), recomputed from the
-    archive's files alone."""
+    archive's files alone. `remembered`: the digests of the files that did not
+    change since an earlier command are taken from the user's cache
+    (`turn_digests`), for the everyday commands (status, post) that show or
+    check the codes; `pbp verify`, `reveal` and `audit` read every byte."""
+    from pbp import usercache
+
+    kept = None
+    if remembered:
+        name = str(campaign.root.resolve())
+        kept = usercache.read_entry("seals", VERSION, name)
+        kept = kept if isinstance(kept, dict) else {}
+        before = dict(kept)
     codes: dict[int, str] = {}
     for n in campaign.resolved_turns():
         if upto is not None and n > upto:
             break
-        codes[n] = turn_code(campaign.secret, n, previous_of(campaign, n, codes), turn_files(campaign.turn_dir(n)))
+        digests = turn_digests(campaign.turn_dir(n), kept)
+        codes[n] = code_of(campaign.secret, n, previous_of(campaign, n, codes), digests)
+    if kept is not None and kept != before:  # some file was read
+        usercache.write_entry("seals", VERSION, name, kept)
     return codes
 
 
 # -- what the thread shows -----------------------------------------------------------
 
-@dataclass
-class ThreadCodes:
+class ThreadCodes(Record):
     """The seal tokens found in a text (a thread's posts pasted into a file)."""
 
-    codes: dict[int, list[str]] = field(default_factory=dict)  # turn -> codes, as shown (lower case)
-    commitments: list[str] = field(default_factory=list)
+    __slots__ = ("codes", "commitments")
+
+    def __init__(self, codes: dict[int, list[str]] | None = None, commitments: list[str] | None = None):
+        self.codes = {} if codes is None else codes  # turn -> codes, as shown (lower case)
+        self.commitments = [] if commitments is None else commitments
 
 
 def find_codes(text: str) -> ThreadCodes:
@@ -317,20 +383,21 @@ def printed_code(campaign, n: int) -> str | None:
     return printed[-1] if printed else None
 
 
-@dataclass
-class Problem:
+class Problem(Record):
     """A difference between the archive and the codes printed or posted: a
     catalogue key and its parameters; `serious` ones fail `pbp verify`."""
 
-    key: str
-    params: dict
-    serious: bool = True
+    __slots__ = ("key", "params", "serious")
+
+    def __init__(self, key: str, params: dict, serious: bool = True):
+        self.key, self.params, self.serious = key, params, serious
 
 
 def problems(campaign, codes: dict[int, str] | None = None) -> list[Problem]:
-    """Where the archive no longer matches what pbp printed or the MJ posted."""
+    """Where the archive no longer matches what pbp printed or the MJ posted
+    (`codes`: the archive's, default `archive_codes` with the digests remembered)."""
     seals = load_seals(campaign)
-    codes = codes if codes is not None else archive_codes(campaign)
+    codes = codes if codes is not None else archive_codes(campaign, remembered=True)
     out: list[Problem] = []
     now = commitment(campaign.secret)
     if seals["commitment"] and seals["commitment"] != now:

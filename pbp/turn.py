@@ -10,8 +10,6 @@ turn with the archive byte for byte.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pbp import events as ev, i18n, yamldump, yamlio
@@ -19,6 +17,7 @@ from pbp.campaign import FORMATS, Campaign, atomic_write, read_bytes, read_text
 from pbp.deadline import deadline_of, describe
 from pbp.i18n import closest
 from pbp.errors import ErrorList, ForcedRollError, InputError, PbpError
+from pbp.record import Record
 
 if TYPE_CHECKING:
     # Imported where used: rendering by the commands that render (pbp check
@@ -33,21 +32,28 @@ RECORD_FILE = "turn.yaml"
 OUTPUT_FILES = ("state.yaml", "rolls.yaml", "events.yaml", RECORD_FILE)
 
 
-@dataclass
-class TurnInputs:
+class TurnInputs(Record):
     """A turn's orders as read and judged, every file in one pass."""
 
-    orders: dict[str, od.PlayerOrders]  # what the rules get, in roster order
-    gm: od.GmOrders
-    defaulted: list[str]  # in play, and sent nothing (or an unfilled form): the default orders
-    blank: list[str] = field(default_factory=list)  # of them, who sent an unfilled form
-    valid: list[str] = field(default_factory=list)  # whose file was accepted
-    refused: list[str] = field(default_factory=list)  # whose file was refused (see errors)
-    lost: dict[str, str] = field(default_factory=dict)  # handle -> why their actions are ignored
-    ignored: list[PbpError] = field(default_factory=list)  # files read and set aside, with why
-    errors: list[PbpError] = field(default_factory=list)
-    by_player: dict[str, list[PbpError]] = field(default_factory=dict)  # each refused file's problems
-    inactive: list[str] = field(default_factory=list)  # in play, but no longer expected (missed orders)
+    __slots__ = ("orders", "gm", "defaulted", "blank", "valid", "refused", "lost", "ignored", "errors",
+                 "by_player", "inactive")
+
+    def __init__(self, orders: dict[str, od.PlayerOrders], gm: od.GmOrders, defaulted: list[str],
+                 blank: list[str] | None = None, valid: list[str] | None = None, refused: list[str] | None = None,
+                 lost: dict[str, str] | None = None, ignored: list[PbpError] | None = None,
+                 errors: list[PbpError] | None = None, by_player: dict[str, list[PbpError]] | None = None,
+                 inactive: list[str] | None = None):
+        self.orders = orders  # what the rules get, in roster order
+        self.gm = gm
+        self.defaulted = defaulted  # in play, and sent nothing (or an unfilled form): the default orders
+        self.blank = [] if blank is None else blank  # of them, who sent an unfilled form
+        self.valid = [] if valid is None else valid  # whose file was accepted
+        self.refused = [] if refused is None else refused  # whose file was refused (see errors)
+        self.lost = {} if lost is None else lost  # handle -> why their actions are ignored
+        self.ignored = [] if ignored is None else ignored  # files read and set aside, with why
+        self.errors = [] if errors is None else errors
+        self.by_player = {} if by_player is None else by_player  # each refused file's problems
+        self.inactive = [] if inactive is None else inactive  # in play, but no longer expected (missed orders)
 
     def refuse(self, handle: str, problems: list[PbpError]) -> None:
         self.errors += problems
@@ -65,16 +71,20 @@ class TurnInputs:
             raise ErrorList(self.errors)
 
 
-@dataclass
-class TurnOutput:
-    turn: int
-    state: dict
-    events: list[ev.Event]
-    files: dict[str, bytes] = field(default_factory=dict)  # path relative to the turn folder
-    warnings: list[PbpError] = field(default_factory=list)
-    record: dict = field(default_factory=dict)  # what turn.yaml holds
-    rolls: list = field(default_factory=list)  # the roll log (pbp.dice.Roll), as rolls.yaml has it
-    inputs: TurnInputs | None = None  # the orders it was played from (None: the set-up)
+class TurnOutput(Record):
+    __slots__ = ("turn", "state", "events", "files", "warnings", "record", "rolls", "inputs")
+
+    def __init__(self, turn: int, state: dict, events: list[ev.Event], files: dict[str, bytes] | None = None,
+                 warnings: list[PbpError] | None = None, record: dict | None = None, rolls: list | None = None,
+                 inputs: TurnInputs | None = None):
+        self.turn = turn
+        self.state = state
+        self.events = events
+        self.files = {} if files is None else files  # path relative to the turn folder
+        self.warnings = [] if warnings is None else warnings
+        self.record = {} if record is None else record  # what turn.yaml holds
+        self.rolls = [] if rolls is None else rolls  # the roll log (pbp.dice.Roll), as rolls.yaml has it
+        self.inputs = inputs  # the orders it was played from (None: the set-up)
 
 
 def next_turn(campaign: Campaign) -> int:
@@ -142,7 +152,7 @@ def gather(campaign: Campaign, n: int, state: dict, previous: dict | None = None
         if parsed is not None and handle in lost:
             # a lost turn: the file is accepted, its actions ignored, its roleplay kept
             problems = [p for p in problems if not _about_actions(p, parsed)]
-            parsed = dataclasses.replace(parsed, actions=[], assumed=[])
+            parsed = parsed.replace(actions=[], assumed=[])
         elif parsed is not None:
             problems = problems + od.check_rules(parsed, state, ruleset, scenario)
         if problems:
@@ -239,7 +249,7 @@ def as_recorded(campaign: Campaign, record: dict) -> Campaign:
     if roster is not None:
         config["players"] = roster
     config.update(render)
-    replayed = dataclasses.replace(campaign, config=config)
+    replayed = campaign.replace(config=config)
     # what does not depend on the roster or the rendering is not read again
     # (the ruleset: the rules; the scenario, when the roster is the same)
     for name in ("ruleset", "scenario") if same_roster else ("ruleset",):

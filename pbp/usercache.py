@@ -3,6 +3,8 @@ keeps between commands, so that each everyday command (a new process) does
 not redo the same work.
 
 - `templates-<tag>/`: compiled templates (pbp.render's bytecode cache).
+- `seals-<tag>/`: for each campaign, the digest of each archived turn file
+  by its size, inode and times (pbp.seal's `archive_codes(..., remembered=True)`).
 - `data-<tag>/`: the parsed data files of pbp and of its rulesets (data.yaml,
   schema.yaml, messages.yaml...: package files, never a campaign's), read
   with `load_data`. Parsing them is a large part of a short command's time;
@@ -120,6 +122,25 @@ def load_data(path: Path, parse: Callable[[str], object]) -> object:
         except ValueError:  # not plain data
             pass
     return value
+
+
+def read_entry(kind: str, tag: str, name: str) -> object | None:
+    """The value kept as `name` in the folder `<kind>-<tag>` (marshalled plain
+    data), or None: no cache, no such entry, or a damaged one."""
+    place = folder(kind, tag)
+    if place is None:
+        return None
+    try:
+        return marshal.loads((place / f"{_digest(name)}.marshal").read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return None
+
+
+def write_entry(kind: str, tag: str, name: str, value: object) -> None:
+    """Keep `value` (plain data) as `name` in the folder `<kind>-<tag>`."""
+    place = folder(kind, tag)
+    if place is not None:
+        write(place / f"{_digest(name)}.marshal", marshal.dumps(value))
 
 
 _TAGS: dict[str, str] = {}

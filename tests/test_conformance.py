@@ -15,7 +15,6 @@ A new ruleset is covered by copying its folder: nothing here names one.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 import shutil
 
@@ -106,7 +105,7 @@ def test_bots_play_and_every_post_renders_and_replays(tmp_path, rid, source):
     assert campaign.resolved_turns()[-1] == (played[-1] if played else campaign.last_turn())
     for n in [0] + played:  # the example's own archive is replayed by `pbp verify` below
         for lang in ("fr", "en"):
-            other = dataclasses.replace(campaign, config={**campaign.config, "lang": lang})
+            other = campaign.replace(config={**campaign.config, "lang": lang})
             out = turn.compute(other, n)
             for fmt, ext in (("bbcode", "bbcode"), ("markdown", "md")):
                 turn.render_all(other, out, fmt)

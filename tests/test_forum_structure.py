@@ -64,7 +64,7 @@ RULESET_TEMPLATE_FAILS: set[tuple[str, str]] = set()
 
 def switched(campaign, **config):
     """The campaign with some of campaign.yaml changed (in memory: nothing is written)."""
-    return dataclasses.replace(campaign, config={**campaign.config, **config})
+    return campaign.replace(config={**campaign.config, **config})
 
 
 @functools.lru_cache(maxsize=None)

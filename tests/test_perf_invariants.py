@@ -406,7 +406,7 @@ def test_each_command_imports_what_it_uses(tmp_path):
     camp = copy_example("d100", tmp_path)
     help_ = imported("--help", cwd=camp)
     # the help speaks the MJ's language, its catalogue read back from the user's cache
-    assert help_ == {"pbp", "pbp.cli", "pbp.help", "pbp.i18n", "pbp.usercache"}
+    assert help_ == {"pbp", "pbp.cli", "pbp.help", "pbp.i18n", "pbp.patterns", "pbp.usercache"}
     check = imported("check", cwd=camp)
     assert "pbp.loop" in check and "yaml" in check
     assert not {"jinja2", "markdown", "pbp.render"} & check  # nothing is rendered
@@ -426,3 +426,39 @@ def test_the_benchmarks_helpers_are_importable():
     done = subprocess.run([sys.executable, "-c", "import _timing, _play, _ab"], capture_output=True, text=True,
                           cwd=bench)
     assert done.returncode == 0, done.stderr
+
+
+def test_no_pattern_is_compiled_by_importing_a_module():
+    """pbp.patterns.Lazy: a module's regular expressions are compiled by their
+    first use, and then behave as re.compile's."""
+    code = ("import pbp.render, pbp.i18n, pbp.seal, pbp.deadline, pbp.help\n"
+            "from pbp.patterns import Lazy\n"
+            "mods = (pbp.render, pbp.i18n, pbp.seal, pbp.deadline, pbp.help)\n"
+            "lazy = [v for m in mods for v in vars(m).values() if isinstance(v, Lazy)]\n"
+            "assert len(lazy) >= 25, len(lazy)\n"
+            "assert all(v._compiled is None for v in lazy)\n"
+            "print(repr(pbp.render.normalise('a\\r\\nb\\x07c')))\n"
+            "print(sum(v._compiled is not None for v in lazy))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "'a\\nbc'\n3\n"  # normalise's three patterns, compiled by that call
+
+
+def test_a_record_compares_hashes_and_copies_by_its_fields():
+    from pbp.dice import Roll
+    from pbp.events import PUBLIC, Event
+    from pbp.orders import PlayerOrders
+
+    roll = Roll("attaque", "1d20", (7,), 7)
+    assert roll == Roll("attaque", "1d20", (7,), 7) and roll != Roll("attaque", "1d20", (8,), 8)
+    assert len({roll, Roll("attaque", "1d20", (7,), 7)}) == 1  # frozen: hashable
+    assert repr(roll) == "Roll(label='attaque', expr='1d20', faces=(7,), total=7, reason='', forced=False)"
+    orders = PlayerOrders("lucy", 3)
+    assert orders.actions == [] and orders.actions is not PlayerOrders("bob", 3).actions  # no shared default
+    again = orders.replace(roleplay="Lucy avance.")
+    assert again.roleplay == "Lucy avance." and again.player == "lucy" and orders.roleplay == ""
+    with pytest.raises(TypeError):
+        hash(orders)  # mutable: no hash
+    with pytest.raises(TypeError):
+        Event("x", {}, "public")  # an audience is PUBLIC, GM or Players(...)
+    assert Event("x", {"a": 1}, PUBLIC) == Event("x", {"a": 1}, PUBLIC)

@@ -154,6 +154,49 @@ def test_an_edited_old_turn_is_named_by_verify_and_status(played):
     assert pbp("status", cwd=played).output.endswith(expected)
 
 
+def test_status_remembers_digests_and_still_sees_an_edit_of_the_same_size(played, monkeypatch):
+    """pbp status takes the digest of a file unchanged since the last command from
+    the user's cache; a file rewritten in place (same size, same modification
+    time put back) has another change time, and is read again."""
+    import os
+
+    campaign = open_campaign(played)
+    monkeypatch.setattr(seal, "SETTLED_NS", 0)  # the files were just written: remembered all the same
+    fresh = seal.archive_codes(campaign)
+    assert seal.archive_codes(campaign, remembered=True) == fresh  # fills the cache
+    opened = []
+    real_open = open
+
+    def counting_open(path, *args, **kwargs):
+        opened.append(str(path))
+        return real_open(path, *args, **kwargs)
+
+    import builtins
+    builtins.open = counting_open
+    try:
+        assert seal.archive_codes(campaign, remembered=True) == fresh
+    finally:
+        builtins.open = real_open
+    assert not [p for p in opened if "/turns/" in p]  # no turn file read: every digest remembered
+    order = played / "turns/001/orders/lucy.yaml"
+    info = order.stat()
+    text = order.read_text()
+    assert "avance" in text
+    order.write_text(text.replace("avance", "recule"))  # same length
+    os.utime(order, ns=(info.st_atime_ns, info.st_mtime_ns))
+    assert order.stat().st_size == info.st_size and order.stat().st_mtime_ns == info.st_mtime_ns
+    edited = seal.archive_codes(campaign, remembered=True)
+    assert edited == seal.archive_codes(campaign)
+    assert edited[0] == fresh[0] and edited[1] != fresh[1] and edited[2] != fresh[2]
+
+
+def test_a_file_changed_moments_ago_is_not_remembered(played):
+    campaign = open_campaign(played)
+    kept: dict = {}
+    seal.turn_digests(campaign.turn_dir(1), kept)
+    assert kept == {}  # every file of the fixture was written under SETTLED_NS ago
+
+
 def test_a_file_added_to_a_turn_changes_its_code(played):
     """The turn plays the same, but its code covers every file of its folder:
     the posts the replay writes show another code."""

@@ -23,7 +23,6 @@ public post (so the secret values are declared the way the posts print them).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import html
 import pickle
@@ -172,7 +171,7 @@ def leaky_by_audience(events):
 
 def in_language(campaign: Campaign, lang: str) -> Campaign:
     """The same campaign in another language: same folder, ruleset and scenario."""
-    other = dataclasses.replace(campaign, config={**campaign.config, "lang": lang})
+    other = campaign.replace(config={**campaign.config, "lang": lang})
     other.__dict__.update(ruleset=campaign.ruleset, scenario=campaign.scenario)
     return other
 

@@ -10,11 +10,10 @@ with its `at`. Pure: no I/O, no printing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pbp.errors import InputError, PbpError
 from pbp.i18n import closest
 from pbp.orders import Action, normalize_id
+from pbp.record import Record
 from pbp.ruleset import Refusals
 from pbp.rulesets.murder.board import Board, board_of
 from pbp.rulesets.murder.rules import (ALIVE, DEAD, GENRES, INNOCENT, INVESTIGATOR, MAJORITIES, MURDERER,
@@ -32,16 +31,18 @@ def _err(key: str, file: str, /, **params) -> PbpError:
 
 # -- a player's orders -------------------------------------------------------------------------
 
-@dataclass
-class _Player:
+class _Player(Record):
     """One player's order check: who they are and what the board looks like now."""
 
-    rules: dict
-    state: dict
-    scenario: object
-    board: Board
-    handle: str
-    p: dict
+    __slots__ = ("rules", "state", "scenario", "board", "handle", "p")
+
+    def __init__(self, rules: dict, state: dict, scenario: object, board: Board, handle: str, p: dict):
+        self.rules = rules
+        self.state = state
+        self.scenario = scenario
+        self.board = board
+        self.handle = handle
+        self.p = p
 
     def name(self, handle) -> str:
         return self.scenario.name(handle)
