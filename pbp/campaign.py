@@ -230,7 +230,7 @@ class Campaign(Record):
         if not path.exists():
             return {}, None
         text = read_text(path, name)
-        data = yamlio.loads(text, name)
+        data = yamlio.loads(text, name, remember=True)
         if data is None:
             return {}, text
         if not isinstance(data, dict):
@@ -262,7 +262,7 @@ class Campaign(Record):
             raise PbpError("turn_not_resolved", turn=n)
         rel = self.rel(path)
         text = read_text(path, rel)
-        data = yamlio.loads(text, rel)
+        data = yamlio.loads(text, rel, remember=True)
         if data is None:
             data = {}
         node = type(self.ruleset).schema().get("state")
@@ -474,7 +474,7 @@ def open_campaign(path: str | Path) -> Campaign:
     if not config_path.exists():
         raise PbpError("no_campaign", file=Path(path) / CAMPAIGN_FILE)
     text = read_text(config_path, CAMPAIGN_FILE)
-    config = yamlio.loads(text, CAMPAIGN_FILE)
+    config = yamlio.loads(text, CAMPAIGN_FILE, remember=True)
     if not isinstance(config, dict):
         raise PbpError("file_not_mapping", file=CAMPAIGN_FILE)
 

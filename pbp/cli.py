@@ -183,9 +183,26 @@ def _internal_error_text(ctx, exc: Exception) -> str:
     return i18n.t(lang, "internal_error_written", error=error, count=len(WRITTEN), files=shown)
 
 
+# The path types of the options, made once: each click.Path asks gettext for its
+# name when made, and gettext searches the disk for translations each time.
+FILE_PATH = click.Path(dir_okay=False, path_type=Path)
+FOLDER_PATH = click.Path(file_okay=False, path_type=Path)
+
+
+def _print_version(ctx, param, value):
+    # Not click.version_option: it asks gettext for its messages while the
+    # module is imported, which searches the disk for translation files and
+    # imports locale, on every command (a few percent of a short one).
+    if value and not ctx.resilient_parsing:
+        from pbp import __version__
+
+        click.echo(f"pbp, version {__version__}")
+        ctx.exit()
+
+
 @click.group(cls=PbpGroup, context_settings=CONTEXT)
-@click.option("-C", "campaign_dir", default=".", metavar="PATH", type=click.Path(file_okay=False))
-@click.version_option(package_name="pbp")
+@click.option("-C", "campaign_dir", default=".", metavar="PATH", type=FOLDER_PATH)
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version)
 @click.pass_context
 def main(ctx, campaign_dir):
     """pbp: play-by-post turn processor for forum RPG events.
@@ -208,7 +225,7 @@ FORMAT = click.option("--format", "fmt", type=click.Choice(["bbcode", "markdown"
 # -- init -----------------------------------------------------------------------
 
 @main.command()
-@click.argument("path", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("path", type=FOLDER_PATH)
 @click.option("--ruleset", "ruleset_id", required=True)
 @click.option("--example", is_flag=True)
 @click.option("--lang", type=click.Choice(["fr", "en"]), default=None)
@@ -578,7 +595,7 @@ def _post_text(campaign, n: int, audience, fmt: str | None = None) -> str:
 @click.option("--turn", "n", type=int, default=None)
 @click.option("--player", "handle", default=None)
 @click.option("--gm", "for_gm", is_flag=True)
-@click.option("--output", "output", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--output", "output", type=FILE_PATH, default=None)
 @click.option("--open", "open_page", is_flag=True)
 @click.pass_context
 def preview(ctx, n, handle, for_gm, output, open_page):
@@ -805,7 +822,7 @@ def _rule_odds(rule: str, settings):
 @click.option("--max-turns", type=click.IntRange(1), default=100, show_default=True)
 @click.option("--override", "overrides", multiple=True, metavar="KEY=VALUE")
 @click.option("--json", "as_json", is_flag=True)
-@click.option("--svg", "svg_path", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--svg", "svg_path", type=FILE_PATH, default=None)
 @click.pass_context
 def simulate(ctx, ruleset_id, games, players, seed, jobs, max_turns, overrides, as_json, svg_path):
     """Play many games with bots and print the balance figures.
@@ -902,7 +919,7 @@ def posted(ctx, code, n, no_commit):
 
 
 @main.command()
-@click.option("--output", "-o", "output", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--output", "-o", "output", type=FILE_PATH, default=None)
 @click.option("--before-end", is_flag=True)
 @click.pass_context
 def reveal(ctx, output, before_end):
@@ -928,8 +945,8 @@ def reveal(ctx, output, before_end):
 
 
 @main.command(name="audit")
-@click.argument("bundle", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--posts", "posts_file", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.argument("bundle", type=FILE_PATH)
+@click.option("--posts", "posts_file", type=FILE_PATH, default=None)
 @click.option("--trust-templates", is_flag=True)
 @click.pass_context
 def audit_command(ctx, bundle, posts_file, trust_templates):
@@ -946,10 +963,10 @@ def audit_command(ctx, bundle, posts_file, trust_templates):
 
 
 @main.command(name="dice-report")
-@click.argument("bundle", type=click.Path(dir_okay=False, path_type=Path), required=False)
+@click.argument("bundle", type=FILE_PATH, required=False)
 @click.option("--format", "fmt", type=click.Choice(["text", "bbcode", "markdown"]), default="text")
 @click.option("--min-rolls", type=click.IntRange(2), default=30)
-@click.option("--svg", "svg_path", type=click.Path(dir_okay=False, path_type=Path), default=None)
+@click.option("--svg", "svg_path", type=FILE_PATH, default=None)
 @click.option("--expr", "chart_expr", default=None)
 @click.pass_context
 def dice_report(ctx, bundle, fmt, min_rolls, svg_path, chart_expr):

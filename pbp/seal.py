@@ -331,7 +331,7 @@ def load_seals(campaign) -> dict:
     empty = {"commitment": None, "turns": {}}
     if not path.exists():
         return empty
-    raw = yamlio.loads(read_text(path, SEALS_FILE), SEALS_FILE) or {}
+    raw = yamlio.loads(read_text(path, SEALS_FILE), SEALS_FILE, remember=True) or {}
     turns = raw.get("turns") if isinstance(raw, dict) else None
     if not isinstance(raw, dict) or not isinstance(turns if turns is not None else {}, dict):
         raise InputError("seals_bad", file=SEALS_FILE)

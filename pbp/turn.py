@@ -206,7 +206,7 @@ def record_of(campaign: Campaign, n: int) -> dict:
     path = campaign.turn_dir(n) / RECORD_FILE
     if not path.exists():
         return {}
-    data = yamlio.loads(read_text(path, campaign.rel(path)), campaign.rel(path))
+    data = yamlio.loads(read_text(path, campaign.rel(path)), campaign.rel(path), remember=True)
     return data if isinstance(data, dict) else {}
 
 

@@ -5,6 +5,9 @@ not redo the same work.
 - `templates-<tag>/`: compiled templates (pbp.render's bytecode cache).
 - `seals-<tag>/`: for each campaign, the digest of each archived turn file
   by its size, inode and times (pbp.seal's `archive_codes(..., remembered=True)`).
+- `yaml-<tag>/`: the value of the MJ's larger YAML files (campaign.yaml,
+  world.yaml, characters.yaml, a turn's state.yaml...), by the digest of their
+  text (pbp.yamlio's `loads(..., remember=True)`); the last few hundred.
 - `data-<tag>/`: the parsed data files of pbp and of its rulesets (data.yaml,
   schema.yaml, messages.yaml...: package files, never a campaign's), read
   with `load_data`. Parsing them is a large part of a short command's time;
@@ -136,14 +139,40 @@ def read_entry(kind: str, tag: str, name: str) -> object | None:
         return None
 
 
-def write_entry(kind: str, tag: str, name: str, value: object) -> None:
-    """Keep `value` (plain data) as `name` in the folder `<kind>-<tag>`."""
+def write_entry(kind: str, tag: str, name: str, value: object, keep: int | None = None) -> None:
+    """Keep `value` (plain data: ValueError otherwise) as `name` in the folder
+    `<kind>-<tag>`; `keep`: at most that many entries there (the least recently
+    written go first)."""
     place = folder(kind, tag)
-    if place is not None:
-        write(place / f"{_digest(name)}.marshal", marshal.dumps(value))
+    if place is None:
+        return
+    data = marshal.dumps(value)
+    if keep is not None:
+        _prune(place, keep - 1)
+    write(place / f"{_digest(name)}.marshal", data)
+
+
+def _prune(place: Path, keep: int) -> None:
+    try:
+        entries = [(e.stat().st_mtime_ns, e.path) for e in os.scandir(place) if e.name.endswith(".marshal")]
+    except OSError:
+        return
+    if len(entries) <= keep:
+        return
+    entries.sort()
+    for _, path in entries[:len(entries) - keep // 2]:  # half of them at once: pruned once in a while
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
 
 
 _TAGS: dict[str, str] = {}
+
+
+def data_tag() -> str:
+    """The tag of what is parsed by pbp's readers (see `_data_tag`)."""
+    return _tag()
 
 
 def _tag() -> str:

@@ -39,13 +39,44 @@ MJ_MAX_DEPTH = 64
 MJ_MAX_INT_DIGITS = 18
 
 
-def loads(text: str, source: str | Path = "<text>"):
+#: how long a text must be for its value to be remembered (`loads`): a shorter
+#: one is parsed about as fast as its entry is read back
+REMEMBER_FROM = 2048
+#: how many values are remembered (the user's cache, pbp.usercache)
+REMEMBERED = 256
+
+
+def loads(text: str, source: str | Path = "<text>", remember: bool = False):
     """The MJ's own YAML (campaign.yaml, world.yaml, characters.yaml, state.yaml,
     data files): every YAML the safe loader reads but anchors, aliases, tags and
     duplicate keys (each refused on its line, never silently resolved), read in
-    one pass that cannot recurse."""
+    one pass that cannot recurse.
+
+    `remember`: the value of a text read before (the same text, by its BLAKE2
+    digest) is read back from the user's cache: every command reads the
+    campaign's files, which change once a turn."""
+    if remember and len(text) >= REMEMBER_FROM:
+        return _remembered(text, source)
     value, _ = _walk(text, source, strict=True, max_depth=MJ_MAX_DEPTH, max_int_digits=MJ_MAX_INT_DIGITS,
                      alias_key="yaml_alias_mj", index=False)
+    return value
+
+
+def _remembered(text: str, source):
+    from hashlib import blake2b
+
+    from pbp import usercache
+
+    key = blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
+    tag = usercache.data_tag()
+    found = usercache.read_entry("yaml", tag, key)
+    if isinstance(found, tuple) and len(found) == 2 and found[0] == key:
+        return found[1]
+    value = loads(text, source)
+    try:
+        usercache.write_entry("yaml", tag, key, (key, value), keep=REMEMBERED)
+    except ValueError:  # not plain data (a date): parsed each time
+        pass
     return value
 
 

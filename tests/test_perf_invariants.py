@@ -204,7 +204,7 @@ from pbp import yamlio
 from pbp.cli import main
 read = []
 loads = yamlio.loads
-yamlio.loads = lambda text, source="<text>": read.append(str(source)) or loads(text, source)
+yamlio.loads = lambda text, source="<text>", **kw: read.append(str(source)) or loads(text, source, **kw)
 try:
     main(["check"])
 except SystemExit:
@@ -462,3 +462,39 @@ def test_a_record_compares_hashes_and_copies_by_its_fields():
     with pytest.raises(TypeError):
         Event("x", {}, "public")  # an audience is PUBLIC, GM or Players(...)
     assert Event("x", {"a": 1}, PUBLIC) == Event("x", {"a": 1}, PUBLIC)
+
+
+def test_a_remembered_yaml_value_is_read_back_and_a_changed_text_parsed_again(tmp_path, monkeypatch):
+    """yamlio.loads(remember=True): the value of a text seen before comes from
+    the user's cache, keyed by the text's digest; another text is parsed."""
+    from pbp import usercache, yamlio
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setitem(usercache._STATE, "folders", {})  # this test's cache folder, then the session's again
+    monkeypatch.setattr(yamlio, "REMEMBER_FROM", 0)
+    text = "cells:\n" + "".join(f"  S{i:02d}: {{bruit: {i}, nom: salle {i}}}\n" for i in range(50))
+    first = yamlio.loads(text, "world.yaml", remember=True)
+    assert first["cells"]["S07"] == {"bruit": 7, "nom": "salle 7"}
+    parsed = []
+    real_walk = yamlio._walk
+    monkeypatch.setattr(yamlio, "_walk", lambda *a, **k: parsed.append(1) or real_walk(*a, **k))
+    again = yamlio.loads(text, "world.yaml", remember=True)
+    assert again == first and again is not first and not parsed  # read back, a fresh copy
+    changed = yamlio.loads(text.replace("bruit: 7,", "bruit: 8,"), "world.yaml", remember=True)
+    assert changed["cells"]["S07"]["bruit"] == 8 and parsed == [1]
+    dated = yamlio.loads("limite: 2026-12-03\n", "campaign.yaml", remember=True)  # no plain data: not kept
+    assert dated == {"limite": datetime.date(2026, 12, 3)}
+    assert yamlio.loads("limite: 2026-12-03\n", "campaign.yaml", remember=True) == dated
+
+
+def test_the_remembered_values_are_pruned(tmp_path, monkeypatch):
+    from pbp import usercache, yamlio
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setitem(usercache._STATE, "folders", {})  # this test's cache folder, then the session's again
+    monkeypatch.setattr(yamlio, "REMEMBER_FROM", 0)
+    monkeypatch.setattr(yamlio, "REMEMBERED", 10)
+    for i in range(40):
+        assert yamlio.loads(f"tour: {i}\n", "state.yaml", remember=True) == {"tour": i}
+    folder = next((tmp_path / "cache" / "pbp").glob("yaml-*"))
+    assert 1 <= len(list(folder.iterdir())) <= 10
