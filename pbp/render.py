@@ -89,7 +89,10 @@ _INVISIBLE = Lazy("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-
 def normalise(text) -> str:
     """Player text as it reads: LF line endings; control characters, terminal
     escape sequences and bidi overrides removed. Every escape path starts here."""
-    text = _LINE_ENDINGS.sub("\n", str(text))
+    text = str(text)
+    if text.isprintable():  # most text: every character the patterns below change is unprintable
+        return text
+    text = _LINE_ENDINGS.sub("\n", text)
     text = _TERMINAL_ESCAPES.sub("", text)
     return _INVISIBLE.sub("", text)
 

@@ -151,6 +151,22 @@ def test_normalise(text, expected):
     assert normalise(text) == expected
 
 
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8") | st.sampled_from("\r\n\t\x1b\x9b\x9d\u2028\u202e[]0;"))
+       | st.text())
+def test_printable_text_is_left_as_it_is(text):
+    """normalise's shortcut: text whose every character is printable is returned
+    as it came, since each of its patterns only changes unprintable characters."""
+    from pbp import render
+
+    slow = text
+    for pattern, repl in ((render._LINE_ENDINGS, "\n"), (render._TERMINAL_ESCAPES, ""), (render._INVISIBLE, "")):
+        slow = pattern.compiled.sub(repl, slow)
+    assert normalise(text) == slow
+    if text.isprintable():
+        assert slow == text
+
+
 @pytest.mark.parametrize("text, expected", [
     ("http://evil.example/a", "http:\u2060/\u2060/evil.\u2060example/a"),
     ("www.evil.fr", "www\u2060.\u2060evil.\u2060fr"),
