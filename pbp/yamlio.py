@@ -41,7 +41,7 @@ MJ_MAX_INT_DIGITS = 18
 
 #: how long a text must be for its value to be remembered (`loads`): a shorter
 #: one is parsed about as fast as its entry is read back
-REMEMBER_FROM = 2048
+REMEMBER_FROM = 256
 #: how many values are remembered (the user's cache, pbp.usercache)
 REMEMBERED = 256
 
