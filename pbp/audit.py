@@ -175,7 +175,7 @@ def replay_turn(campaign, n: int, previous: str, posts: bool = True) -> Replay:
     from pbp import turn
 
     on_disk = turn.outputs_on_disk(campaign, n)
-    replayed = turn.as_recorded(campaign, turn.record_of(campaign, n))
+    replayed = turn.as_recorded(campaign, turn.record_of(campaign, n, remember=False))
     try:
         out = turn.compute(replayed, n)
         if turn.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns

@@ -254,15 +254,18 @@ class Campaign(Record):
         done = self.resolved_turns()
         return done[-1] if done else None
 
-    def state(self, n: int) -> dict:
+    def state(self, n: int, remember: bool = True) -> dict:
         """Turn n's state.yaml, held to the ruleset's schema and its `validate_state`
-        (the MJ may have edited it by hand)."""
+        (the MJ may have edited it by hand). `remember`: its parsed value kept in
+        the user's cache (yamlio.loads); not for a pass over every turn (`pbp
+        verify`), whose hundreds of states would push out what the everyday
+        commands read."""
         path = self.turn_dir(n) / "state.yaml"
         if not path.exists():
             raise PbpError("turn_not_resolved", turn=n)
         rel = self.rel(path)
         text = read_text(path, rel)
-        data = yamlio.loads(text, rel, remember=True)
+        data = yamlio.loads(text, rel, remember=remember)
         if data is None:
             data = {}
         node = type(self.ruleset).schema().get("state")

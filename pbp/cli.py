@@ -673,7 +673,7 @@ def verify(ctx):
     current = {"lang": campaign.lang, "format": campaign.format, "dialect": campaign.dialect}
     for n in campaign.resolved_turns():
         on_disk = turn.outputs_on_disk(campaign, n)
-        record = turn.record_of(campaign, n)
+        record = turn.record_of(campaign, n, remember=False)
         # replayed as it was played: its recorded roster and rendering
         replay = turn.as_recorded(campaign, record)
         for key, was in (record.get("render") or {}).items():

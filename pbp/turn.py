@@ -198,15 +198,16 @@ def _about_actions(problem: PbpError, orders: od.PlayerOrders) -> bool:
 
 # -- the core's record of a turn ---------------------------------------------------
 
-def record_of(campaign: Campaign, n: int) -> dict:
+def record_of(campaign: Campaign, n: int, remember: bool = True) -> dict:
     """The record of turn n (turns/NNN/turn.yaml), {} when there is none (an
-    archive from before records, or a turn not played)."""
+    archive from before records, or a turn not played). `remember`: as
+    `Campaign.state`'s."""
     if n < 0:
         return {}
     path = campaign.turn_dir(n) / RECORD_FILE
     if not path.exists():
         return {}
-    data = yamlio.loads(read_text(path, campaign.rel(path)), campaign.rel(path), remember=True)
+    data = yamlio.loads(read_text(path, campaign.rel(path)), campaign.rel(path), remember=remember)
     return data if isinstance(data, dict) else {}
 
 
@@ -350,10 +351,10 @@ def compute(campaign: Campaign, n: int, inputs: TurnInputs | None = None, files:
     if n == 0:
         return compute_setup(campaign)
     if state is None:
-        state = campaign.state(n - 1)
+        state = campaign.state(n - 1, remember=False)  # not kept: `pbp verify` computes every turn
     if campaign.ruleset.is_over(state):
         raise PbpError("game_over", turn=n - 1)
-    previous = record_of(campaign, n - 1)
+    previous = record_of(campaign, n - 1, remember=False)
     if inputs is None:
         inputs = gather(campaign, n, state, previous)
     inputs.raise_errors()

@@ -498,3 +498,18 @@ def test_the_remembered_values_are_pruned(tmp_path, monkeypatch):
         assert yamlio.loads(f"tour: {i}\n", "state.yaml", remember=True) == {"tour": i}
     folder = next((tmp_path / "cache" / "pbp").glob("yaml-*"))
     assert 1 <= len(list(folder.iterdir())) <= 10
+
+
+def test_verify_does_not_fill_the_cache_with_every_turns_state(tmp_path):
+    """A pass over every turn reads its states and records without keeping them:
+    hundreds of them would push out what the everyday commands read back."""
+    camp = copy_example("murder", tmp_path / "c")
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-m", "pbp", "verify"], capture_output=True, text=True, cwd=camp, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    kept = list((tmp_path / "cache" / "pbp").glob("yaml-*/*.marshal"))
+    turns = len(list((camp / "turns").iterdir()))
+    assert turns >= 8 and len(kept) <= 4, (turns, kept)  # campaign, world, characters, seals.yaml
+    done = subprocess.run([sys.executable, "-m", "pbp", "status"], capture_output=True, text=True, cwd=camp, env=env)
+    assert done.returncode == 0
+    assert len(list((tmp_path / "cache" / "pbp").glob("yaml-*/*.marshal"))) <= len(kept) + 2  # + state, turn.yaml
