@@ -24,7 +24,6 @@ line through the file's `Lines` (no re-reading).
 
 from __future__ import annotations
 
-import unicodedata
 
 from pbp import i18n, yamlio
 from pbp.errors import InputError, PbpError
@@ -93,7 +92,11 @@ class GmOrders(Record):
 
 def normalize_id(word) -> str:
     """`Déplacement normal` -> `deplacement_normal`."""
-    text = unicodedata.normalize("NFKD", str(word)).encode("ascii", "ignore").decode()
+    text = str(word)
+    if not text.isascii():  # (unicodedata is loaded only for accented words)
+        import unicodedata
+
+        text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return "_".join(text.lower().replace("-", " ").replace("'", " ").split())
 
 

@@ -19,11 +19,9 @@ a folder; nothing in the core names one.
 
 from __future__ import annotations
 
-import copy
 import importlib
 import marshal
 from abc import ABC, abstractmethod
-import pkgutil
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -319,6 +317,8 @@ def plain_copy(data):
     try:
         return marshal.loads(marshal.dumps(data))
     except ValueError:
+        import copy
+
         return copy.deepcopy(data)
 
 
@@ -351,9 +351,20 @@ _loaded: dict[str, type[Ruleset]] = {}
 def _builtin_ids() -> list[str]:
     """Built-in ruleset folders, found without importing them (a broken one
     must not break the others)."""
+    import pkgutil
+
     import pbp.rulesets as package
 
     return [m.name for m in pkgutil.iter_modules(package.__path__) if m.ispkg and not m.name.startswith("_")]
+
+
+def _is_builtin(ruleset_id: str) -> bool:
+    """Whether `ruleset_id` names a built-in ruleset folder (one stat, where
+    `_builtin_ids` lists the package: every command loads its campaign's ruleset)."""
+    import pbp.rulesets as package
+
+    return ruleset_id.isidentifier() and not ruleset_id.startswith("_") and \
+        (Path(package.__path__[0]) / ruleset_id / "__init__.py").is_file()
 
 
 def _entry_points():
@@ -386,7 +397,7 @@ def with_commands(ruleset_id: str) -> type[Ruleset] | None:
 
 def load_class(ruleset_id: str) -> type[Ruleset]:
     cls = _loaded.get(ruleset_id)
-    if cls is None and ruleset_id in _builtin_ids():
+    if cls is None and _is_builtin(ruleset_id):
         cls = importlib.import_module(f"pbp.rulesets.{ruleset_id}").RULESET
     if cls is None:
         ep = _entry_points().get(ruleset_id)

@@ -26,7 +26,6 @@ nodes that other nodes use by name.
 
 from __future__ import annotations
 
-import copy
 import re
 from pathlib import Path
 
@@ -513,6 +512,8 @@ class _Run:
                 self.error("schema_missing", (path, name), expected=fields[name].expected())
         for name, default in defaults:
             if name not in value:
+                import copy  # (here: most commands fill in no default)
+
                 value[name] = copy.deepcopy(default)
 
     def map(self, node: Node, value, path) -> None:

@@ -3,9 +3,11 @@
 Two ways in:
 
 - `loads` / `load_file`, for the MJ's own files (campaign.yaml, world.yaml,
-  characters.yaml, state.yaml): libyaml's CSafeLoader, as fast as it gets.
-  Line numbers are only needed when something is wrong, so `line_of` builds a
-  text's line index the first time it is asked and reuses it.
+  characters.yaml, state.yaml): the same one-pass reader over libyaml's
+  events, with room (see `loads`); with `remember=True`, a text read before
+  is not parsed again (its value is kept in the user's cache). Line numbers
+  are only needed when something is wrong, so `line_of` builds a text's line
+  index the first time it is asked and reuses it.
 - `load_untrusted`, for what a stranger wrote (order files, and gm.yaml the same
   way): built from libyaml's event stream in one linear pass, with no recursion
   and no alias expansion, refusing what a player has no use for (anchors,
