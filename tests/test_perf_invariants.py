@@ -405,10 +405,14 @@ def imported(*args, cwd) -> set[str]:
 def test_each_command_imports_what_it_uses(tmp_path):
     camp = copy_example("d100", tmp_path)
     help_ = imported("--help", cwd=camp)
-    # the help speaks the MJ's language, its catalogue read back from the user's cache
-    assert help_ == {"pbp", "pbp.cli", "pbp.help", "pbp.i18n", "pbp.patterns", "pbp.usercache"}
+    # the help speaks the MJ's language, its catalogue read back from the user's cache;
+    # it lists every command, so it imports every command's module of pbp.cli
+    commands = {f"pbp.cli.{m}" for m in ("setup", "orders", "play", "archive", "balance", "trust")}
+    assert help_ == {"pbp", "pbp.cli", "pbp.cli.common", "pbp.help", "pbp.i18n", "pbp.patterns",
+                     "pbp.usercache"} | commands
     check = imported("check", cwd=camp)
     assert "pbp.loop" in check and "yaml" in check
+    assert {m for m in check if m.startswith("pbp.cli.")} == {"pbp.cli.common", "pbp.cli.orders"}  # its own
     assert not {"jinja2", "markdown", "pbp.render"} & check  # nothing is rendered
     # bots, synthetic games and exact odds: `pbp simulate` and `pbp odds` alone
     assert not {m for m in check if m.endswith((".balance", ".odds"))}, check

@@ -1,0 +1,131 @@
+"""`pbp` commands. The archive: the MJ's overview, the replay, undo, and a roll on demand."""
+
+from __future__ import annotations
+
+import click
+
+from pbp.cli.common import PbpCommand, campaign_of, commit, say
+
+
+@click.command(cls=PbpCommand)
+@click.pass_context
+def status(ctx):
+    """The MJ's overview of the current state (secret)."""
+    from pbp import seal, turn
+    from pbp.deadline import turn_deadline
+    from pbp.errors import PbpError
+
+    campaign = campaign_of(ctx)
+    n = campaign.last_turn()
+    if n is None:
+        raise PbpError("not_set_up")
+    state = campaign.state(n)
+    rend = turn.renderer(campaign, "text")
+    rs, scenario = campaign.ruleset, campaign.scenario
+    entries = rs.status(state, scenario)
+    record = turn.record_of(campaign, n)
+    flag_after = campaign.nmr.get("flag_after")
+    missed = record.get("missed") or {}
+    received = sorted({handle for handle, _ in campaign.order_files(n + 1)})
+    playing = rs.players_to_play(state, scenario)
+    deadline = turn_deadline(campaign.config.get("deadline"), n + 1, campaign.lang)
+    click.echo(rend.render("status", turn=n, title=campaign.title, events=entries, over=rs.is_over(state),
+                           received=received, expected=[h for h in playing if not rs.lost_turn(state, scenario, h)
+                                                         and h not in (record.get("inactive") or [])],
+                           names={h: scenario.name(h) for h in campaign.roster}, missed=missed,
+                           flagged=[h for h, c in missed.items() if flag_after and c >= flag_after],
+                           inactive=record.get("inactive") or [], deadline=deadline),
+               nl=False)
+    try:  # where the archive no longer matches the codes printed or posted (pbp/seal.py)
+        for problem in seal.problems(campaign):
+            say(problem.key, **problem.params)
+    except PbpError as exc:
+        click.echo(exc.text(campaign.lang), err=True)
+
+
+@click.command(cls=PbpCommand)
+@click.pass_context
+def verify(ctx):
+    """Replay every archived turn and report any difference."""
+    import difflib
+
+    from pbp import seal, turn
+    from pbp.campaign import FORMATS
+    from pbp.i18n import shown
+
+    campaign = campaign_of(ctx)
+    failures = 0
+    codes = seal.archive_codes(campaign)  # each turn's posts show the code chained on the archive's
+    current = {"lang": campaign.lang, "format": campaign.format, "dialect": campaign.dialect}
+    for n in campaign.resolved_turns():
+        on_disk = turn.outputs_on_disk(campaign, n)
+        record = turn.record_of(campaign, n, remember=False)
+        # replayed as it was played: its recorded roster and rendering
+        replay = turn.as_recorded(campaign, record)
+        for key, was in (record.get("render") or {}).items():
+            if current.get(key) != was:
+                say("verify_config_changed", turn=n, key=key, was=was, now=current.get(key))
+        late = [h for h in campaign.roster if record and h not in (record.get("roster") or {})]
+        if late:
+            say("verify_roster_changed", turn=n, players=late)
+        out = turn.compute(replay, n)
+        if turn.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns
+            out.files.pop(turn.RECORD_FILE, None)
+        turn.as_archived(out, on_disk.get("events.yaml"))  # rolls whole, as archives had them before
+        for fmt, ext in FORMATS.items():
+            if any(name.endswith("." + ext) for name in on_disk):
+                turn.render_all(replay, out, fmt)
+        seal.seal_output(replay, out, seal.previous_of(campaign, n, codes))
+        diffs = sorted(set(on_disk) ^ set(out.files) | {k for k in on_disk if out.files.get(k) != on_disk[k]})
+        if not diffs:
+            say("verify_ok", turn=n)
+            continue
+        failures += 1
+        say("verify_diff", turn=n, files=diffs)
+        for name in diffs[:3]:
+            old = on_disk.get(name, b"").decode(errors="replace").splitlines()
+            new = out.files.get(name, b"").decode(errors="replace").splitlines()
+            for line in list(difflib.unified_diff(old, new, f"archive/{name}", f"replay/{name}", lineterm=""))[:20]:
+                click.echo("    " + shown(line, 300))  # archived text may hold a player's control characters
+    for problem in seal.problems(campaign, codes):
+        say(problem.key, **problem.params)
+        failures += problem.serious
+    if failures:
+        ctx.exit(1)
+    say("verify_done", count=len(campaign.resolved_turns()))
+
+
+@click.command(cls=PbpCommand)
+@click.option("--to", "to_turn", type=click.IntRange(0), default=None)
+@click.option("--no-commit", is_flag=True)
+@click.pass_context
+def undo(ctx, to_turn, no_commit):
+    """Remove the last resolved turn's outputs (its orders stay)."""
+    from pbp import archive
+    from pbp.errors import PbpError
+
+    campaign = campaign_of(ctx)
+    with campaign.lock():
+        last = campaign.last_turn()
+        if last is None:
+            raise PbpError("nothing_to_undo")
+        if to_turn is not None and to_turn > last:
+            raise PbpError("undo_to_ahead", turn=to_turn, last=last)
+        target = last - 1 if to_turn is None else to_turn
+        for n in range(last, target, -1):
+            count = archive.remove_turn(campaign, n)
+            say("undo_done", turn=n, count=count)
+            commit(campaign, "commit_undo", no_commit, turn=n)
+
+
+@click.command(cls=PbpCommand)
+@click.argument("expr", nargs=-1, required=True)
+@click.option("--seed", type=int, default=None)
+@click.pass_context
+def roll(ctx, expr, seed):
+    """Roll dice, forum style: pbp roll 2d6+1."""
+    from pbp.dice import FreeDice
+
+    dice = FreeDice(seed, keep_log=True)
+    result = dice.roll("roll", "".join(expr))
+    click.echo(str(result))

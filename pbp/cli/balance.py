@@ -1,0 +1,146 @@
+"""`pbp` commands. Balance tools: odds and simulated games."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from pbp import help as local_help
+from pbp.cli.common import FILE_PATH, PbpCommand, campaign_of, lang_of
+
+
+@click.command(cls=PbpCommand)
+@click.argument("expr", required=False)
+@click.option("--ge", type=int)
+@click.option("--gt", type=int)
+@click.option("--le", type=int)
+@click.option("--lt", type=int)
+@click.option("--eq", type=int)
+@click.option("--vs", "versus", metavar="EXPR2")
+@click.option("--rule", metavar="RULESET.NAME")
+@click.option("--set", "settings", multiple=True, metavar="KEY=VALUE")
+@click.option("--list", "list_rules", is_flag=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "bbcode", "markdown"]), default="text")
+def odds(expr, ge, gt, le, lt, eq, versus, rule, settings, list_rules, fmt):
+    """Exact probabilities: pbp odds 1d10 --ge 7 ; pbp odds 2d6+1 --vs 1d6+3 ;
+    pbp odds --rule manhunt.combat --set peji=1d6+2."""
+    from pbp import odds as od, ruleset
+
+    if list_rules:
+        for rid in ruleset.ids():
+            rs = ruleset.get(rid)
+            if ruleset.ODDS not in rs.capabilities:
+                continue
+            for name, calc in rs.odds().items():
+                click.echo(f"{rid}.{name}: {calc.title}")
+                for key, param in calc.params.items():
+                    click.echo(f"    --set {key}={param.default}    {param.help}")
+        return
+    comparisons = {k: v for k, v in dict(ge=ge, gt=gt, le=le, lt=lt, eq=eq).items() if v is not None}
+    if rule:
+        table = _rule_odds(rule, settings)
+    elif expr and versus and not comparisons:
+        table = od.versus_table(expr, versus)
+    elif expr and len(comparisons) == 1 and not versus:
+        (comparison, target), = comparisons.items()
+        table = od.check(expr, comparison, target)
+    else:
+        ctx = click.get_current_context()
+        raise click.UsageError(local_help.say(ctx, "usage_odds"), ctx)
+    click.echo(od.render(table, fmt), nl=False)
+
+
+def _rule_odds(rule: str, settings):
+    from pbp import dice, i18n, ruleset
+    from pbp.errors import PbpError
+
+    rid, _, name = rule.partition(".")
+    calculators = ruleset.get(rid).odds()
+    if name not in calculators:
+        raise PbpError("unknown_calculator", rule=rule, valid=[f"{rid}.{n}" for n in calculators],
+                       suggestion=i18n.closest(name, calculators))
+    calc = calculators[name]
+    params = {k: p.default for k, p in calc.params.items()}
+    for item in settings:
+        key, _, value = item.partition("=")
+        if key not in calc.params:
+            raise PbpError("unknown_param", param=key, valid=list(calc.params), suggestion=i18n.closest(key, calc.params))
+        if calc.params[key].kind == "dice":
+            params[key] = str(dice.parse(value))
+        else:
+            try:
+                params[key] = int(value)
+            except ValueError:
+                raise PbpError("param_not_int", param=key, value=value) from None
+    return calc.compute(params)
+
+
+@click.command(cls=PbpCommand)
+@click.argument("ruleset_id", required=False)
+@click.option("--games", type=click.IntRange(1), default=1000, show_default=True)
+@click.option("--players", type=click.IntRange(1), default=6, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--jobs", type=click.IntRange(1), default=None)
+@click.option("--max-turns", type=click.IntRange(1), default=100, show_default=True)
+@click.option("--override", "overrides", multiple=True, metavar="KEY=VALUE")
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--svg", "svg_path", type=FILE_PATH, default=None)
+@click.pass_context
+def simulate(ctx, ruleset_id, games, players, seed, jobs, max_turns, overrides, as_json, svg_path):
+    """Play many games with bots and print the balance figures.
+
+    With RULESET, on a synthetic world; without, on the campaign's world and
+    sheets (-C PATH). Both runs of an --override play the same world (built once
+    from the current rules), so only the rules change is compared."""
+    import json
+    import random
+
+    from pbp import i18n, ruleset, simulate as sim
+    from pbp.campaign import atomic_write
+    from pbp.chart import histogram_svg
+    from pbp.errors import PbpError
+    from pbp.render import Renderer, package_dir
+
+    base_rules: dict = {}
+    if ruleset_id:
+        rs = ruleset.get(ruleset_id)
+        if ruleset.SIMULATE not in rs.capabilities:
+            raise PbpError("no_simulation", ruleset=ruleset_id)
+        scenario = rs.sample_scenario(players, random.Random(seed))
+        source = ruleset_id
+    else:
+        campaign = campaign_of(ctx)
+        rs, scenario, ruleset_id = campaign.ruleset, campaign.scenario, campaign.ruleset.id
+        if ruleset.SIMULATE not in rs.capabilities:
+            raise PbpError("no_simulation", ruleset=ruleset_id)
+        base_rules = campaign.config.get("rules") or {}
+        players = len(scenario.roster)
+        source = str(campaign.root.name)
+    lang = lang_of(ctx)
+    variant_rules = base_rules
+    for item in overrides:
+        variant_rules = sim.merge(variant_rules, sim.parse_override(item))
+    ruleset.get(ruleset_id, variant_rules)  # a typo in --override is refused before playing
+    jobs = jobs or os.cpu_count() or 1
+    runs = [("base", base_rules)] + ([("variant", variant_rules)] if overrides else [])
+    results = {}
+    with click.progressbar(length=games * len(runs), label=i18n.t(lang, "simulating", games=games),
+                           file=sys.stderr) as bar:
+        for name, rules in runs:
+            simulation = sim.Simulation(ruleset_id, scenario, games, seed, jobs, rules, max_turns)
+            results[name] = sim.aggregate(simulation.run(bar.update))
+    report = {"ruleset": ruleset_id, "source": source, "games": games, "players": players, "seed": seed,
+              "overrides": list(overrides), **results}
+    main_figure = results["base"]["main"]
+    if main_figure and svg_path is not None:
+        series = [(i18n.t(lang, f"simulation_{name}"), results[name]["figures"][main_figure].get("histogram", {}))
+                  for name, _ in runs]
+        atomic_write(svg_path, histogram_svg(f"{ruleset_id} — {main_figure} ({games})", main_figure, series))
+        report["svg"] = str(svg_path)
+    if as_json:
+        click.echo(json.dumps(report, ensure_ascii=False, indent=2))
+        return
+    renderer = Renderer([package_dir("templates") / "common" / lang], "text", lang=lang)
+    click.echo(renderer.render("simulation", **report), nl=False)

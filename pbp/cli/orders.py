@@ -1,0 +1,193 @@
+"""`pbp` commands. A turn's orders: the blank form, a player's message imported, the check, the receipt, the reminder."""
+
+from __future__ import annotations
+
+import click
+
+from pbp.cli.common import CONTEXT, FORMAT, PbpCommand, PbpSubgroup, campaign_of, say
+
+
+@click.group(cls=PbpSubgroup, invoke_without_command=True, context_settings=CONTEXT)
+@click.option("--player", "handle", default=None)
+@click.option("--write", "write_file", is_flag=True)
+@click.pass_context
+def orders(ctx, handle, write_file):
+    """A blank order file for the next turn, legal actions in comments.
+
+    `pbp orders import --player H [FILE|-]` reads a player's message instead."""
+    if ctx.invoked_subcommand is not None:
+        ctx.obj["orders_player"] = handle  # `pbp orders --player H import` names the player too
+        if write_file:
+            raise click.UsageError("--write goes after `import`: pbp orders import --player H --write", ctx)
+        return
+    if handle is None:
+        raise click.MissingParameter(ctx=ctx, param=next(p for p in ctx.command.params if p.name == "handle"))
+    from pbp import orders as od, turn
+    from pbp.campaign import atomic_write
+    from pbp.errors import PbpError
+    from pbp.render import Renderer, template_paths
+
+    campaign = campaign_of(ctx)
+    handle = campaign.handle(handle)
+    n = turn.next_turn(campaign)
+    state = campaign.state(n - 1)
+    rs, scenario = campaign.ruleset, campaign.scenario
+    if rs.is_over(state):
+        raise PbpError("game_over", turn=n - 1)
+    if handle not in rs.players_to_play(state, scenario):
+        raise PbpError("player_out_no_form", player=handle, character=scenario.name(handle))
+    actions = [dict(id=a, en=(spec or {}).get("en"), arg=od.describe((spec or {}).get("arg"), rs, campaign.lang),
+                    spec=spec or {})
+               for a, spec in rs.actions.items()]
+    paths = template_paths(rs.id, campaign.lang, campaign.root, rs.folder())
+    text = Renderer(paths, "text", lang=campaign.lang).render(
+        "orders_form", player=handle, character=scenario.name(handle), turn=n, actions=actions,
+        playing=handle in rs.players_to_play(state, scenario),
+        hints=rs.order_context(state, scenario, handle))
+    if write_file:
+        target = campaign.turn_dir(n) / "orders" / f"{handle}.yaml"
+        if target.exists():
+            raise PbpError("orders_exist", file=campaign.rel(target))
+        atomic_write(target, text)
+        say("written", path=campaign.rel(target))
+    else:
+        click.echo(text, nl=False)
+
+
+@orders.command("import")
+@click.argument("message", required=False, default="-", metavar="[FILE|-]")
+@click.option("--player", "handle", default=None)
+@click.option("--write", "write_file", is_flag=True)
+@click.option("--force", is_flag=True)
+@FORMAT
+@click.pass_context
+def orders_import(ctx, message, handle, write_file, force, fmt):
+    """A player's message (pasted into FILE, or on standard input) made their order
+    file for the next turn: prints what was understood, what `pbp check` says of it
+    and the receipt to send back. Anything ambiguous or unknown is asked (exit 1,
+    nothing written)."""
+    from pbp import i18n, import_orders, turn
+    from pbp.campaign import atomic_write
+    from pbp.errors import InputError
+
+    handle = handle or ctx.obj.get("orders_player")
+    if handle is None:
+        raise click.MissingParameter(ctx=ctx, param=next(p for p in ctx.command.params if p.name == "handle"))
+    campaign = campaign_of(ctx)
+    lang = campaign.lang
+    handle = campaign.handle(handle)
+    limit = campaign.limits["order_file_bytes"]
+    source = "<stdin>" if message == "-" else message
+    data = import_orders.read_source(message, click.get_binary_stream("stdin"), limit)
+    text = import_orders.read_message(data, source, limit)
+    if write_file and not force:
+        existing = [p for h, p in campaign.order_files(turn.next_turn(campaign)) if h == handle]
+        if existing:
+            raise InputError("import_exists", file=campaign.rel(existing[0]))
+    result = import_orders.import_message(campaign, handle, text)
+    if result.reading.questions:
+        for question in result.reading.questions:
+            click.echo(question.text(lang), err=True)
+        click.echo(i18n.t(lang, "import_questions", count=len(result.reading.questions)), err=True)
+        ctx.exit(1)
+    if write_file:
+        with campaign.lock():
+            for old in result.existing:
+                if old != result.target:
+                    old.unlink()  # --force: the imported file replaces the player's (Lucy.yml too)
+            atomic_write(result.target, result.text)
+        say("written", path=campaign.rel(result.target))
+    else:
+        click.echo(result.text, nl=False)
+        if result.existing:
+            say("import_exists_note", files=[campaign.rel(p) for p in result.existing])
+    click.echo("")
+    if result.problems:
+        say("import_check_refused", count=len(result.problems))
+        for problem in result.problems:
+            click.echo("  " + problem.text(lang))
+    else:
+        say("import_check_ok", count=len(result.receipt["actions"]))
+    click.echo("")
+    say("import_receipt")
+    click.echo(turn.renderer(campaign, fmt).render("receipt", title=campaign.title, **result.receipt), nl=False)
+    if result.problems:
+        ctx.exit(1)
+
+
+@click.command(cls=PbpCommand)
+@click.option("--turn", "n", type=int, default=None)
+@click.pass_context
+def check(ctx, n):
+    """Validate the submitted orders; list who has not sent any."""
+    from pbp import i18n, loop, turn
+
+    campaign = campaign_of(ctx)
+    lang = campaign.lang
+    n = turn.check_turn_number(campaign, n)
+    report = loop.check_turn(campaign, n)
+    inputs = report.inputs
+    for error in inputs.errors + report.forced:
+        click.echo(error.text(lang), err=True)
+    for note in inputs.ignored + report.unused:
+        click.echo(note.text(lang), err=True)
+    names = campaign.names
+
+    def who(handles):
+        return [f"{h} ({names.get(h, h)})" if names.get(h, h) != h else h for h in handles]
+
+    if inputs.valid:
+        counts = [f"{h} ({i18n.t(lang, 'n_actions', count=len(inputs.orders[h].actions))})" for h in inputs.valid]
+        say("check_valid", count=len(inputs.valid), players=counts)
+    if inputs.refused:
+        say("check_refused", count=len(inputs.refused), players=who(inputs.refused))
+    missing = inputs.missing  # expected, and no orders: nothing sent, or a blank form
+    silent = [h for h in missing if h not in inputs.blank]
+    if silent:
+        say("check_missing", count=len(silent), players=who(silent))
+    if inputs.blank:
+        say("check_blank", players=who(inputs.blank))
+    if inputs.inactive:
+        say("check_inactive", players=who(inputs.inactive))
+    for h, why in inputs.lost.items():  # one line each: a reason is a sentence
+        say("check_lost", player=who([h])[0], reason=i18n.t(lang, f"{campaign.ruleset.id}.{why}"))
+    if report.ok and inputs.gm.rolls and not report.unused:
+        say("check_forced_ok", count=len(inputs.gm.rolls))
+    if report.ok and not missing:
+        say("check_all_done", turn=n)
+    else:
+        say("check_summary", turn=n, accepted=len(inputs.valid), refused=len(inputs.refused),
+            missing=len(missing))
+    if not report.ok:
+        ctx.exit(1)
+
+
+@click.command(cls=PbpCommand)
+@click.option("--player", "handle", required=True)
+@click.option("--turn", "n", type=int, default=None)
+@FORMAT
+@click.pass_context
+def receipt(ctx, handle, n, fmt):
+    """What pbp understood of a player's orders, ready to paste into a private message."""
+    from pbp import loop, turn
+
+    campaign = campaign_of(ctx)
+    handle = campaign.handle(handle)
+    n = turn.check_turn_number(campaign, n)
+    context = loop.receipt(campaign, handle, n)
+    click.echo(turn.renderer(campaign, fmt).render("receipt", title=campaign.title, **context), nl=False)
+
+
+@click.command(cls=PbpCommand)
+@click.option("--turn", "n", type=int, default=None)
+@FORMAT
+@click.pass_context
+def remind(ctx, n, fmt):
+    """A reminder post: who has not sent valid orders yet, and the deadline."""
+    from pbp import loop, turn
+
+    campaign = campaign_of(ctx)
+    n = turn.check_turn_number(campaign, n)
+    context = loop.reminder(campaign, n)
+    click.echo(turn.renderer(campaign, fmt).render("remind", title=campaign.title, names=campaign.names,
+                                                   **context), nl=False)

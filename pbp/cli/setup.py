@@ -1,0 +1,83 @@
+"""`pbp` commands. init and setup: a new campaign folder, and its turn 0."""
+
+from __future__ import annotations
+
+import click
+
+from pbp.cli.common import FOLDER_PATH, FORMAT, PbpCommand, campaign_of, commit, say
+
+
+@click.command(cls=PbpCommand)
+@click.argument("path", type=FOLDER_PATH)
+@click.option("--ruleset", "ruleset_id", required=True)
+@click.option("--example", is_flag=True)
+@click.option("--lang", type=click.Choice(["fr", "en"]), default=None)
+@click.option("--no-git", is_flag=True)
+@click.pass_context
+def init(ctx, path, ruleset_id, example, lang, no_git):
+    """Create a new campaign folder."""
+    import secrets
+    import shutil
+
+    from pbp import archive, ruleset
+    from pbp.campaign import atomic_write
+    from pbp.errors import PbpError
+    from pbp.render import package_dir
+
+    if lang:
+        ctx.obj["lang"] = lang
+    cls = type(ruleset.get(ruleset_id))
+    if path.exists() and any(path.iterdir()):
+        raise PbpError("init_not_empty", file=path)
+    if example:
+        if not cls.example or not (package_dir("campaigns") / cls.example).is_dir():
+            raise PbpError("no_example", ruleset=ruleset_id)
+        shutil.copytree(package_dir("campaigns") / cls.example, path, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns(".pbp.lock", "*.tmp", "__pycache__"))
+    else:
+        skeleton = cls.folder() / "skeleton"
+        if skeleton.is_dir():
+            shutil.copytree(skeleton, path, dirs_exist_ok=True)
+        else:
+            path.mkdir(parents=True, exist_ok=True)
+        config = path / "campaign.yaml"
+        text = config.read_text(encoding="utf-8") if config.exists() else (
+            f"ruleset: {ruleset_id}\ntitle: {path.name}\nlang: fr\nformat: bbcode\nplayers: {{}}\n")
+        text = text.replace("{secret}", secrets.token_hex(16)).replace("{title}", path.name)
+        if "secret:" not in text:
+            text += f"secret: {secrets.token_hex(16)}\n"
+        if lang:
+            text = "\n".join(f"lang: {lang}" if line.startswith("lang:") else line for line in text.split("\n"))
+        atomic_write(config, text)
+    say("init_done", path=path, ruleset=ruleset_id)
+    if not no_git:
+        if archive.repository(path) is None:
+            archive.init(path, f"pbp init ({ruleset_id})")
+            say("git_initialised")
+        else:
+            archive.commit(path.resolve(), f"pbp init ({ruleset_id})")
+    say("init_example_next" if example else "init_next", path=path)
+
+
+# -- setup ----------------------------------------------------------------------
+
+@click.command(cls=PbpCommand)
+@FORMAT
+@click.option("--no-commit", is_flag=True)
+@click.pass_context
+def setup(ctx, fmt, no_commit):
+    """Ruleset set-up (sheet draw, placement): writes turns/000/."""
+    from pbp import seal, turn
+    from pbp.errors import PbpError
+
+    campaign = campaign_of(ctx)
+    with campaign.lock():
+        if campaign.last_turn() is not None:
+            raise PbpError("already_set_up")
+        out = turn.compute_setup(campaign)
+        turn.render_all(campaign, out, fmt)
+        code = seal.seal_output(campaign, out)
+        written = turn.write(campaign, out)
+        seal.record_printed(campaign, 0, code)
+        say("setup_done", count=len(written), folder=campaign.rel(campaign.turn_dir(0)))
+        commit(campaign, "commit_setup", no_commit)
