@@ -70,13 +70,8 @@ def read_message(data: bytes, source: str, limit: int) -> str:
 def import_message(campaign: Campaign, handle: str, message: str) -> Imported:
     """What `handle`'s message orders for the next turn, with the file, the check and
     the receipt when nothing is left to ask."""
-    n = turn.next_turn(campaign)
-    state = campaign.state(n - 1)
+    n, state = turn.next_turn_of(campaign, handle, "import_player_out")
     rs, scenario = campaign.ruleset, campaign.scenario
-    if rs.is_over(state):
-        raise PbpError("game_over", turn=n - 1)
-    if handle not in rs.players_to_play(state, scenario):
-        raise PbpError("import_player_out", player=handle, character=scenario.name(handle))
     people = [x for h in campaign.roster for x in (h, scenario.name(h))]
     reading = importer.read(message, rs, rs.import_names(state, scenario, handle), people, handle)
     target = campaign.turn_dir(n) / "orders" / f"{handle}.yaml"

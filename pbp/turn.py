@@ -94,6 +94,20 @@ def next_turn(campaign: Campaign) -> int:
     return last + 1
 
 
+def next_turn_of(campaign: Campaign, handle: str, out_key: str) -> tuple[int, dict]:
+    """The next turn and the state it starts from, for a player who is to order
+    in it: refused when the game is over, or with `out_key` when the player is
+    no longer in play (`pbp orders` and `pbp orders import` each say it their way)."""
+    n = next_turn(campaign)
+    state = campaign.state(n - 1)
+    rs, scenario = campaign.ruleset, campaign.scenario
+    if rs.is_over(state):
+        raise PbpError("game_over", turn=n - 1)
+    if handle not in rs.players_to_play(state, scenario):
+        raise PbpError(out_key, player=handle, character=scenario.name(handle))
+    return n, state
+
+
 def check_turn_number(campaign: Campaign, n: int | None) -> int:
     expected = next_turn(campaign)
     if n is None:

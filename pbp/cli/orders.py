@@ -29,13 +29,8 @@ def orders(ctx, handle, write_file):
 
     campaign = campaign_of(ctx)
     handle = campaign.handle(handle)
-    n = turn.next_turn(campaign)
-    state = campaign.state(n - 1)
+    n, state = turn.next_turn_of(campaign, handle, "player_out_no_form")
     rs, scenario = campaign.ruleset, campaign.scenario
-    if rs.is_over(state):
-        raise PbpError("game_over", turn=n - 1)
-    if handle not in rs.players_to_play(state, scenario):
-        raise PbpError("player_out_no_form", player=handle, character=scenario.name(handle))
     actions = [dict(id=a, en=(spec or {}).get("en"), arg=od.describe((spec or {}).get("arg"), rs, campaign.lang),
                     spec=spec or {})
                for a, spec in rs.actions.items()]
