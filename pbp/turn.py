@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pbp import events as ev, i18n, yamldump, yamlio
+from pbp import events as ev, i18n, yamlio
 from pbp.campaign import FORMATS, Campaign, atomic_write, read_bytes, read_text
 from pbp.deadline import deadline_of, describe
 from pbp.i18n import closest
@@ -436,6 +436,8 @@ def _finish(campaign, n, state, events, dice, warnings, record, files: bool = Tr
     out = TurnOutput(n, state, plain_events, warnings=warnings, record=record, rolls=list(dice.log))
     if not files:
         return out
+    from pbp import yamldump  # PyYAML, loaded when a turn is written, not by every command
+
     out.files[RECORD_FILE] = yamldump.dumps(record).encode()
     out.files["state.yaml"] = yamldump.dumps(_plain(state)).encode()
     out.files["rolls.yaml"] = yamldump.dumps(log).encode()
@@ -498,6 +500,8 @@ def as_archived(out: TurnOutput, archived: bytes | None) -> None:
     current = out.files.get("events.yaml")
     if archived is None or current is None or archived == current:
         return
+    from pbp import yamldump
+
     whole = yamldump.dumps([e.to_dict() for e in out.events]).encode()
     if archived == whole:
         out.files["events.yaml"] = whole

@@ -81,13 +81,13 @@ def write(path: Path, data: bytes) -> None:
 
 def _data_tag() -> str:
     """What a parsed data file depends on besides its own bytes: pbp's version
-    and its readers' code (yamlio, i18n: a change of how a file is read is a new
+    and its readers' code (yamlio, yamlread, i18n: a change of how a file is read is a new
     folder, even in a checkout whose version did not move) and Python's
     (marshal's format)."""
     from pbp import __version__
 
     here = Path(__file__).parent
-    readers = [os.stat(here / name).st_mtime_ns for name in ("yamlio.py", "i18n.py", "usercache.py")]
+    readers = [os.stat(here / name).st_mtime_ns for name in ("yamlio.py", "yamlread.py", "i18n.py", "usercache.py")]
     return _digest(repr((__version__, sys.version, readers)))
 
 

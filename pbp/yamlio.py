@@ -4,8 +4,9 @@ Two ways in:
 
 - `loads` / `load_file`, for the MJ's own files (campaign.yaml, world.yaml,
   characters.yaml, state.yaml): the same one-pass reader over libyaml's
-  events, with room (see `loads`); with `remember=True`, a text read before
-  is not parsed again (its value is kept in the user's cache). Line numbers
+  events (pbp.yamlread, imported when a text is parsed), with room (see
+  `loads`); with `remember=True`, a text read before is not parsed again (its
+  value is kept in the user's cache). Line numbers
   are only needed when something is wrong, so `line_of` builds a text's line
   index the first time it is asked and reuses it.
 - `load_untrusted`, for what a stranger wrote (order files, and gm.yaml the same
@@ -22,14 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable
 
-import yaml
-from yaml.constructor import SafeConstructor
-from yaml.resolver import Resolver
-
 from pbp.errors import InputError, PbpError
-
-Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 BOM = b"\xef\xbb\xbf"
 
@@ -41,9 +35,6 @@ MJ_MAX_DEPTH = 64
 MJ_MAX_INT_DIGITS = 18
 
 
-#: how long a text must be for its value to be remembered (`loads`): a shorter
-#: one is parsed about as fast as its entry is read back
-REMEMBER_FROM = 256
 #: how many values are remembered (the user's cache, pbp.usercache)
 REMEMBERED = 256
 
@@ -56,8 +47,9 @@ def loads(text: str, source: str | Path = "<text>", remember: bool = False):
 
     `remember`: the value of a text read before (the same text, by its BLAKE2
     digest) is read back from the user's cache: every command reads the
-    campaign's files, which change once a turn."""
-    if remember and len(text) >= REMEMBER_FROM:
+    campaign's files, which change once a turn. However short the text: a
+    command whose files are all remembered never imports PyYAML (pbp.yamlread)."""
+    if remember:
         return _remembered(text, source)
     value, _ = _walk(text, source, strict=True, max_depth=MJ_MAX_DEPTH, max_int_digits=MJ_MAX_INT_DIGITS,
                      alias_key="yaml_alias_mj", index=False)
@@ -72,13 +64,47 @@ def _remembered(text: str, source):
     key = blake2b(text.encode("utf-8", "surrogatepass"), digest_size=20).hexdigest()
     tag = usercache.data_tag()
     found = usercache.read_entry("yaml", tag, key)
-    if isinstance(found, tuple) and len(found) == 2 and found[0] == key:
-        return found[1]
+    if isinstance(found, tuple) and len(found) == 3 and found[0] == key:
+        return _with_dates(found[1]) if found[2] else found[1]
     value = loads(text, source)
     try:
-        usercache.write_entry("yaml", tag, key, (key, value), keep=REMEMBERED)
-    except ValueError:  # not plain data (a date): parsed each time
-        pass
+        usercache.write_entry("yaml", tag, key, (key, value, False), keep=REMEMBERED)
+    except ValueError:  # dates (a deadline), which marshal does not write
+        usercache.write_entry("yaml", tag, key, (key, _without_dates(value), True), keep=REMEMBERED)
+    return value
+
+
+#: how a date or a datetime is kept in the cache: a tuple, which no YAML value
+#: read by `loads` holds (lists and mappings only), with its ISO text
+_DATE, _DATETIME = "\0date", "\0datetime"
+
+
+def _without_dates(value):
+    """`value` with each date and datetime (a key too) as a tagged tuple."""
+    import datetime as dt
+
+    if isinstance(value, dict):
+        return {_without_dates(k): _without_dates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_dates(v) for v in value]
+    if isinstance(value, dt.datetime):
+        return (_DATETIME, value.isoformat())
+    if isinstance(value, dt.date):
+        return (_DATE, value.isoformat())
+    return value
+
+
+def _with_dates(value):
+    """The value `_without_dates` was given."""
+    import datetime as dt
+
+    if isinstance(value, dict):
+        return {_with_dates(k): _with_dates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_with_dates(v) for v in value]
+    if isinstance(value, tuple):
+        kind, text = value
+        return dt.datetime.fromisoformat(text) if kind == _DATETIME else dt.date.fromisoformat(text)
     return value
 
 
@@ -113,7 +139,10 @@ def _reading(path):
 
 
 def dumps(data) -> str:
-    return yaml.dump(data, Dumper=Dumper, allow_unicode=True, sort_keys=False, width=100, default_flow_style=False)
+    import yaml
+
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    return yaml.dump(data, Dumper=dumper, allow_unicode=True, sort_keys=False, width=100, default_flow_style=False)
 
 
 # -- where values are ----------------------------------------------------------------
@@ -197,7 +226,7 @@ def lines_of(text: str) -> Lines:
         return found
     try:
         _, found = _walk(text, None, strict=False)
-    except (PbpError, yaml.YAMLError):
+    except PbpError:  # the reader says every YAML error as an InputError
         found = Lines()
     _index_cache[text] = found
     if len(_index_cache) > _INDEX_CACHE_SIZE:
@@ -247,210 +276,10 @@ def load_untrusted(data: bytes | str, source, *, max_depth: int = 20, max_int_di
     return value, lines
 
 
-_resolver = Resolver()
-_constructor = SafeConstructor()
-_STR = "tag:yaml.org,2002:str"
-_INT = "tag:yaml.org,2002:int"
-_BUILD = {
-    "tag:yaml.org,2002:null": _constructor.construct_yaml_null,
-    "tag:yaml.org,2002:bool": _constructor.construct_yaml_bool,
-    _INT: _constructor.construct_yaml_int,
-    "tag:yaml.org,2002:float": _constructor.construct_yaml_float,
-    "tag:yaml.org,2002:timestamp": _constructor.construct_yaml_timestamp,
-}
-_NO_KEY = object()  # a mapping waiting for its next key
+def _walk(text: str, source, **options) -> tuple[object, Lines]:
+    """The value and the `Lines` of a text, read by pbp.yamlread (see its `walk`
+    for the options): imported here, the first time a text is parsed."""
+    from pbp import yamlread
 
-
-def _digits(text: str) -> int:
-    """How many digits an integer scalar is written with (sign, base prefix,
-    `_` and `:` not counted)."""
-    body = text.lstrip("+-")
-    if body[:2] in ("0b", "0x"):
-        body = body[2:]
-    return sum(c.isalnum() for c in body)
-
-
-#: first characters a plain scalar may resolve from (`1`, `-`, `t`rue, `n`ull...):
-#: a scalar starting otherwise is text, known without trying the resolver's patterns
-_RESOLVABLE = frozenset(k for k in _resolver.yaml_implicit_resolvers if k)
-#: plain scalar text -> (tag, value): a file repeats its numbers, booleans and
-#: nulls, and resolving one is a run of regular expressions
-_plain_cache: dict[str, tuple[str, object]] = {}
-_PLAIN_CACHE_SIZE = 4096
-_PLAIN_CACHE_TEXT = 40  # longer scalars are not kept
-
-
-def _scalar(event, line: int, source, max_int_digits: int | None):
-    value = event.value
-    if not event.implicit[0] or (value and value[0] not in _RESOLVABLE):
-        return value  # quoted, block, or a plain scalar no pattern can match: text
-    found = _plain_cache.get(value)
-    tag = found[0] if found is not None else _resolver.resolve(yaml.ScalarNode, value, (True, False))
-    build = _BUILD.get(tag)
-    if build is None:  # str, and the merge `<<` / value `=` keys the safe loader cannot build
-        return value
-    if tag == _INT and max_int_digits is not None and len(value) > max_int_digits:
-        digits = _digits(value)  # counted before building: a huge integer is refused, never built
-        if digits > max_int_digits:
-            raise InputError("integer_too_long", file=source, line=line, digits=digits, limit=max_int_digits)
-    if found is not None:
-        return found[1]
-    try:
-        built = build(yaml.ScalarNode(tag, value))
-    except ValueError:  # `0x_`, `2024-13-01`: the safe loader would crash; it is text
-        built = value
-    if len(value) <= _PLAIN_CACHE_TEXT:  # a file's numbers, booleans and nulls repeat
-        if len(_plain_cache) >= _PLAIN_CACHE_SIZE:
-            _plain_cache.clear()
-        _plain_cache[value] = (tag, built)
-    return built
-
-
-class _Frame:
-    __slots__ = ("container", "path", "key", "first", "count", "only", "is_map", "key_frame")
-
-    def __init__(self, container, path, is_map, key_frame=False):
-        self.container, self.path, self.is_map, self.key_frame = container, path, is_map, key_frame
-        self.key = _NO_KEY
-        self.first: dict = {}  # key -> line of its first occurrence (duplicates)
-        self.count = 0  # entries (mapping) or items (list) so far
-        self.only = _NO_KEY  # the first key, when its value is a mapping
-
-
-def _walk(text: str, source, *, strict: bool, max_depth: int | None = None,
-          max_int_digits: int | None = None, alias_key: str = "yaml_alias",
-          index: bool = True) -> tuple[object, Lines]:
-    """One pass over libyaml's events: the value (strict mode only) and the line
-    index (empty with `index=False`: `loads` wants the value alone, and
-    `line_of` indexes a text when a line is asked for). The loose mode (trusted
-    text) accepts every YAML the safe loader reads and only indexes it."""
-    lines: dict = {}
-    single: dict = {}
-    stack: list[_Frame] = []
-    root = None
-    documents = 0
-    events = yaml.parse(text, Loader=Loader)
-    try:
-        for event in events:
-            kind = type(event)
-            if kind is yaml.DocumentStartEvent:
-                documents += 1
-                if documents > 1:
-                    if strict:
-                        raise InputError("yaml_documents", file=source, line=event.start_mark.line + 1)
-                    break
-                continue
-            if kind in (yaml.MappingEndEvent, yaml.SequenceEndEvent):
-                frame = stack.pop()
-                if frame.is_map and frame.count == 1 and frame.only is not _NO_KEY and frame.path is not None:
-                    single[frame.path] = frame.only
-                if frame.key_frame:  # a list or mapping used as a key (loose mode): it matches no path
-                    _attach(stack, object(), None, event, lines, strict, source, is_map=False)
-                continue
-            if kind not in (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent, yaml.AliasEvent):
-                continue  # stream start/end, document end
-            line = event.start_mark.line + 1
-            if strict:
-                if kind is yaml.AliasEvent or event.anchor is not None:
-                    raise InputError(alias_key, file=source, line=line)
-                if event.tag is not None:
-                    raise InputError("yaml_tag", file=source, line=line, tag=event.tag)
-            parent = stack[-1] if stack else None
-            as_key = parent is not None and parent.is_map and parent.key is _NO_KEY
-            if kind is yaml.ScalarEvent or kind is yaml.AliasEvent:
-                value = _scalar(event, line, source, max_int_digits) if kind is yaml.ScalarEvent else None
-                if parent is None:
-                    root = value
-                    if index:
-                        lines[()] = line
-                else:
-                    _attach(stack, value, line, event, lines, strict, source, is_map=False)
-                continue
-            # a list or a mapping starts
-            is_map = kind is yaml.MappingStartEvent
-            if as_key:
-                if strict:
-                    raise InputError("key_not_scalar", file=source, line=line)
-                stack.append(_Frame(None, None, is_map, key_frame=True))
-                continue
-            if max_depth is not None and len(stack) >= max_depth:
-                raise InputError("yaml_too_deep", file=source, line=line, limit=max_depth)
-            container = ({} if is_map else []) if strict else None
-            if parent is None:
-                root, path = container, (() if index else None)  # path None: nothing under it is indexed
-                if index:
-                    lines[()] = line
-            else:
-                path = _attach(stack, container, line, event, lines, strict, source, is_map=is_map)
-            stack.append(_Frame(container, path, is_map))
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        raise InputError(_hint(exc.problem or str(exc), text, line), file=source, line=line,
-                         problem=exc.problem or str(exc)) from None
-    except yaml.reader.ReaderError as exc:
-        raise InputError("yaml_syntax", file=source, line=text[:exc.position].count("\n") + 1,
-                         problem=f"{exc.reason} (#x{exc.character:04x})" if isinstance(exc.character, int)
-                         else exc.reason) from None
-    except yaml.YAMLError as exc:
-        raise InputError("yaml_syntax", file=source, problem=str(exc)) from None
-    return root, Lines(lines, single)
-
-
-def _hint(problem: str, text: str, line: int | None) -> str:
-    """The message key that explains a YAML syntax error the way a player or an
-    MJ can act on it: libyaml's own words (`did not find expected key`) say
-    nothing to someone who does not know YAML."""
-    rows = text.split("\n")
-    here = rows[line - 1] if line and line <= len(rows) else ""
-    above = next((r for r in reversed(rows[:line - 1]) if r.strip() and not r.lstrip().startswith("#")), "") \
-        if line else ""
-    if "\t" in here[:len(here) - len(here.lstrip())] or "cannot start any token" in problem and "\t" in here:
-        return "yaml_hint_tab"
-    if here.lstrip().startswith("-") and above.rstrip().endswith(("[]", "{}")):
-        return "yaml_hint_flow_then_block"
-    if "mapping values are not allowed" in problem:
-        return "yaml_hint_colon"
-    if "end of stream" in problem and ('"' in text or "'" in text):
-        return "yaml_hint_quote"
-    if "expected key" in problem or "block end" in problem or "expected <block" in problem:
-        return "yaml_hint_indent"
-    return "yaml_syntax"
-
-
-def _attach(stack, value, line, event, lines, strict, source, *, is_map) -> tuple | None:
-    """Put a node in its parent (a list item, a mapping key or a mapping value);
-    returns the node's path (None: not indexed)."""
-    parent = stack[-1]
-    base = parent.path
-    if not parent.is_map:
-        index = parent.count
-        parent.count += 1
-        if strict:
-            parent.container.append(value)
-        if base is None:
-            return None
-        path = base + (index,)
-        lines[path] = line
-        return path
-    if parent.key is _NO_KEY:  # this scalar is a key
-        key = value
-        if key in parent.first:
-            if strict:
-                raise InputError("duplicate_key", file=source, line=line, key=key, first=parent.first[key])
-        else:
-            parent.first[key] = line
-            if base is not None and line is not None:
-                lines.setdefault(base + (key,), line)
-                if not isinstance(key, str):
-                    # the old index compared a key's text: ("rules", "3") finds `3:`
-                    lines.setdefault(base + (str(key),), line)
-        parent.key = key
-        return None
-    key, parent.key = parent.key, _NO_KEY
-    parent.count += 1
-    if parent.count == 1 and is_map:
-        parent.only = key
-    if strict:
-        parent.container[key] = value
-    return None if base is None else base + (key,)
+    value, lines, single = yamlread.walk(text, source, **options)
+    return value, Lines(lines, single)

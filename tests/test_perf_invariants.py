@@ -425,6 +425,24 @@ def test_each_command_imports_what_it_uses(tmp_path):
     assert {"jinja2", "markdown", "pbp.narration"} <= narrated
 
 
+def test_status_and_orders_read_back_every_file_without_pyyaml(tmp_path):
+    """The second time, every file `pbp status` and `pbp orders` read (a dated
+    deadline too) is remembered in the user's cache: PyYAML, half of `import
+    click`, is not imported at all; a file changed is parsed again."""
+    camp = copy_example("manhunt", tmp_path)
+    with open(camp / "campaign.yaml", "a", encoding="utf-8") as out:
+        out.write("deadline:\n  first: 2026-12-06 20:00:00\n  every: 7 days\n")
+    player = next(iter(yamlio.load_file(camp / "campaign.yaml")["players"]))
+    assert {"yaml", "pbp.yamlread"} <= imported("status", cwd=camp)  # parsed, then kept
+    for args in (["status"], ["orders", "--player", player]):
+        again = imported(*args, cwd=camp)
+        assert not {m for m in again if m == "yaml" or m.startswith(("yaml.", "pbp.yamlread"))}, (args, again)
+        assert {"jinja2", "pbp.render"} <= again  # the same command, which did its work
+    (camp / "campaign.yaml").write_text((camp / "campaign.yaml").read_text(encoding="utf-8") + "\n",
+                                        encoding="utf-8")
+    assert "yaml" in imported("status", cwd=camp)
+
+
 def test_the_benchmarks_helpers_are_importable():
     bench = REPO / "bench"
     done = subprocess.run([sys.executable, "-c", "import _timing, _play, _ab"], capture_output=True, text=True,
@@ -475,7 +493,6 @@ def test_a_remembered_yaml_value_is_read_back_and_a_changed_text_parsed_again(tm
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setitem(usercache._STATE, "folders", {})  # this test's cache folder, then the session's again
-    monkeypatch.setattr(yamlio, "REMEMBER_FROM", 0)
     text = "cells:\n" + "".join(f"  S{i:02d}: {{bruit: {i}, nom: salle {i}}}\n" for i in range(50))
     first = yamlio.loads(text, "world.yaml", remember=True)
     assert first["cells"]["S07"] == {"bruit": 7, "nom": "salle 7"}
@@ -486,9 +503,34 @@ def test_a_remembered_yaml_value_is_read_back_and_a_changed_text_parsed_again(tm
     assert again == first and again is not first and not parsed  # read back, a fresh copy
     changed = yamlio.loads(text.replace("bruit: 7,", "bruit: 8,"), "world.yaml", remember=True)
     assert changed["cells"]["S07"]["bruit"] == 8 and parsed == [1]
-    dated = yamlio.loads("limite: 2026-12-03\n", "campaign.yaml", remember=True)  # no plain data: not kept
-    assert dated == {"limite": datetime.date(2026, 12, 3)}
-    assert yamlio.loads("limite: 2026-12-03\n", "campaign.yaml", remember=True) == dated
+    assert yamlio.loads("tour: 3\n", "turn.yaml", remember=True) == {"tour": 3} and parsed == [1, 1]
+    assert yamlio.loads("tour: 3\n", "turn.yaml", remember=True) == {"tour": 3} and parsed == [1, 1]  # however short
+
+
+def test_remembered_dates_come_back_as_dates(tmp_path, monkeypatch):
+    """A deadline is a date or a datetime, which marshal does not write: kept
+    tagged, read back as the very values the parse gave."""
+    from pbp import usercache, yamlio
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setitem(usercache._STATE, "folders", {})
+    text = ("deadline:\n  first: 2026-12-05 21:00:00+01:00\n  turns: {4: 2026-12-24, 5: 2026-12-31 18:30:00}\n"
+            "  fériés: [2026-12-25]\n  2027-01-01: jour de l'an\nnote: \"2026-12-03\"\n")
+    first = yamlio.loads(text, "campaign.yaml", remember=True)
+    paris = datetime.timezone(datetime.timedelta(hours=1))
+    assert first == {"deadline": {"first": datetime.datetime(2026, 12, 5, 21, 0, tzinfo=paris),
+                                  "turns": {4: datetime.date(2026, 12, 24), 5: datetime.datetime(2026, 12, 31, 18, 30)},
+                                  "fériés": [datetime.date(2026, 12, 25)],
+                                  datetime.date(2027, 1, 1): "jour de l'an"},
+                     "note": "2026-12-03"}
+    parsed = []
+    real_walk = yamlio._walk
+    monkeypatch.setattr(yamlio, "_walk", lambda *a, **k: parsed.append(1) or real_walk(*a, **k))
+    again = yamlio.loads(text, "campaign.yaml", remember=True)
+    assert not parsed and again == first
+    assert again["deadline"]["first"].utcoffset() == datetime.timedelta(hours=1)
+    assert type(again["deadline"]["turns"][4]) is datetime.date
+    assert type(again["deadline"]["turns"][5]) is datetime.datetime and again["deadline"]["turns"][5].tzinfo is None
 
 
 def test_the_remembered_values_are_pruned(tmp_path, monkeypatch):
@@ -496,7 +538,6 @@ def test_the_remembered_values_are_pruned(tmp_path, monkeypatch):
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setitem(usercache._STATE, "folders", {})  # this test's cache folder, then the session's again
-    monkeypatch.setattr(yamlio, "REMEMBER_FROM", 0)
     monkeypatch.setattr(yamlio, "REMEMBERED", 10)
     for i in range(40):
         assert yamlio.loads(f"tour: {i}\n", "state.yaml", remember=True) == {"tour": i}
