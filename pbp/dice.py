@@ -10,8 +10,6 @@ ruling); tests do the same to pin outcomes.
 from __future__ import annotations
 
 import functools
-import hashlib
-import random
 import re
 
 from pbp.errors import ForcedRollError, PbpError
@@ -202,6 +200,11 @@ class Dice(Record):
         return label if n == 1 else f"{label}.{n}"
 
     def _stream(self, label: str) -> random.Random:
+        # random and hashlib are imported by the first roll: a command that reads
+        # dice expressions (a scenario's weapons) and rolls none does not load them
+        import hashlib
+        import random
+
         digest = hashlib.blake2b(f"{self.secret}\x1f{self.turn}\x1f{label}".encode(), digest_size=8).digest()
         return random.Random(int.from_bytes(digest, "big"))
 
@@ -282,6 +285,8 @@ class FreeDice(Dice):
     """
 
     def __init__(self, seed: int | None = None, keep_log: bool = False):
+        import random
+
         super().__init__(secret="", turn=0)
         self._rng = random.Random(seed)
         self._keep_log = keep_log

@@ -144,6 +144,12 @@ def _metavar(ctx: click.Context, metavar: str) -> str:
     return say(ctx, key) if i18n.has(key) else metavar
 
 
+def _show_help(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(ctx.get_help(), color=ctx.color)
+        ctx.exit()
+
+
 class LocalHelp:
     """What a pbp command or group writes in its help: its texts looked up in
     the catalogue at the moment the help is shown, in the language of the
@@ -153,6 +159,18 @@ class LocalHelp:
 
     def _is_root(self, ctx: click.Context) -> bool:
         return ctx.parent is None
+
+    def get_help_option(self, ctx: click.Context) -> click.Option | None:
+        # click's own asks gettext for its text, which searches the disk for
+        # translations and imports locale, at every command; the text shown is
+        # the catalogue's (`help_option_help`, see option_record)
+        names = self.get_help_option_names(ctx)
+        if not names or not self.add_help_option:
+            return None
+        if self._help_option is None:  # one option, kept: click orders the eager callbacks by identity
+            self._help_option = click.Option(names, is_flag=True, expose_value=False, is_eager=True,
+                                             callback=_show_help)
+        return self._help_option
 
     def format_usage(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         pieces = [_metavar(ctx, piece) for piece in self.collect_usage_pieces(ctx)]

@@ -224,6 +224,8 @@ def test_the_real_entry_point_speaks_the_campaign_language(tmp_path):
      "Error: `--turn` expects a whole number."),
     (["undo", "--to", "-1"], "Erreur : « --to » attend un nombre entier, x>=0.",
      "Error: `--to` expects a whole number, x>=0."),
+    (["preview", "--output", "."], "Erreur : valeur invalide pour « --output » : « . » est un dossier : donnez un fichier.",
+     "Error: invalid value for `--output`: `.` is a folder: give a file."),
     (["check", "x", "y"], "Erreur : argument(s) en trop : x, y.", "Error: unexpected extra argument(s): x, y."),
     (["roll"], "Erreur : il manque l'argument EXPR.", "Error: missing argument EXPR."),
     (["post", "--player", "lucy", "--gm"], "Erreur : --player et --gm s'excluent : l'un ou l'autre.",
@@ -243,6 +245,16 @@ def test_usage_errors_in_both_languages(env, args, fr, en):
     r = run(*args)
     assert r.exit_code == 2 and r.stderr.splitlines()[-1] == en
     assert r.stderr.splitlines()[0].startswith("Usage: pbp ")
+
+
+def test_a_campaign_folder_that_is_a_file_is_refused_in_the_mjs_language(env, tmp_path):
+    (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
+    env.setenv("PBP_LANG", "fr")
+    r = run("-C", str(tmp_path / "notes.txt"), "status")
+    assert r.exit_code == 2 and r.stderr.splitlines()[-1] == (
+        f"Erreur : valeur invalide pour « -C » : « {tmp_path / 'notes.txt'} » est un fichier : donnez un dossier.")
+    r = run("-C", str(tmp_path / "absent"), "status")  # a folder that does not exist: the command says so
+    assert r.exit_code == 1 and "absent" in r.stderr
 
 
 @pytest.mark.parametrize("lang", ["fr", "en"])

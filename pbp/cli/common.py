@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from pbp import help as local_help
 from pbp.help import LocalHelp, PbpCommand
 
 __all__ = ["CONTEXT", "FILE_PATH", "FOLDER_PATH", "FORMAT", "PbpCommand", "PbpSubgroup", "campaign_of", "commit",
@@ -40,10 +41,33 @@ class PbpSubgroup(LocalHelp, click.Group):
     command_class = PbpCommand
 
 
-# The path types of the options, made once: each click.Path asks gettext for its
-# name when made, and gettext searches the disk for translations each time.
-FILE_PATH = click.Path(dir_okay=False, path_type=Path)
-FOLDER_PATH = click.Path(file_okay=False, path_type=Path)
+class PathType(click.ParamType):
+    """A file or a folder named on the command line, as a Path; refused, in the
+    MJ's language, when it names the other kind (whether it exists is for the
+    command to say). Not click.Path: each one asks gettext for its name when
+    made, which searches the disk for translations and imports locale, at
+    every command; and its refusals are in English."""
+
+    def __init__(self, folder: bool):
+        self.folder = folder
+        self.name = "directory" if folder else "file"  # the metavar: DOSSIER / FICHIER (click_metavar_*)
+
+    def convert(self, value, param, ctx) -> Path:
+        path = Path(value)
+        if self.folder and path.exists() and not path.is_dir():
+            self.fail(local_help.say(ctx, "path_not_folder", path=str(path)), param, ctx)
+        if not self.folder and path.is_dir():
+            self.fail(local_help.say(ctx, "path_is_folder", path=str(path)), param, ctx)
+        return path
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(incomplete, type="dir" if self.folder else "file")]
+
+
+FILE_PATH = PathType(folder=False)
+FOLDER_PATH = PathType(folder=True)
 
 FORMAT = click.option("--format", "fmt", type=click.Choice(["bbcode", "markdown"]), default=None)
 
