@@ -1,10 +1,10 @@
 """The one-pass reader under pbp.yamlio: libyaml's events turned into plain
 values and line numbers, with no recursion and no alias expansion.
 
-The only module that parses YAML. It is imported the first time a text must
-be parsed: an everyday command whose files are all remembered in the user's
-cache (pbp.yamlio's `loads(..., remember=True)`) never loads PyYAML, whose
-import costs about half of `import click`.
+pbp.yamlio imports it the first time a text must be parsed: an everyday
+command whose files are all remembered in the user's cache (`loads(...,
+remember=True)`) never loads PyYAML, whose import costs about half of
+`import click`.
 """
 
 from __future__ import annotations
