@@ -250,10 +250,10 @@ def test_usage_errors_in_both_languages(env, args, fr, en):
 def test_a_campaign_folder_that_is_a_file_is_refused_in_the_mjs_language(env, tmp_path):
     (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
     env.setenv("PBP_LANG", "fr")
-    r = run("-C", str(tmp_path / "notes.txt"), "status")
+    r = run("-C", "notes.txt", "status")  # env: in tmp_path
     assert r.exit_code == 2 and r.stderr.splitlines()[-1] == (
-        f"Erreur : valeur invalide pour « -C » : « {tmp_path / 'notes.txt'} » est un fichier : donnez un dossier.")
-    r = run("-C", str(tmp_path / "absent"), "status")  # a folder that does not exist: the command says so
+        "Erreur : valeur invalide pour « -C » : « notes.txt » est un fichier : donnez un dossier.")
+    r = run("-C", "absent", "status")  # a folder that does not exist: the command says so
     assert r.exit_code == 1 and "absent" in r.stderr
 
 
