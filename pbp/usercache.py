@@ -13,6 +13,9 @@ not redo the same work.
   with `load_data`. Parsing them is a large part of a short command's time;
   reading back their marshalled value is a small one.
 
+When a kind's tag changes (an upgrade), its folders of other tags that
+nothing wrote to for a week are removed.
+
 A cache is never an error: a folder that cannot be made, or that someone
 else can write to (what is read from it is trusted: compiled code is run),
 means no cache, and the work is done in memory as if it were the first time.
@@ -51,15 +54,59 @@ def folder(kind: str, tag: str) -> Path | None:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     found = Path(base) / "pbp" / f"{kind}-{tag}"
     try:
-        found.mkdir(parents=True, exist_ok=True, mode=0o700)
+        made = _make(found)
         info = found.stat()
         # what is read back is trusted: only from a folder no one else can write to
         if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o022):
             return None
     except OSError:
         return None
+    if made:
+        _forget_stale(found, kind)
     _STATE["folders"][key] = found
     return found
+
+
+def _make(found: Path) -> bool:
+    """Make the folder (and the cache folder above it); whether it is new."""
+    try:
+        found.mkdir(mode=0o700)
+        return True
+    except FileExistsError:
+        return False
+    except FileNotFoundError:
+        found.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        found.mkdir(mode=0o700, exist_ok=True)
+        return True
+
+
+#: how long a folder of an older tag is kept, since it was last written to
+STALE_AFTER_S = 7 * 24 * 3600
+
+
+def _forget_stale(found: Path, kind: str) -> None:
+    """A new tag means pbp, Python or a library changed: the folders of the
+    same kind that nothing wrote to for a week go. Without this, each upgrade
+    leaves its predecessor's folders for ever. A folder still in use (another
+    install of pbp) only costs its next command a parse or a compile."""
+    import shutil
+    import time
+
+    oldest = time.time() - STALE_AFTER_S
+    try:
+        entries = list(os.scandir(found.parent))
+    except OSError:
+        return
+    for entry in entries:
+        if not entry.name.startswith(kind + "-") or entry.name == found.name:
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        mine = not hasattr(os, "getuid") or info.st_uid == os.getuid()
+        if entry.is_dir(follow_symlinks=False) and mine and info.st_mtime < oldest:
+            shutil.rmtree(entry.path, ignore_errors=True)
 
 
 def write(path: Path, data: bytes) -> None:

@@ -14,6 +14,7 @@ import os
 import random
 import subprocess
 import sys
+import time
 from collections import Counter
 
 import jinja2
@@ -179,6 +180,26 @@ def test_a_data_file_is_parsed_once_read_back_after_and_parsed_again_once_edited
     stamp = data.stat().st_mtime_ns + 1_000_000_000
     os.utime(data, ns=(stamp, stamp))
     assert usercache.load_data(data, parse) == {"a": 3} and len(parsed) == 3
+
+
+def test_a_new_tag_removes_the_folders_of_its_kind_unused_for_a_week(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setitem(usercache._STATE, "folders", {})
+    monkeypatch.setitem(usercache._STATE, "wanted", True)
+    base = tmp_path / "cache" / "pbp"
+    week = usercache.STALE_AFTER_S
+    for name, age in (("yaml-old", week + 3600), ("yaml-recent", 3600), ("data-old", week + 3600)):
+        (base / name).mkdir(parents=True)
+        (base / name / "x.marshal").write_bytes(b"x")
+        os.utime(base / name, (time.time() - age, time.time() - age))
+    (base / "yaml-notes.txt").write_text("not a folder")
+    assert usercache.folder("yaml", "new") == base / "yaml-new"
+    kept = sorted(p.name for p in base.iterdir())
+    assert kept == ["data-old", "yaml-new", "yaml-notes.txt", "yaml-recent"]  # only its own kind, only stale folders
+    monkeypatch.setitem(usercache._STATE, "folders", {})
+    os.utime(base / "yaml-recent", (time.time() - week - 60, time.time() - week - 60))
+    assert usercache.folder("yaml", "new") == base / "yaml-new"  # an existing folder: nothing removed
+    assert (base / "yaml-recent").is_dir()
 
 
 def test_a_damaged_entry_a_date_or_no_cache_folder_only_costs_a_parse(tmp_path, monkeypatch, cold):
