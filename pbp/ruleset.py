@@ -186,8 +186,10 @@ class Ruleset(ABC):
         return []
 
     @abstractmethod
-    def setup(self, scenario: Scenario, dice) -> Resolution:
-        """Turn 0: the initial state (sheet draw, placement) and its events."""
+    def setup(self, scenario: Scenario, dice, quiet: bool = False) -> Resolution:
+        """Turn 0: the initial state (sheet draw, placement) and its events.
+        `quiet`: a simulated game (`pbp simulate`), whose events nobody reads:
+        the ruleset may build none; the state and the dice drawn are the same."""
 
     def players_to_play(self, state: dict, scenario: Scenario) -> list[str]:
         """Handles still in play this turn (their characters get orders: theirs,

@@ -31,7 +31,7 @@ def game_seed(seed: int, index: int) -> int:
 def play_game(rs, scenario, seed: int, max_turns: int, dice: FreeDice | None = None) -> dict:
     dice = dice if dice is not None else FreeDice(seed)
     bots = random.Random(seed ^ 0x5EED)
-    state = rs.setup(scenario, dice).state
+    state = rs.setup(scenario, dice, quiet=True).state
     for turn in range(1, max_turns + 1):
         if rs.is_over(state):
             break

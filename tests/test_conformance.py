@@ -177,3 +177,19 @@ def test_declared_capabilities_are_the_hooks_provided(rid):
     if ODDS in cls.capabilities:
         assert ruleset.get(rid).odds()
     assert (COMMANDS in cls.capabilities) == bool(cls.commands), "commands vs COMMANDS"
+
+
+@pytest.mark.parametrize("rid", [rid for rid in RULESET_IDS if SIMULATE in ruleset.load_class(rid).capabilities])
+def test_a_quiet_set_up_is_the_same_set_up(rid):
+    """`pbp simulate` sets each game up quietly (no events): the state and the
+    dice drawn must be those of a real set-up, or a simulation would play
+    other games than the ones it stands for."""
+    from pbp.dice import FreeDice
+
+    rs = ruleset.get(rid)
+    scenario = rs.sample_scenario(6, random.Random(5))
+    loud_dice, quiet_dice = FreeDice(11), FreeDice(11)
+    loud = rs.setup(scenario, loud_dice)
+    quiet = rs.setup(scenario, quiet_dice, quiet=True)
+    assert quiet.state == loud.state and loud.events
+    assert quiet_dice.draws == loud_dice.draws and quiet_dice._rng.random() == loud_dice._rng.random()

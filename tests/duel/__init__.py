@@ -12,7 +12,7 @@ from pbp.ruleset import Resolution, Ruleset
 class Duel(Ruleset):
     id = "duel"
 
-    def setup(self, scenario, dice):
+    def setup(self, scenario, dice, quiet=False):
         state = {"winner": None, "players": {h: {"rolls": []} for h in scenario.roster}}
         return Resolution(state, [ev.public("duel_start", players=list(scenario.roster))])
 

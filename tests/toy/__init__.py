@@ -12,7 +12,7 @@ class Toy(Ruleset):
     def validate_scenario(self, scenario):
         return []
 
-    def setup(self, scenario, dice):
+    def setup(self, scenario, dice, quiet=False):
         state = {"players": {h: {"room": 0, "coins": 0} for h in scenario.roster}}
         return Resolution(state, [ev.public("start", count=len(scenario.roster))])
 

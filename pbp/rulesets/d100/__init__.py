@@ -53,7 +53,8 @@ class D100(Ruleset):
         return R.character(state, handle, self.sheets(scenario)[handle], self.rules)
 
     # -- turns (resolve.py) -------------------------------------------------------------
-    def setup(self, scenario, dice):
+    def setup(self, scenario, dice, quiet: bool = False):
+        # the set-up builds its events as it rolls: a quiet one is the same
         return Resolution(*set_up(self.rules, scenario, self.sheets(scenario), self.factions(scenario), dice))
 
     def players_to_play(self, state, scenario):

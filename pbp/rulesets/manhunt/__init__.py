@@ -41,8 +41,8 @@ class Manhunt(Ruleset):
         return checks.validate_state(self.rules, state)
 
     # -- turns
-    def setup(self, scenario, dice) -> Resolution:
-        return Resolution(*resolve.setup(self.rules, scenario))
+    def setup(self, scenario, dice, quiet: bool = False) -> Resolution:
+        return Resolution(*resolve.setup(self.rules, scenario, quiet))
 
     def players_to_play(self, state, scenario) -> list[str]:
         return rules.players_to_play(state, scenario.roster)

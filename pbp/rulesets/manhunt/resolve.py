@@ -16,9 +16,12 @@ from . import actions, rules as r
 from .world import door_key, labyrinth
 
 
-def setup(rules: dict, scenario) -> tuple[dict, list[ev.Event]]:
-    """Turn 0: every Péji on their starting cell, the hunters where their sheets say."""
+def setup(rules: dict, scenario, quiet: bool = False) -> tuple[dict, list[ev.Event]]:
+    """Turn 0: every Péji on their starting cell, the hunters where their sheets say.
+    `quiet` (a simulated game): the state alone, no events (a twentieth of a game's time)."""
     state = r.initial_state(scenario)
+    if quiet:
+        return state, []
     lab = labyrinth(scenario, rules)
     events = [ev.public("debut", players=list(scenario.roster), hunters=len(state["hunters"]))]
     for handle, peji in state["pejis"].items():

@@ -37,7 +37,8 @@ class Murder(Ruleset):
         return checks.validate_state(state, scenario)
 
     # -- turns
-    def setup(self, scenario, dice) -> Resolution:
+    def setup(self, scenario, dice, quiet: bool = False) -> Resolution:
+        # the draw builds its events as it rolls: a quiet set-up is the same one
         return Resolution(*draw.setup(self.rules, scenario, dice))
 
     def players_to_play(self, state, scenario) -> list[str]:

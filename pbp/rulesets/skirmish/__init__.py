@@ -36,8 +36,8 @@ class Skirmish(Ruleset):
         return sheets.validate_state(state)
 
     # -- turns ---------------------------------------------------------------------------
-    def setup(self, scenario, dice) -> Resolution:
-        return resolve.setup(self.rules, scenario)
+    def setup(self, scenario, dice, quiet: bool = False) -> Resolution:
+        return resolve.setup(self.rules, scenario, quiet)
 
     def players_to_play(self, state, scenario):
         return rules.players_standing(state, scenario.roster)

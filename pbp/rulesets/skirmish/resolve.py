@@ -28,8 +28,10 @@ from .board import Problem, actor, affordable, plan
 from .rules import CHARACTER, alive
 
 
-def setup(rules: dict, scenario) -> Resolution:
+def setup(rules: dict, scenario, quiet: bool = False) -> Resolution:
     state = sheets.initial_state(rules, scenario)
+    if quiet:  # a simulated game: the state alone
+        return Resolution(state, [])
     events = [ev.public("setup", factions=state["factions"], units=views.public_roster(state))]
     return Resolution(state, events + views.end_events(rules, state, scenario.roster))
 
