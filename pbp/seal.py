@@ -186,22 +186,34 @@ def unfilled(data: bytes) -> bytes:
 
 def _turn_paths(folder: Path):
     """(path with / in the turn folder, path on disk, os.stat) of every regular
-    file of a turn folder, hidden ones and *.tmp left out. (os.walk, not
-    pathlib: status and verify go through the whole archive this way.)"""
-    base = str(folder)
-    for top, dirs, names in os.walk(base):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        rel_top = os.path.relpath(top, base).replace(os.sep, "/")
-        for name in names:
-            if name.startswith(".") or name.endswith(".tmp"):
-                continue
-            path = os.path.join(top, name)
-            try:
-                info = os.stat(path)
-            except OSError:
-                continue
-            if stat.S_ISREG(info.st_mode):
-                yield (name if rel_top == "." else f"{rel_top}/{name}"), path, info
+    file of a turn folder, hidden ones and *.tmp left out; a link to a file is
+    followed, a link to a folder is not (as os.walk does). os.scandir: status
+    goes through the whole archive this way, and a folder's listing says which
+    entries are folders without a stat of its own (one stat a file)."""
+    pending = [(str(folder), "")]
+    while pending:
+        top, prefix = pending.pop()
+        try:
+            listing = os.scandir(top)
+        except OSError:
+            continue
+        with listing:
+            for entry in listing:
+                name = entry.name
+                if name.startswith("."):
+                    continue
+                try:
+                    if entry.is_dir():
+                        if not entry.is_symlink():
+                            pending.append((entry.path, f"{prefix}{name}/"))
+                        continue
+                    if name.endswith(".tmp"):
+                        continue
+                    info = entry.stat()
+                except OSError:
+                    continue
+                if stat.S_ISREG(info.st_mode):
+                    yield prefix + name, entry.path, info
 
 
 def turn_files(folder: Path) -> dict[str, bytes]:

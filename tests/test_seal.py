@@ -311,3 +311,25 @@ def test_the_seals_in_english_and_in_markdown(toy_campaign, lang, fmt, commitmen
     assert (toy_campaign / f"turns/001/public.{ext}").read_text().endswith(
         "\n\n" + seal_line.format(n=1, s=seal.short(codes[1])))
     assert seal_line.format(n=1, s=codes[1]) in (toy_campaign / f"turns/001/gm.{ext}").read_text()
+
+
+def test_a_turns_files_are_its_regular_files_hidden_and_unfinished_ones_left_out(tmp_path):
+    """What a turn's code covers (seal.turn_files, turn_digests): every regular
+    file under the turn folder, a link to a file followed; not a hidden file
+    or folder, not a *.tmp left by an interrupted write, not what a link to a
+    folder holds."""
+    turn = tmp_path / "turns" / "003"
+    write(turn, "state.yaml", "a: 1\n")
+    write(turn, "orders/lucy.yaml", "actions: []\n")
+    write(turn, "private/deep/x.md", "x")
+    write(turn, ".hidden", "no")
+    write(turn, ".git/config", "no")
+    write(turn, "events.yaml.tmp", "no")
+    write(tmp_path, "elsewhere/y.txt", "y")
+    (turn / "lien.txt").symlink_to(tmp_path / "elsewhere" / "y.txt")
+    (turn / "dossier").symlink_to(tmp_path / "elsewhere")
+    (turn / "cassé").symlink_to(tmp_path / "absent")
+    files = seal.turn_files(turn)
+    assert files == {"lien.txt": b"y", "orders/lucy.yaml": b"actions: []\n", "private/deep/x.md": b"x",
+                     "state.yaml": b"a: 1\n"}
+    assert set(seal.turn_digests(turn)) == set(files)
