@@ -70,7 +70,10 @@ def _remembered(text: str, source):
     try:
         usercache.write_entry("yaml", tag, key, (key, value, False), keep=REMEMBERED)
     except ValueError:  # dates (a deadline), which marshal does not write
-        usercache.write_entry("yaml", tag, key, (key, _without_dates(value), True), keep=REMEMBERED)
+        try:
+            usercache.write_entry("yaml", tag, key, (key, _without_dates(value), True), keep=REMEMBERED)
+        except ValueError:  # anything else marshal refuses: parsed each time (a cache is never an error)
+            pass
     return value
 
 

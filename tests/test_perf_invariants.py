@@ -553,6 +553,12 @@ def test_remembered_dates_come_back_as_dates(tmp_path, monkeypatch):
     assert type(again["deadline"]["turns"][4]) is datetime.date
     assert type(again["deadline"]["turns"][5]) is datetime.datetime and again["deadline"]["turns"][5].tzinfo is None
 
+    def refused(*args, **kwargs):
+        raise ValueError("unmarshallable object")
+
+    monkeypatch.setattr(usercache, "write_entry", refused)  # a value marshal refuses whatever is done to it
+    assert yamlio.loads(text + "autre: 1\n", "campaign.yaml", remember=True)["autre"] == 1  # parsed, no error
+
 
 def test_the_remembered_values_are_pruned(tmp_path, monkeypatch):
     from pbp import usercache, yamlio
