@@ -437,12 +437,13 @@ class BBCodeFormatter(Formatter):
         items = list(items)
         if not items:
             return Markup("")
-        # A line break ends an item for some parsers (the `bbcode` package): text
-        # items stay on their line.
+        # A line break ends an item for some parsers (the `bbcode` package): every
+        # item stays on its line, markup too (a name with a line break in `[b]`).
         out = []
         for item in items:
             text, children = split_item(item)
-            text = text if isinstance(text, (Markup, _JinjaSafe)) else one_line(normalise(text))
+            text = Markup(one_line(str(text))) if isinstance(text, (Markup, _JinjaSafe)) \
+                else one_line(normalise(text))
             out.append(f"\n[*]{self.esc(text)}" + (str(self.list(children)) if children else ""))
         return Markup("[list]" + "".join(out) + "\n[/list]")
 

@@ -17,6 +17,18 @@ def _cache_home(tmp_path_factory):
     os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _french_machine():
+    """Outside a campaign pbp speaks the machine's language (PBP_LANG, else the
+    locale, else English): the suite runs as on a French MJ's machine, whatever
+    the machine running it; tests of that rule set the variables themselves."""
+    import os
+
+    for name in ("PBP_LANG", "LC_ALL", "LC_MESSAGES"):
+        os.environ.pop(name, None)
+    os.environ["LANG"] = "fr_FR.UTF-8"
+
+
 @pytest.fixture
 def toy_campaign(tmp_path):
     """A fresh toy campaign folder (not set up), two players."""

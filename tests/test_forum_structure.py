@@ -579,3 +579,19 @@ def test_markdown_blocks(source, expected):
 
     assert markdown_blocks(source) == expected
     assert markdown_blocks(expected) == expected  # once is enough: the pass changes nothing more
+
+
+def test_a_name_with_line_breaks_stays_on_its_list_item(tmp_path):
+    """A character name is the MJ's text but a player's choice: its line breaks must
+    not leave the `[*]` line (some parsers end an item at a line break), even inside
+    the `[b]` the template wraps it in."""
+    from tests.helpers import pbp, write
+
+    root = tmp_path / "chasse"
+    assert pbp("init", root, "--ruleset", "manhunt", "--example", "--no-git").exit_code == 0
+    config = (root / "campaign.yaml").read_text(encoding="utf-8")
+    write(root, "campaign.yaml", config.replace("johannes: Johannes", 'johannes: "# Jo\\n- item\\n> q | t |"'))
+    assert pbp("run", "--no-commit", cwd=root).exit_code == 0
+    post = (root / "turns/004/public.bbcode").read_text(encoding="utf-8")
+    assert "[*][b]# Jo - item > q | t |[/b] : se cacher." in post.split("\n"), post
+    assert not check_bbcode("manhunt public", post, "phpbb")

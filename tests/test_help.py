@@ -149,6 +149,39 @@ def test_the_locale_and_pbp_lang(env, variables, expected):
     assert first == {"fr": "Utilisation : pbp check [OPTIONS]", "en": "Usage: pbp check [OPTIONS]"}[expected]
 
 
+@pytest.mark.parametrize("variables, expected", [
+    ({}, "campaign.yaml: no campaign here (no campaign.yaml). Use -C FOLDER or create one with `pbp init`."),
+    ({"LANG": "C.UTF-8"}, "campaign.yaml: no campaign here (no campaign.yaml). Use -C FOLDER or create one "
+                          "with `pbp init`."),
+    ({"LANG": "fr_FR.UTF-8"}, "campaign.yaml: pas de campagne ici (campaign.yaml absent). Utilisez -C DOSSIER "
+                              "ou créez-en une avec « pbp init »."),
+    ({"PBP_LANG": "fr", "LANG": "en_US.UTF-8"}, "campaign.yaml: pas de campagne ici (campaign.yaml absent). "
+                                                "Utilisez -C DOSSIER ou créez-en une avec « pbp init »."),
+])
+def test_without_a_campaign_messages_speak_the_help_language(env, variables, expected):
+    """Where there is no campaign (a typo in -C, a player's `pbp audit`), pbp's
+    messages follow the same rule as its help, not French whatever the machine."""
+    for name, value in variables.items():
+        env.setenv(name, value)
+    r = run("status")
+    assert r.exit_code == 1 and r.stderr.splitlines() == [expected]
+    env.setenv("LANG", "en_US.UTF-8")
+    env.delenv("PBP_LANG", raising=False)
+    assert run("roll", "1d0").stderr.startswith("invalid dice expression `1d0`")
+
+
+def test_init_speaks_the_new_campaigns_language_and_an_example_takes_lang(env, tmp_path):
+    env.setenv("LANG", "C.UTF-8")
+    r = run("init", tmp_path / "fr", "--ruleset", "murder", "--no-git")
+    assert r.exit_code == 0 and lines(r)[0] == f"Campagne « murder » créée dans {tmp_path / 'fr'}."
+    r = run("init", tmp_path / "en", "--ruleset", "murder", "--example", "--lang", "en", "--no-git")
+    assert r.exit_code == 0 and lines(r)[0] == f"`murder` campaign created in {tmp_path / 'en'}."
+    config = (tmp_path / "en" / "campaign.yaml").read_text(encoding="utf-8")
+    assert "\nlang: en\n" in config and "lang: fr" not in config
+    r = run("-C", tmp_path / "en", "verify")  # the turns played in French stay French
+    assert r.exit_code == 0 and lines(r)[-1] == "9 turn(s) replayed identically."
+
+
 def test_the_campaign_language_of_c_or_of_the_current_folder(env, tmp_path):
     env.setenv("LANG", "fr_FR.UTF-8")
     write(tmp_path / "camp", "campaign.yaml", "ruleset: toy\ntitle: Essai\nlang: 'en'   # the players' language\n")

@@ -23,10 +23,14 @@ CONTEXT = {"help_option_names": ["-h", "--help"]}
 
 
 def lang_of(ctx: click.Context | None) -> str:
+    """The language of pbp's messages: the open campaign's; before a campaign is
+    open, or where there is none (`pbp audit` run by a player, a typo in -C),
+    the help's own: PBP_LANG, campaign.yaml's `lang:` line, the locale, else
+    English (pbp.help)."""
     if ctx is not None and ctx.obj and ctx.obj.get("lang"):
         return ctx.obj["lang"]
-    env = os.environ.get("PBP_LANG") or ""
-    return "en" if env.startswith("en") else "fr"
+    folder = ctx.obj.get("dir") if ctx is not None and ctx.obj else None
+    return local_help.help_lang(None if folder is None else str(folder))
 
 
 def say(key: str, /, **params) -> None:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from pbp.cli.common import FOLDER_PATH, FORMAT, PbpCommand, campaign_of, commit, say
+from pbp import help as local_help
+from pbp.cli.common import FOLDER_PATH, FORMAT, PbpCommand, campaign_of, commit, lang_of, say
 
 
 @click.command(cls=PbpCommand)
@@ -34,6 +35,9 @@ def init(ctx, path, ruleset_id, example, lang, no_git):
             raise PbpError("no_example", ruleset=ruleset_id)
         shutil.copytree(package_dir("campaigns") / cls.example, path, dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns(".pbp.lock", "*.tmp", "__pycache__"))
+        if lang:  # the turns played so far keep theirs (turn.yaml); the next ones are in `lang`
+            config = path / "campaign.yaml"
+            atomic_write(config, _with_lang(config.read_text(encoding="utf-8"), lang))
     else:
         skeleton = cls.folder() / "skeleton"
         if skeleton.is_dir():
@@ -47,8 +51,10 @@ def init(ctx, path, ruleset_id, example, lang, no_git):
         if "secret:" not in text:
             text += f"secret: {secrets.token_hex(16)}\n"
         if lang:
-            text = "\n".join(f"lang: {lang}" if line.startswith("lang:") else line for line in text.split("\n"))
+            text = _with_lang(text, lang)
         atomic_write(config, text)
+    # from here on pbp speaks the new campaign's language, as every command in it will
+    ctx.obj["lang"] = lang or local_help.campaign_lang(str(path)) or lang_of(ctx)
     say("init_done", path=path, ruleset=ruleset_id)
     if not no_git:
         if archive.repository(path) is None:
@@ -57,6 +63,11 @@ def init(ctx, path, ruleset_id, example, lang, no_git):
         else:
             archive.commit(path.resolve(), f"pbp init ({ruleset_id})")
     say("init_example_next" if example else "init_next", path=path)
+
+
+def _with_lang(text: str, lang: str) -> str:
+    """campaign.yaml's text with its `lang:` line set to `lang`."""
+    return "\n".join(f"lang: {lang}" if line.startswith("lang:") else line for line in text.split("\n"))
 
 
 # -- setup ----------------------------------------------------------------------
