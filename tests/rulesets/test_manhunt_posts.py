@@ -306,10 +306,28 @@ def test_the_order_form_says_doorways_with_their_agreement_and_the_hunters_in_si
     fr = Renderer(template_paths("manhunt", "fr"), "text", lang="fr").render("orders_hints", hints=hints)
     assert "# Sorties : nord (porte fermée), est (rideau fermé)\n" in fr
     assert "# Chasseurs en vue (à nommer dans « chasseur: ») : Grimnir (ici), Vesper (à l'est)\n" in fr
-    assert "#   - combat: {chasseur: Grimnir, arme: épée large}\n" in fr
+    assert "#   - combat: {chasseur: Grimnir}      (ajoutez « arme: ... » pour en choisir une ; sinon la meilleure)\n" in fr
     en = Renderer(template_paths("manhunt", "en"), "text", lang="en").render("orders_hints", hints=hints)
     assert "# Exits: north (closed door), east (closed curtain)\n" in en
     assert "# Hunters in sight (name them in `hunter:`): Grimnir (here), Vesper (east)\n" in en
+
+
+def test_the_order_forms_examples_are_the_players_own_and_name_no_hidden_hunter():
+    """The examples of the form are copied by tired players: an item they carry, a
+    hunter they see; with no hunter in sight, a placeholder, never a hunter's name."""
+    g = Game(lucy="A", bob="G")
+    hints = g.rs.order_context(g.state, g.sc, "lucy")
+    hints["inventory"] = ["corde", "lanterne"]
+    assert hints["hunters"] == []
+    forms = {lang: Renderer(template_paths("manhunt", lang), "text", lang=lang).render("orders_hints", hints=hints)
+             for lang in ("fr", "en")}
+    assert "#   - jeter: [corde]      (ce que vous abandonnez si la fatigue vous y oblige)\n" in forms["fr"]
+    assert "#   - combat: {chasseur: nom du chasseur}      (ajoutez « arme: ... » pour en choisir une ; " \
+           "sinon la meilleure)\n" in forms["fr"]
+    assert "#   - drop: [corde]      (what you give up if fatigue forces you to)\n" in forms["en"]
+    assert "#   - melee: {hunter: hunter's name}      (add `weapon: ...` to choose one; else your best)\n" in forms["en"]
+    for hunter in g.sc.characters["hunters"].values():
+        assert all(hunter["name"] not in form for form in forms.values())
 
 
 # -- names as players know them ------------------------------------------------------------------
