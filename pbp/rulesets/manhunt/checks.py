@@ -88,7 +88,7 @@ def _suggest_hunter(word, names) -> str | None:
 
 
 def _not_carried(out: Refusals, at, me, item) -> None:
-    out.add("not_carried", at, item=item, valid=me["inventory"] or ["-"], suggestion=_suggest(item, me["inventory"]))
+    out.add("not_carried", at, item=item, valid=me["inventory"], suggestion=_suggest(item, me["inventory"]))
 
 
 def _check_target(out: Refusals, scenario, action, present: list[str], none_key: str) -> None:
@@ -114,7 +114,7 @@ def _check_weapon(out: Refusals, rules, me, action, kind) -> None:
     weapon = action.arg.get("arme")
     valid = r.weapons(rules, me, kind)
     if weapon is not None and r.find_item(valid, weapon) is None:
-        out.add("no_such_weapon", action.at, item=weapon, valid=valid or ["-"], suggestion=_suggest(weapon, valid))
+        out.add("no_such_weapon", action.at, item=weapon, valid=valid, suggestion=_suggest(weapon, valid))
 
 
 def _check_item(out: Refusals, rules, me, action, kinds, key) -> str | None:
