@@ -273,6 +273,8 @@ def describe(spec, ruleset: Ruleset, lang: str | None = None) -> str:
                                for k, v in spec.get("fields", {}).items()) + "}"
     if kind == "list":
         return f"[{describe(spec.get('of'), ruleset, lang)}, ...]"
+    if kind in ("text", "int", "player"):  # the form speaks the player's language, not the schema's
+        return i18n.t(lang or "fr", f"arg_kind_{kind}")
     return kind or "-"
 
 

@@ -233,7 +233,7 @@ def test_run_outside_git_says_so(ready):
 def test_orders_form_lists_actions(ready):
     r = pbp("orders", "--player", "lucy", cwd=ready)
     assert r.exit_code == 0
-    assert "#   - avancer: int" in r.output and "player: lucy\nturn: 1\n" in r.output
+    assert "#   - avancer: nombre" in r.output and "player: lucy\nturn: 1\n" in r.output
     write(ready, "turns/001/orders/lucy.yaml", r.output)  # the blank form is itself valid
     assert pbp("check", cwd=ready).exit_code == 0
     w = pbp("orders", "--player", "bob", "--write", cwd=ready)

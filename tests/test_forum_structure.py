@@ -536,7 +536,7 @@ def test_an_english_campaigns_common_outputs_hold_no_french_word(tmp_path, fmt):
     root = toy(tmp_path / "toy", "en", fmt)
     outputs = core_outputs(root, tmp_path)
     # the order form: its head and its comments, the actions aside (each line gives the French id too)
-    assert "#   - advance: int    (French id: avancer)" in outputs["orders"].splitlines()
+    assert "#   - advance: number    (French id: avancer)" in outputs["orders"].splitlines()
     outputs["orders"] = "\n".join(line for line in outputs["orders"].splitlines() if not line.startswith("#   - "))
     vocabulary = FRENCH_WORDS | french_ids()
     for name, text in outputs.items():

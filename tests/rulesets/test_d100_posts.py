@@ -179,7 +179,7 @@ def test_an_english_form_shows_english_words_and_they_are_accepted(tmp_path):
     write(root, "campaign.yaml", (root / "campaign.yaml").read_text(encoding="utf-8").replace("lang: fr", "lang: en"))
     form = pbp("orders", "--player", "tia", cwd=root).output
     lines = form.splitlines()
-    assert ("#   - check: {stat: physical | logic | mind, skill: text, modifier: int, intent: light | dark, faction: "
+    assert ("#   - check: {stat: physical | logic | mind, skill: text, modifier: number, intent: light | dark, faction: "
             "text, type: simple | complex | instinct, purpose: text}    (French id: jet)") in lines
     assert "#   - use: {item: text, target: player, intent: light | dark, purpose: text}    (French id: utiliser)" \
         in lines

@@ -408,7 +408,7 @@ def test_english_order_forms_show_english_words_that_the_checks_accept():
     actions = g.rs.actions
     assert od.describe(actions["combat"]["arg"], g.rs, "en") == "{hunter: text, weapon: text}"
     assert od.describe(actions["deplacement_rapide"]["arg"], g.rs, "en") == "[north | east | south | west, ...]"
-    assert od.describe(actions["combat"]["arg"], g.rs) == "{chasseur: text, arme: text}"
+    assert od.describe(actions["combat"]["arg"], g.rs) == "{chasseur: texte, arme: texte}"
     assert od.describe(actions["deplacement_normal"]["arg"], g.rs, "fr") == "nord | est | sud | ouest"
     g.p()["inventory"] = ["épée large"]
     parsed = g.orders("lucy", [{"melee": {"hunter": "Sylas", "weapon": "epee large"}}]).actions

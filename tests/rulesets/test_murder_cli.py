@@ -239,7 +239,7 @@ def test_orders_form_lists_the_player_situation(example):
         "Laboratoire de biologie, Animalerie, Chambre froide, Serre expérimentale, Archives, Salle des serveurs, "
         "Vestiaires, Salle de conférence.",
     ]
-    assert "#   - hanter: {salle: text, avertir: player}    (en anglais\u00a0: haunt)" in r.output.splitlines()
+    assert "#   - hanter: {salle: texte, avertir: joueur}    (en anglais\u00a0: haunt)" in r.output.splitlines()
     r = pbp("orders", "--player", "margot", cwd=example)
     assert situation(r.output) == [
         "# Rôle : meurtrière ; état : morte.",

@@ -361,7 +361,7 @@ def test_an_english_form_shows_english_words_only(tmp_path):
     assert "# You are in le Bureau de la direction." in form.splitlines()
     # French forms stay French
     form = pbp("orders", "--player", "damien", cwd=copy_example("murder", tmp_path / "fr")).output
-    assert "#   - hanter: {salle: text, avertir: player}    (en anglais\u00a0: haunt)" in form.splitlines()
+    assert "#   - hanter: {salle: texte, avertir: joueur}    (en anglais\u00a0: haunt)" in form.splitlines()
 
 
 FRENCH_WORDS = FRENCH_IDS + ["tour", "jour", "piège", "fantôme", "fiche", "rôle", "enquêteur", "meurtrier", "témoin",
