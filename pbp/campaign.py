@@ -433,6 +433,8 @@ def _refuse_kind(mode: int, rel: str) -> None:
     """Only a regular file is read: a FIFO would block, a device never end."""
     if stat.S_ISREG(mode):
         return
+    if stat.S_ISDIR(mode) and Path(rel).parent.name != "orders":  # gm.yaml, a campaign file
+        raise InputError("folder_not_file", file=rel)
     for test, key in _KINDS:
         if test(mode):
             raise InputError(key, file=rel)

@@ -158,8 +158,6 @@ def t(lang: str, key: str, /, **params) -> str:
         out += " " + _one(lang, "did_you_mean", {"suggestion": params["suggestion"]})
     if params.get("valid"):
         out += " " + _one(lang, "valid_values", {"valid": params["valid"]})
-    elif isinstance(params.get("valid"), (list, tuple)):  # given, and empty: say so, not "Valid values: ."
-        out += " " + _one(lang, "no_valid_values", {})
     return out
 
 

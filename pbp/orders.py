@@ -363,12 +363,13 @@ def _too_long(raw: dict, limits: dict) -> Refusals:
     return problems
 
 
-def _load(data: bytes | str, source: str, limits: dict, size_key: str) -> tuple[object, Lines]:
+def _load(data: bytes | str, source: str, limits: dict, size_key: str,
+          alias_key: str = "yaml_alias") -> tuple[object, Lines]:
     size = len(data.encode("utf-8") if isinstance(data, str) else data)
     if size > limits[size_key]:  # the reader refused it already; a caller may hand bytes directly
         raise InputError("file_too_large", file=source, size=size, limit=limits[size_key], limit_key=size_key)
     return yamlio.load_untrusted(data, source, max_depth=limits["depth"], max_int_digits=limits["integer_digits"],
-                                 normalize=normalize_id)
+                                 normalize=normalize_id, alias_key=alias_key)
 
 
 def parse_player_orders(data: bytes | str, source: str, *, ruleset: Ruleset, scenario: Scenario, turn: int,
@@ -449,7 +450,7 @@ def parse_gm(data: bytes | str, source: str, *, ruleset: Ruleset, state: dict, s
     pasted from forum messages), with a larger size limit and no limit on texts."""
     limits = _limits(limits)
     try:
-        raw, lines = _load(data, source, limits, "gm_file_bytes")
+        raw, lines = _load(data, source, limits, "gm_file_bytes", alias_key="yaml_alias_mj")
     except PbpError as exc:
         return None, [exc]
     if raw is None:
@@ -487,7 +488,8 @@ def parse_gm(data: bytes | str, source: str, *, ruleset: Ruleset, state: dict, s
             elif not isinstance(value, str):
                 problems.add("narration_shape", ("narration", key))
     gm_orders = GmOrders(turn, narration, {str(k): v for k, v in rolls.items()}, orders, source, lines)
+    # every problem at once: the orders are checked even when a key is misspelt
+    # or the turn is wrong (what they hold was made a mapping above)
     errors = place(problems, source, lines)
-    if not errors:
-        errors = place(ruleset.check_gm(state, scenario, gm_orders), source, lines, ruleset, (orders_key,))
+    errors += place(ruleset.check_gm(state, scenario, gm_orders), source, lines, ruleset, (orders_key,))
     return gm_orders, errors

@@ -262,7 +262,8 @@ def decode(data: bytes | str, source) -> str:
 
 
 def load_untrusted(data: bytes | str, source, *, max_depth: int = 20, max_int_digits: int = 18,
-                   normalize: Callable[[object], str] | None = None) -> tuple[object, Lines]:
+                   normalize: Callable[[object], str] | None = None,
+                   alias_key: str = "yaml_alias") -> tuple[object, Lines]:
     """A stranger's YAML: (plain value, Lines), or an InputError naming the line.
 
     Scalars are resolved as the safe loader resolves them (int, float, bool,
@@ -274,7 +275,8 @@ def load_untrusted(data: bytes | str, source, *, max_depth: int = 20, max_int_di
     document at all (empty, or only comments) gives (None, an empty Lines).
     """
     text = decode(data, source)
-    value, lines = _walk(text, source, strict=True, max_depth=max_depth, max_int_digits=max_int_digits)
+    value, lines = _walk(text, source, strict=True, max_depth=max_depth, max_int_digits=max_int_digits,
+                         alias_key=alias_key)
     lines._normalize = normalize
     return value, lines
 

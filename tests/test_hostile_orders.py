@@ -347,8 +347,9 @@ def test_names_that_are_not_handle_yaml_keep_their_message_and_hidden_files_stay
 
 def test_gm_yaml_refuses_aliases_and_places_its_refusals(camp):
     (camp / "turns/004/gm.yaml").write_text("turn: 4\nnarration: &n texte\nrolls: *n\n", encoding="utf-8")
-    refused(camp, "turns/004/gm.yaml:2: ancre ou alias YAML (« &nom », « *nom ») refusé : les joueurs n'en ont pas "
-                  + ALIAS_FR)
+    refused(camp, "turns/004/gm.yaml:2: ancre ou alias YAML (« &nom », « *nom ») : pbp ne les lit pas dans les "
+                  "fichiers de campagne ; écrivez chaque valeur en entier (un texte qui commence par « * » ou « & » "
+                  "se met entre guillemets).")
     (camp / "turns/004/gm.yaml").write_text("tour: 5\njets: 3\n", encoding="utf-8")
     refused(camp, "turns/004/gm.yaml:1: ordres pour le tour 5, mais c'est le tour 4 qui se joue.",
             "turns/004/gm.yaml:2: « rolls » associe des étiquettes de jets à des valeurs (lucy.fouille.table: 12).")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from pbp.cli.common import CONTEXT, FORMAT, PbpCommand, PbpSubgroup, campaign_of, say
@@ -136,6 +138,9 @@ def check(ctx, n):
         say("check_valid", count=len(inputs.valid), players=counts)
     if inputs.refused:
         say("check_refused", count=len(inputs.refused), players=who(inputs.refused))
+    gm_problems = [e for e in inputs.errors if e.file and os.path.basename(e.file) == "gm.yaml"]
+    if gm_problems:  # the players' counts below say nothing of the MJ's own file
+        say("check_gm_refused", count=len(gm_problems), file=gm_problems[0].file)
     missing = inputs.missing  # expected, and no orders: nothing sent, or a blank form
     silent = [h for h in missing if h not in inputs.blank]
     if silent:

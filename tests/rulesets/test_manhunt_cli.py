@@ -198,14 +198,14 @@ def test_orders_sent_for_a_lost_turn_are_accepted_and_ignored(example, lang, che
 
 
 def test_a_refusal_with_nothing_valid_says_so(tmp_path):
-    """Lucy carries no weapon: the refusal says nothing would do, not "Valeurs possibles : -."."""
+    """Lucy carries no weapon: the refusal says she has none, not "Valeurs possibles : -."."""
     root = copy_example("manhunt", tmp_path)
     write(root, "turns/004/orders/lucy.yaml",
           "player: lucy\nturn: 4\nactions:\n  - combat: {chasseur: Grimnir, arme: épée large}\n")
     r = pbp("check", cwd=root)
     assert r.exit_code == 1
-    assert ("turns/004/orders/lucy.yaml:4: vous n'avez pas d'arme « épée large » utilisable ainsi. "
-            "Aucune valeur n'est possible ici.") in r.stderr.splitlines(), r.stderr
+    assert ("turns/004/orders/lucy.yaml:4: vous n'avez pas d'arme « épée large » utilisable ainsi : "
+            "vous n'en avez aucune.") in r.stderr.splitlines(), r.stderr
     write(root, "turns/004/orders/lucy.yaml", "player: lucy\nturn: 4\nactions:\n  - jeter: [épée large]\n")
     assert ("turns/004/orders/lucy.yaml:4: vous ne portez pas « épée large ». "
             "Valeurs possibles : cape en peau d'écorce.") in pbp("check", cwd=root).stderr.splitlines()

@@ -88,6 +88,9 @@ def _suggest_hunter(word, names) -> str | None:
 
 
 def _not_carried(out: Refusals, at, me, item) -> None:
+    if not me["inventory"]:
+        out.add("carry_nothing", at, item=item)
+        return
     out.add("not_carried", at, item=item, valid=me["inventory"], suggestion=_suggest(item, me["inventory"]))
 
 
@@ -114,7 +117,10 @@ def _check_weapon(out: Refusals, rules, me, action, kind) -> None:
     weapon = action.arg.get("arme")
     valid = r.weapons(rules, me, kind)
     if weapon is not None and r.find_item(valid, weapon) is None:
-        out.add("no_such_weapon", action.at, item=weapon, valid=valid, suggestion=_suggest(weapon, valid))
+        if not valid:
+            out.add("no_weapon_at_all", action.at, item=weapon)
+        else:
+            out.add("no_such_weapon", action.at, item=weapon, valid=valid, suggestion=_suggest(weapon, valid))
 
 
 def _check_item(out: Refusals, rules, me, action, kinds, key) -> str | None:
