@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pbp import i18n
-from pbp.wording import Slot, find_names
+from pbp.wording import STOP, Slot, find_names
 
 
 @dataclass
@@ -317,8 +317,20 @@ class ActionReader:
                       and self.r.names.get(s.key)]
         if not open_slots:
             return
-        first = next((i for i, t in enumerate(self.toks) if t.kind == "word"), 0)
         fillers = self.r.lw["fillers"].items
+        for lo, hi in self.listed(inside):
+            # "(Logique, piratage)" from a character without that skill: a word the player
+            # meant as a value, naming none of theirs, is asked, not dropped
+            if all(self.toks[i].kind == "word" and ((self.toks[i].text,) in fillers or self.toks[i].text in STOP)
+                   for i in range(lo, hi)):
+                continue
+            slot = open_slots[0]
+            shown = [e.label for e in self.r.names[slot.key].entries]
+            word = self.r.text[self.toks[lo].start:self.toks[hi - 1].end]
+            self.ask("import_unknown_name", word=word, what=slot.field or slot.key, valid=shown,
+                     suggestion=i18n.closest(word, shown))
+            return
+        first = next((i for i, t in enumerate(self.toks) if t.kind == "word"), 0)
         for i in range(self.lo, self.hi):
             t = self.toks[i]
             if (t.kind != "word" or not t.upper or not self.usable[i] or i in inside
@@ -332,6 +344,30 @@ class ActionReader:
             self.ask("import_unknown_name", word=word, what=slot.field or slot.key, valid=shown,
                      suggestion=i18n.closest(word, shown))
             return
+
+    def listed(self, inside: set[int]) -> list[tuple[int, int]]:
+        """The items of a parenthesised list of values in the part ("(Mental, persuasion,
+        intention claire)", the seeds' way of writing a check) that name nothing: a list
+        is one where some item names a value; its items are parted by commas."""
+        out, i = [], self.lo
+        while i < self.hi:
+            if not (self.toks[i].kind == "punct" and self.toks[i].text == "(" and self.usable[i]):
+                i += 1
+                continue
+            close = next((j for j in range(i + 1, self.hi) if self.toks[j].text in "()"
+                          and self.toks[j].kind == "punct"), self.hi)
+            items, start = [], i + 1
+            for j in range(i + 1, close + 1):
+                if j == close or (self.toks[j].kind == "punct" and self.toks[j].text in ",;"):
+                    if j > start:
+                        items.append((start, j))
+                    start = j + 1
+            named = [any(k in inside or self.toks[k].kind == "num" for k in range(a, b)) for a, b in items]
+            if any(named):
+                out += [(a, b) for (a, b), n in zip(items, named) if not n
+                        and all(self.usable[k] and self.toks[k].kind == "word" for k in range(a, b))]
+            i = close + 1
+        return out
 
     def missing(self, values: dict) -> None:
         for s in self.slots:

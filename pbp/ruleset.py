@@ -249,8 +249,13 @@ class Ruleset(ABC):
         what the order file gets. The default reads the order schema (choice values and
         their aliases, the roster for `player` arguments) and the `values:` of
         phrasings.yaml, whose `from:` paths look into the player's view
-        (`order_context`), the scenario, the state and the rules. Override it when a
-        ruleset knows better (names that depend on the state in ways a path cannot say)."""
+        (`order_context`), the scenario's world and roster, the state and the rules.
+        Only what `player` may know: the importer completes a word to these names and
+        lists them in its questions, which go back to the player. Whatever is theirs
+        alone (their sheet, what they carry, whom they see) must come from their view,
+        never from everyone's sheets or the whole catalogue (the default cannot read
+        characters.yaml). Override it when a ruleset knows better (names that depend on
+        the state in ways a path cannot say), with the same view as its checks."""
         from pbp import vocabulary
 
         view = self.order_context(state, scenario, player)

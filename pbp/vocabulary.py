@@ -150,11 +150,17 @@ def default_names(rules: dict, phrasings: dict, view: dict, scenario, state: dic
     - a `player` type: each roster handle and its character's name;
     - every `values:` entry of phrasings.yaml that says `from:` where the values are:
       `context.…` (the ruleset's order_context for this player), `scenario.world.…`,
-      `scenario.characters.…`, `scenario.roster`, `state.…` or `rules.…`, with `*` for
-      every item of a list or mapping; `value:` the field written in the order file,
-      `names:` the fields a player may write (`key` is a mapping's key); a source may
-      be `{path:, value:, names:}` with fields of its own. A name found in an earlier
-      source wins over the same name in a later one (`Entry.rank`)."""
+      `scenario.roster`, `state.…` or `rules.…`, with `*` for every item of a list or
+      mapping; `value:` the field written in the order file, `names:` the fields a
+      player may write (`key` is a mapping's key); a source may be `{path:, value:,
+      names:}` with fields of its own. A name found in an earlier source wins over the
+      same name in a later one (`Entry.rank`).
+
+    The names are what the importer matches, completes and lists to this player: only
+    what they may know. What is theirs alone (their sheet, what they carry, whom they
+    see) comes from `context`, the view their order form and the rules' checks show
+    them; `state` and `rules` are the whole game's, for what every player knows (a
+    board all can see). characters.yaml is secret (everyone's sheets): no root reads it."""
     arg_types = rules.get("arg_types") or {}
     declared = (phrasings or {}).get("values") or {}
     out: dict[str, list[Entry]] = {}
@@ -169,7 +175,7 @@ def default_names(rules: dict, phrasings: dict, view: dict, scenario, state: dic
                 out[key] = [Entry(h, tuple(n for n in (h, scenario.name(h)) if n), label=scenario.name(h))
                             for h in scenario.roster]
     roots = {"context": view or {}, "state": state or {}, "rules": rules,
-             "scenario": {"world": scenario.world, "characters": scenario.characters, "roster": scenario.roster}}
+             "scenario": {"world": scenario.world, "roster": scenario.roster}}
     for key, spec in declared.items():
         if not isinstance(spec, dict) or spec.get("from") is None:
             continue
