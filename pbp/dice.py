@@ -16,7 +16,8 @@ from pbp.errors import ForcedRollError, PbpError
 from pbp.record import FrozenRecord, Record
 
 _TERM = re.compile(r"\s*([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+|%)|(\d+))\s*")
-#: the most faces a die may have (a larger one is no dice expression)
+#: the most dice in one term, and faces on a die (a larger one is refused, saying so)
+MAX_COUNT = 1000
 MAX_SIDES = 100000
 
 
@@ -103,8 +104,10 @@ def _parse(expr: str | int) -> DiceExpr:
         else:
             count = int(match.group(2)) if match.group(2) else 1
             sides = 100 if match.group(3) == "%" else int(match.group(3))
-            if count < 1 or sides < 1 or count > 1000 or sides > MAX_SIDES:
+            if count < 1 or sides < 1:
                 raise PbpError("bad_dice", expr=text)
+            if count > MAX_COUNT or sides > MAX_SIDES:
+                raise PbpError("dice_too_many", expr=text, max_count=MAX_COUNT, max_sides=MAX_SIDES)
             terms.append(Term(sign, count, sides))
         pos = match.end()
     if not terms:

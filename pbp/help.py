@@ -267,6 +267,12 @@ class LocalUsageError(click.UsageError):
         exc = self.original
         if isinstance(exc, click.exceptions.NoSuchCommand):
             possible = exc.possibilities or []
+            group = exc.ctx.command if exc.ctx is not None else None
+            if not possible and isinstance(group, click.Group):  # its commands are loaded lazily: ask for their names
+                from pbp import i18n
+
+                found = i18n.closest(exc.command_name, group.list_commands(exc.ctx))
+                possible = [found] if found else []
             return self._t("click_no_such_command", command=exc.command_name,
                            suggestion=possible[0] if possible else None)
         if isinstance(exc, click.NoSuchOption):

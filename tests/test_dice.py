@@ -113,3 +113,19 @@ def test_a_simulations_one_die_draws_what_a_roll_of_it_does():
     forced = dice.FreeDice(9)
     forced.forced = {"x": 5}
     assert forced.d("x", 6) == 5 and forced.d("y", 6) == dice.FreeDice(9).d("y", 6)
+
+
+def test_a_too_large_expression_says_the_limits_and_pbp_roll_keeps_its_terms_apart():
+    from tests.helpers import pbp
+
+    for expr in ("10000d6", "2d100001"):
+        with pytest.raises(PbpError) as err:
+            dice.parse(expr)
+        assert err.value.key == "dice_too_many"
+        assert err.value.text("fr") == (f"expression de dés « {expr} » trop grande : au plus 1000 dés d'un même "
+                                        "terme, et 100000 faces par dé.")
+    assert dice.parse("1000d100000")  # the limits themselves are allowed
+    r = pbp("roll", "2d6", "2d6")  # two expressions, not "2d62d6"
+    assert r.exit_code == 1 and "« 2d6 2d6 »" in r.stderr
+    r = pbp("roll", "2d6", "+", "1", "--seed", "3")
+    assert r.exit_code == 0 and r.output == "2d6+1 (2+5+1 = 8)\n"

@@ -389,3 +389,16 @@ def test_pbp_help_does_not_import_yaml(tmp_path):
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=60,
                        env={**os.environ, "PBP_LANG": "fr"})
     assert r.stdout.splitlines()[-1] == "False False"
+
+
+def test_a_mistyped_command_gets_a_suggestion(env):
+    """pbp's commands are loaded when used: the suggestion comes from all their names."""
+    env.setenv("PBP_LANG", "fr")
+    r = run("stauts")
+    assert r.exit_code == 2 and r.stderr.splitlines()[-1] == \
+        "Erreur : commande inconnue « stauts ». Vouliez-vous dire « status » ?"
+    assert run("orders", "improt").stderr.splitlines()[-1] == \
+        "Erreur : commande inconnue « improt ». Vouliez-vous dire « import » ?"
+    assert run("zzz").stderr.splitlines()[-1] == "Erreur : commande inconnue « zzz »."
+    env.setenv("PBP_LANG", "en")
+    assert run("chekc").stderr.splitlines()[-1] == "Error: no such command `chekc`. Did you mean `check`?"

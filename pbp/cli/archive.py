@@ -127,5 +127,5 @@ def roll(ctx, expr, seed):
     from pbp.dice import FreeDice
 
     dice = FreeDice(seed, keep_log=True)
-    result = dice.roll("roll", "".join(expr))
+    result = dice.roll("roll", " ".join(expr))  # `pbp roll 2d6 + 1`: spaces are allowed between terms
     click.echo(str(result))
