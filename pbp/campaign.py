@@ -477,6 +477,9 @@ def open_campaign(path: str | Path) -> Campaign:
     root = Path(path).resolve()
     config_path = root / CAMPAIGN_FILE
     if not config_path.exists():
+        above = next((folder for folder in root.parents if (folder / CAMPAIGN_FILE).is_file()), None)
+        if above is not None:  # run from inside a campaign (turns/006/): say where it is, do not guess
+            raise PbpError("no_campaign_but_above", file=Path(path) / CAMPAIGN_FILE, folder=str(above))
         raise PbpError("no_campaign", file=Path(path) / CAMPAIGN_FILE)
     text = read_text(config_path, CAMPAIGN_FILE)
     config = yamlio.loads(text, CAMPAIGN_FILE, remember=True)

@@ -41,7 +41,7 @@ def env_lang() -> str | None:
 def campaign_lang(folder: str | None) -> str | None:
     """campaign.yaml's `lang:` as text, without a YAML load: --help must work,
     fast, in a folder whose campaign.yaml is broken, huge, or not a file."""
-    path = os.path.join(folder or ".", "campaign.yaml")
+    path = _campaign_file(folder or ".")
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):  # a FIFO would hang the read
             return None
@@ -51,6 +51,23 @@ def campaign_lang(folder: str | None) -> str | None:
         return None
     found = _LANG_LINE.search(head)
     return found.group(1).decode() if found else None
+
+
+def _campaign_file(folder: str) -> str:
+    """folder's campaign.yaml; where it has none, the one of the campaign it is in
+    (an MJ in turns/006/ is answered in the campaign's language)."""
+    path = os.path.join(folder, "campaign.yaml")
+    if os.path.lexists(path):
+        return path
+    try:
+        here = os.path.abspath(folder)
+    except ValueError:  # a NUL in -C's path
+        return path
+    while os.path.dirname(here) != here:
+        here = os.path.dirname(here)
+        if os.path.isfile(os.path.join(here, "campaign.yaml")):
+            return os.path.join(here, "campaign.yaml")
+    return path
 
 
 def locale_lang() -> str:

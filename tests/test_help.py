@@ -402,3 +402,15 @@ def test_a_mistyped_command_gets_a_suggestion(env):
     assert run("zzz").stderr.splitlines()[-1] == "Erreur : commande inconnue « zzz »."
     env.setenv("PBP_LANG", "en")
     assert run("chekc").stderr.splitlines()[-1] == "Error: no such command `chekc`. Did you mean `check`?"
+
+
+def test_inside_a_campaigns_folder_pbp_says_where_the_campaign_is_in_its_language(env, tmp_path):
+    env.setenv("LANG", "C.UTF-8")
+    write(tmp_path / "camp", "campaign.yaml", "ruleset: toy\ntitle: Essai\nlang: fr\n")
+    (tmp_path / "camp" / "turns" / "006").mkdir(parents=True)
+    env.chdir(tmp_path / "camp" / "turns" / "006")
+    r = run("status")
+    assert r.exit_code == 1 and r.stderr.splitlines() == [
+        f"campaign.yaml: pas de campagne ici (campaign.yaml absent) : vous êtes dans la campagne de "
+        f"{tmp_path / 'camp'}. Lancez pbp depuis ce dossier, ou avec « -C {tmp_path / 'camp'} »."]
+    assert lines(run("check", "--help"))[0] == "Utilisation : pbp check [OPTIONS]"
