@@ -150,7 +150,8 @@ def gather(campaign: Campaign, n: int, state: dict, previous: dict | None = None
             path = paths[0]
             campaign.check_input(path)  # a FIFO, a folder, a link outside: said by name, never opened
             if path.suffix not in (".yaml", ".yml"):
-                raise InputError("orders_not_yaml", file=source)
+                backup = path.name.endswith("~") or path.suffix in (".bak", ".orig", ".swp")
+                raise InputError("orders_backup_copy" if backup else "orders_not_yaml", file=source)
             if handle not in scenario.roster:
                 raise InputError("unknown_player_file", file=source, player=handle, valid=list(scenario.roster),
                                  suggestion=closest(handle, scenario.roster))
