@@ -404,8 +404,8 @@ def parse_player_orders(data: bytes | str, source: str, *, ruleset: Ruleset, sce
     if player is not None and str(player).casefold() != expected_player.casefold():
         problems.add("player_mismatch", (fields["player"][0],), player=player, expected=expected_player)
     file_turn = fields.get("turn", (None, None))[1]
-    if file_turn is not None and file_turn != turn:
-        problems.add("turn_mismatch", (fields["turn"][0],), value=file_turn, expected=turn)
+    if file_turn is not None:
+        _check_turn(problems, (fields["turn"][0],), file_turn, turn)
     actions_key, raw_actions = fields.get("actions", ("actions", None))
     assumed: list[Action] = []
     actions = parse_actions(raw_actions, ruleset, scenario, problems, (actions_key,), limits, assumed)
@@ -439,6 +439,16 @@ def check_rules(orders: PlayerOrders, state: dict, ruleset: Ruleset, scenario: S
                  ruleset)
 
 
+def _check_turn(problems: Refusals, at: tuple, value, turn: int) -> None:
+    """`turn:` as written: the number, quoted or not (`'4'` is turn 4, as the
+    player meant); `true` or `4.5` is no turn number at all (`true == 1` in Python)."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)) or not str(value).strip().isdigit():
+        written = ("true" if value else "false") if isinstance(value, bool) else str(value)
+        problems.add("turn_not_number", at, value=written, expected=turn)
+    elif int(str(value).strip()) != turn:
+        problems.add("turn_mismatch", at, value=int(str(value).strip()), expected=turn)
+
+
 def _written(raw: dict, *spellings: str) -> str:
     """The key a file used among a field's accepted spellings (the first if none)."""
     return next((k for k in spellings if k in raw), spellings[0])
@@ -465,9 +475,7 @@ def parse_gm(data: bytes | str, source: str, *, ruleset: Ruleset, state: dict, s
     turn_key = _written(raw, "turn", "tour")
     rolls_key = _written(raw, "rolls", "jets")
     orders_key = _written(raw, "orders", "ordres")
-    file_turn = raw.get(turn_key, turn)
-    if file_turn != turn:
-        problems.add("turn_mismatch", (turn_key,), value=file_turn, expected=turn)
+    _check_turn(problems, (turn_key,), raw.get(turn_key, turn), turn)
     rolls = raw.get(rolls_key) or {}
     if not isinstance(rolls, dict):
         problems.add("rolls_not_mapping", (rolls_key,))

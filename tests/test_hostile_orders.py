@@ -341,7 +341,8 @@ def test_names_that_are_not_handle_yaml_keep_their_message_and_hidden_files_stay
     assert pbp("check", cwd=camp).exit_code == 0
     orders(camp, (camp / LUCY).read_bytes(), name="turns/004/orders/lucy.yaml~")
     orders(camp, b"hello", name="turns/004/orders/lucy.txt")
-    refused(camp, "turns/004/orders/lucy.yaml~: les ordres doivent être dans un fichier <pseudo>.yaml.",
+    refused(camp, "turns/004/orders/lucy.yaml~: une copie de sauvegarde d'éditeur, pas un fichier d'ordres (pbp ne "
+                  "lit que <pseudo>.yaml) : supprimez-la ou sortez-la du dossier orders/.",
             "turns/004/orders/lucy.txt: les ordres doivent être dans un fichier <pseudo>.yaml.")
 
 

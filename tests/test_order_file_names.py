@@ -21,3 +21,22 @@ def test_an_editors_backup_copy_is_named_as_such(tmp_path, name):
     (orders / "lucy.yaml").unlink()
     r = pbp("check", cwd=root)
     assert "turns/004/orders/lucy.txt: les ordres doivent être dans un fichier <pseudo>.yaml." in r.stderr.splitlines()
+
+
+@pytest.mark.parametrize("written, expected", [
+    ("'4'", None),  # quoted, it is still turn 4, as the player meant
+    ("5", "ordres pour le tour 5, mais c'est le tour 4 qui se joue."),
+    ("'05'", "ordres pour le tour 5, mais c'est le tour 4 qui se joue."),
+    ("true", "« turn » est le numéro du tour, ici 4, pas « true »."),
+    ("4.5", "« turn » est le numéro du tour, ici 4, pas « 4.5 »."),
+    ("[4]", "« turn » est le numéro du tour, ici 4, pas « [4] »."),
+])
+def test_turn_as_written(tmp_path, written, expected):
+    root = copy_example("manhunt", tmp_path)
+    lucy = root / "turns/004/orders/lucy.yaml"
+    lucy.write_text(lucy.read_text(encoding="utf-8").replace("turn: 4", f"turn: {written}"), encoding="utf-8")
+    r = pbp("check", cwd=root)
+    if expected is None:
+        assert r.exit_code == 0, r.stderr
+    else:
+        assert r.exit_code == 1 and r.stderr.splitlines() == [f"turns/004/orders/lucy.yaml:2: {expected}"]
