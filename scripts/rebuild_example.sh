@@ -10,7 +10,7 @@ rm -f "$c/seals.yaml"  # the codes printed by earlier builds: this build prints 
 python -m pbp -C "$c" setup --no-commit
 i=1
 while [ "$i" -le "$turns" ]; do
-  python -m pbp -C "$c" run --no-commit
+  python -m pbp -C "$c" run --no-commit --no-orders  # the archive as it was played, a turn without orders too
   i=$((i + 1))
 done
 python -m pbp -C "$c" verify

@@ -137,7 +137,7 @@ def test_order_file_of_unknown_player(ready):
 
 def test_wrong_turn_numbers(ready):
     assert "le tour 3 ne peut pas encore être joué ; le prochain est le tour 1" in pbp("run", "--turn", "3", cwd=ready).stderr
-    assert pbp("run", "--no-commit", cwd=ready).exit_code == 0
+    assert pbp("run", "--no-commit", "--no-orders", cwd=ready).exit_code == 0
     r = pbp("run", "--turn", "1", cwd=ready)
     assert r.exit_code == 1 and "le tour 1 est déjà résolu" in r.stderr
 
@@ -154,7 +154,7 @@ def test_gm_yaml_errors(ready):
 
 def test_unused_forced_roll_is_a_warning(ready):
     write(ready, "turns/001/gm.yaml", "turn: 1\nrolls: {lucy.pice: 3}\n")
-    r = pbp("run", "--no-commit", cwd=ready)
+    r = pbp("run", "--no-commit", "--no-orders", cwd=ready)
     assert r.exit_code == 0 and "le jet forcé « lucy.pice » n'a servi à aucun jet" in r.stderr
     assert "lucy.pice" in (ready / "turns/001/gm.bbcode").read_text().replace("\u2060", "")  # autolinks defused
 
@@ -170,7 +170,7 @@ def test_lock_refuses_a_second_run(ready):
     r = pbp("run", cwd=ready)
     assert r.exit_code == 1 and ".pbp.lock: la campagne est verrouillée" in r.stderr
     (ready / ".pbp.lock").write_text("999999999")  # a dead process: stale lock, taken over
-    assert pbp("run", "--no-commit", cwd=ready).exit_code == 0
+    assert pbp("run", "--no-commit", "--no-orders", cwd=ready).exit_code == 0
     assert not (ready / ".pbp.lock").exists()
 
 
@@ -217,7 +217,7 @@ def test_rule_overrides_change_the_numbers(ready):
 
 def test_git_commit_per_turn(ready):
     subprocess.run(["git", "init", "-q", str(ready)], check=True)
-    r = pbp("run", cwd=ready)
+    r = pbp("run", "--no-orders", cwd=ready)
     assert r.exit_code == 0 and "Archivé dans git" in r.output
     log = subprocess.run(["git", "-C", str(ready), "log", "--format=%s"], capture_output=True, text=True).stdout
     assert log.splitlines() == ["Tour 1"]
@@ -226,7 +226,7 @@ def test_git_commit_per_turn(ready):
 
 
 def test_run_outside_git_says_so(ready):
-    r = pbp("run", cwd=ready)
+    r = pbp("run", "--no-orders", cwd=ready)
     assert r.exit_code == 0 and "pas dans un dépôt git" in r.output
 
 
@@ -261,7 +261,7 @@ def test_commit_while_locked_and_ignored_lock(ready):
     """The lock exists during the commit and .gitignore lists it (as `pbp init` writes it)."""
     subprocess.run(["git", "init", "-q", str(ready)], check=True)
     (ready / ".gitignore").write_text(".pbp.lock\n")
-    r = pbp("run", cwd=ready)
+    r = pbp("run", "--no-orders", cwd=ready)
     assert r.exit_code == 0 and "Archivé dans git" in r.output, r.output
     tracked = subprocess.run(["git", "-C", str(ready), "ls-files"], capture_output=True, text=True).stdout
     assert ".pbp.lock" not in tracked and "turns/001/public.bbcode" in tracked

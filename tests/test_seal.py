@@ -302,7 +302,7 @@ def test_the_seals_in_english_and_in_markdown(toy_campaign, lang, fmt, commitmen
     config = toy_campaign / "campaign.yaml"
     config.write_text(config.read_text() + f"lang: {lang}\nformat: {fmt}\n")
     assert pbp("setup", "--no-commit", cwd=toy_campaign).exit_code == 0
-    assert pbp("run", "--no-commit", cwd=toy_campaign).exit_code == 0
+    assert pbp("run", "--no-commit", "--no-orders", cwd=toy_campaign).exit_code == 0
     codes = codes_of(toy_campaign)
     ext = "md" if fmt == "markdown" else "bbcode"
     setup = (toy_campaign / f"turns/000/public.{ext}").read_text()

@@ -51,7 +51,7 @@ def test_run_names_the_broken_template(ready, case, lang):
     _lang(ready, lang)
     write(ready, "templates/public.j2", source)
     before = snapshot(ready)
-    r = pbp("run", cwd=ready)
+    r = pbp("run", "--no-orders", cwd=ready)
     assert r.exit_code == 1
     assert r.stderr == f"templates/public.j2:{line}: {fr if lang == 'fr' else en}\n"
     assert snapshot(ready) == before  # no turn folder, no lock left, nothing committed
@@ -62,7 +62,7 @@ def test_a_post_rendered_again_names_the_broken_template(ready, case):
     """`pbp post` prints the post the turn wrote (what its seal covers), whatever the
     templates became; in another format it is rendered again, and the broken
     template is named."""
-    assert pbp("run", "--no-commit", cwd=ready).exit_code == 0
+    assert pbp("run", "--no-commit", "--no-orders", cwd=ready).exit_code == 0
     archived = (ready / "turns/001/public.bbcode").read_text(encoding="utf-8")
     source, line, fr, _ = BROKEN[case]
     write(ready, "templates/public.j2", source)
@@ -78,7 +78,7 @@ def test_a_missing_include_says_where_templates_are_looked_up(ready):
     write(ready, "templates/public.j2", "{{ m.h(turn) }}\n{% include 'morceaux.j2' %}\n")
     write(ready, "templates/morceau.j2", "un morceau\n")
     before = snapshot(ready)
-    r = pbp("run", cwd=ready)
+    r = pbp("run", "--no-orders", cwd=ready)
     from tests.toy import Toy
 
     looked = ", ".join("templates" if p == ready / "templates" else str(p.resolve())
@@ -92,7 +92,7 @@ def test_a_missing_include_says_where_templates_are_looked_up(ready):
 def test_an_error_in_an_included_campaign_template_names_that_file(ready):
     write(ready, "templates/public.j2", "{{ m.h(turn) }}\n{% include 'morceau.j2' %}\n")
     write(ready, "templates/fr/morceau.j2", "Les joueurs :\n{{ joueurs | join(', ') }}\n")
-    r = pbp("run", "--no-commit", cwd=ready)
+    r = pbp("run", "--no-commit", "--no-orders", cwd=ready)
     assert r.exit_code == 1
     assert r.stderr.startswith("templates/fr/morceau.j2:2: modèle invalide : « joueurs » n'est pas défini.")
 

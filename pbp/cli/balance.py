@@ -8,7 +8,7 @@ import sys
 import click
 
 from pbp import help as local_help
-from pbp.cli.common import FILE_PATH, PbpCommand, campaign_of, lang_of
+from pbp.cli.common import FILE_PATH, PbpCommand, campaign_of, lang_of, output_target, write_output
 
 
 @click.command(cls=PbpCommand)
@@ -98,7 +98,6 @@ def simulate(ctx, ruleset_id, games, players, seed, jobs, max_turns, overrides, 
     import random
 
     from pbp import i18n, ruleset, simulate as sim
-    from pbp.campaign import atomic_write
     from pbp.chart import histogram_svg
     from pbp.errors import PbpError
     from pbp.render import Renderer, package_dir
@@ -119,6 +118,8 @@ def simulate(ctx, ruleset_id, games, players, seed, jobs, max_turns, overrides, 
         players = len(scenario.roster)
         source = str(campaign.root.name)
     lang = lang_of(ctx)
+    if svg_path is not None:  # refused before the games are played (pbp.cli.common.output_target)
+        svg_path = output_target(ctx, svg_path, "chart", "--svg")
     variant_rules = base_rules
     for item in overrides:
         variant_rules = sim.merge(variant_rules, sim.parse_override(item))
@@ -137,7 +138,7 @@ def simulate(ctx, ruleset_id, games, players, seed, jobs, max_turns, overrides, 
     if main_figure and svg_path is not None:
         series = [(i18n.t(lang, f"simulation_{name}"), results[name]["figures"][main_figure].get("histogram", {}))
                   for name, _ in runs]
-        atomic_write(svg_path, histogram_svg(f"{ruleset_id} — {main_figure} ({games})", main_figure, series))
+        write_output(svg_path, histogram_svg(f"{ruleset_id} — {main_figure} ({games})", main_figure, series), "--svg")
         report["svg"] = str(svg_path)
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False, indent=2))

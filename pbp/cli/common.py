@@ -95,3 +95,93 @@ def commit(campaign, key: str, no_commit: bool, **params) -> None:
     sha = archive.commit(campaign.root, i18n.t(campaign.lang, key, **params))
     if sha:
         say("committed", sha=sha)
+
+
+# -- files the MJ names: --output, --svg ------------------------------------------------
+#
+# One rule for every command that writes a file at a path the MJ types (preview
+# --output, dice-report --svg, simulate --svg, reveal --output): a typo or a
+# shell completion must never cost a campaign file, an archived turn (its seal
+# would no longer match) or anybody's file. So an existing file is replaced only
+# when it is a previous output of the same kind (recognised by how pbp's own
+# output begins: MJs run a preview again and again at the same place); nothing
+# is written inside turns/ but the command's own files there; and a folder that
+# does not exist is refused, never made (it is most often a typo).
+
+#: kind -> (the refusal of an existing file, the catalogue key of the kind's name, what
+#: a file of that kind begins with); no beginning: an existing file is never replaced
+#: (reveal: a bundle already there may be the one published)
+_OUTPUT_KINDS = {
+    "preview": ("output_exists", "output_kind_preview", lambda: _head_before_title("preview")),
+    "chart": ("output_exists", "output_kind_chart", lambda: _head_before_title("chart")),
+    "bundle": ("reveal_exists", None, None),
+}
+
+
+def _head_before_title(kind: str) -> tuple[bytes, ...]:
+    """How pbp's own preview page or SVG chart begins: what it writes before the
+    title (fixed bytes for a given language), taken from the code that writes it
+    so the two cannot drift apart."""
+    from pbp import i18n
+
+    if kind == "chart":
+        from pbp.chart import histogram_svg
+
+        return (histogram_svg("", "", []).split("<title>")[0].encode(),)
+    from pbp import preview
+
+    return tuple(preview.page("", "text", "phpbb", lang, "", "").split("<title>")[0].encode() for lang in i18n.LANGS)
+
+
+def output_target(ctx: click.Context, path: Path, kind: str, option: str, own_in_archive=None) -> Path:
+    """`path`, named by the MJ with `option`, if the command may write its `kind`
+    of file there; else a PbpError naming it (exit 1), before anything is done.
+    `own_in_archive(rel)`: whether a path inside the campaign's turns/ folder
+    (relative to the campaign, with /) is one this command writes itself."""
+    import stat
+
+    from pbp.errors import PbpError, Phrase
+
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise PbpError("output_no_folder", file=path, folder=str(path.parent), option=option)
+    root = Path(ctx.obj["dir"]).resolve() if ctx.obj and ctx.obj.get("dir") is not None else None
+    if root is not None and (root / "campaign.yaml").is_file():
+        try:
+            rel = (path.parent.resolve() / path.name).relative_to(root).as_posix()
+        except ValueError:
+            rel = None
+        if rel is not None and rel.split("/")[0] == "turns" and not (own_in_archive and own_in_archive(rel)):
+            raise PbpError("output_in_archive", file=path, option=option)
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return path
+    except OSError:
+        info = None
+    refusal, what, heads = _OUTPUT_KINDS[kind]
+    if heads is None:
+        raise PbpError(refusal, file=path)
+    if info is not None and stat.S_ISREG(info.st_mode):  # never opened otherwise: a FIFO would block
+        heads = heads()
+        try:
+            with open(path, "rb") as handle:
+                start = handle.read(max(len(h) for h in heads))
+        except OSError:
+            start = b""
+        if any(start.startswith(h) for h in heads):
+            return path
+    raise PbpError(refusal, file=path, what=Phrase(what), option=option)
+
+
+def write_output(path: Path, data: bytes | str, option: str, shown: str | Path | None = None) -> None:
+    """Write a command's output file (atomically); a place that cannot be written
+    (no right, a read-only or special file system) is a refusal naming it, not a bug."""
+    from pbp.campaign import atomic_write
+    from pbp.errors import PbpError
+
+    try:
+        atomic_write(path, data)
+    except OSError as exc:
+        raise PbpError("output_unwritable", file=shown if shown is not None else path,
+                       reason=exc.strerror or type(exc).__name__, option=option) from None

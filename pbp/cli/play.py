@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from pbp import help as local_help
-from pbp.cli.common import FILE_PATH, FORMAT, PbpCommand, campaign_of, commit, say
+from pbp.cli.common import FILE_PATH, FORMAT, PbpCommand, campaign_of, commit, output_target, say, write_output
 
 
 @click.command(cls=PbpCommand)
@@ -13,17 +13,44 @@ from pbp.cli.common import FILE_PATH, FORMAT, PbpCommand, campaign_of, commit, s
 @FORMAT
 @click.option("--no-commit", is_flag=True)
 @click.option("--dry-run", is_flag=True)
+@click.option("--no-orders", is_flag=True)
+@click.option("--accept-changes", is_flag=True)
 @click.pass_context
-def run(ctx, n, fmt, no_commit, dry_run):
+def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes):
     """Resolve the next turn, write its outputs, commit."""
-    from pbp import seal, turn
+    from pbp import i18n, seal, turn
+    from pbp.errors import PbpError
 
     campaign = campaign_of(ctx)
     with campaign.lock():
         n = turn.check_turn_number(campaign, n)
+        # what `pbp status` says of the archive, said before a new turn is sealed on top of it
+        codes = seal.archive_codes(campaign, upto=n - 1, remembered=True)
+        problems = seal.problems(campaign, codes)
+        for problem in problems:
+            click.echo(i18n.t(campaign.lang, problem.key, **problem.params), err=True)
+        refusals = []  # what a run refuses; a dry run shows the turn all the same, and says them
+        # git is asked which files changed only when a code did: a run stays at its three git processes
+        edited = _edited_archive(campaign, n) if any(p.serious for p in problems) else []
+        if edited and not accept_changes:
+            first = min(int(rel.split("/")[1]) for rel in edited)
+            refusals.append(PbpError("run_archive_edited", turn=n, files=edited, first=first, before=first - 1))
+            if not dry_run:
+                raise refusals[0]
+        elif edited:
+            click.echo(i18n.t(campaign.lang, "run_archive_edited_kept", turn=n, files=edited), err=True)
         out = turn.compute(campaign, n)
+        # nobody sent anything: most often a second `pbp run` (the turn just played is
+        # the last one), which would play a whole turn on default orders without a word
+        if not no_orders and out.inputs.defaulted and not out.inputs.valid:
+            refusals.append(PbpError("run_no_orders", turn=n, folder=campaign.rel(campaign.turn_dir(n) / "orders"),
+                                     players=out.inputs.missing or out.inputs.defaulted))
+            if not dry_run:
+                raise refusals[-1]
+        for refusal in refusals:
+            click.echo(refusal.text(campaign.lang), err=True)
         turn.render_all(campaign, out, fmt)
-        code = seal.seal_output(campaign, out)
+        code = seal.seal_output(campaign, out, seal.previous_of(campaign, n, codes))
         for warning in out.warnings:
             click.echo(warning.text(campaign.lang), err=True)
         if dry_run:
@@ -56,6 +83,33 @@ def post(ctx, n, handle, for_gm, fmt):
     """Print a post as the turn wrote and sealed it (public by default); in another --format, it is rendered again."""
     campaign, n, audience, _ = _which_post(ctx, n, handle, for_gm)
     click.echo(_post_text(campaign, n, audience, fmt), nl=False)
+
+
+def _edited_archive(campaign, n: int) -> list[str]:
+    """The files of the turns played before `n` that differ from the campaign's
+    last commit (edited or removed by hand since): the next commit would sweep
+    them into turn n's, under a code sealed on top of them. Empty when the
+    campaign is not in git (nothing to compare with: `seal.problems` still
+    says a turn changed). Not pbp's preview pages (never archived), nor hidden
+    and *.tmp files (no code covers them)."""
+    from pbp import archive
+
+    try:  # the campaign's own folder only, as pbp.archive.commit stages it
+        done = archive._git(campaign.root, "diff", "--name-only", "--no-renames", "-z", "--relative", "HEAD",
+                            "--", "turns", check=False)
+    except FileNotFoundError:  # git not installed
+        return []
+    if done.returncode != 0:  # not a repository, or no commit yet
+        return []
+    edited = []
+    for rel in done.stdout.split("\0"):
+        parts = rel.split("/")
+        if len(parts) < 3 or not parts[1].isdigit() or int(parts[1]) >= n:
+            continue  # the turn being played (its orders are new), or a later one's
+        if _is_preview_page(rel) or parts[-1].startswith(".") or rel.endswith(".tmp"):
+            continue
+        edited.append(rel)
+    return edited
 
 
 def _which_post(ctx, n: int | None, handle: str | None, for_gm: bool):
@@ -108,17 +162,28 @@ def preview(ctx, n, handle, for_gm, output, open_page):
     import webbrowser
 
     from pbp import i18n, preview as pv
-    from pbp.campaign import atomic_write
 
     campaign, n, audience, handle = _which_post(ctx, n, handle, for_gm)
-    text = _post_text(campaign, n, audience)  # the very text `pbp post` prints
     template, player = ("gm", None) if for_gm else ("private", handle) if handle is not None else ("public", None)
+    if output is not None:  # refused before anything is rendered: the page never lands on a campaign file
+        target = output_target(ctx, output, "preview", "--output", own_in_archive=_is_preview_page)
+    else:
+        target = campaign.turn_dir(n) / pv.file_name(template, player)
+    text = _post_text(campaign, n, audience)  # the very text `pbp post` prints
     label = i18n.t(campaign.lang, f"preview_{template}", turn=n, player=player,
                    character=campaign.names.get(player) if player else None)
     page = pv.page(text, campaign.format, campaign.dialect, campaign.lang, campaign.title, label)
-    target = output if output is not None else campaign.turn_dir(n) / pv.file_name(template, player)
-    atomic_write(target, page)
+    write_output(target, page, "--output", shown=campaign.rel(target.resolve()))
     say("preview_written", path=campaign.rel(target.resolve()))
     if open_page:
         opened = webbrowser.open(target.resolve().as_uri())
         say("preview_opened" if opened else "preview_no_browser", path=campaign.rel(target.resolve()))
+
+
+def _is_preview_page(rel: str) -> bool:
+    """turns/NNN/preview*.html: where `pbp preview` writes by default (never
+    archived: `pbp.archive.commit` leaves these pages out)."""
+    from pathlib import PurePosixPath
+
+    path = PurePosixPath(rel)
+    return len(path.parts) == 3 and path.match("turns/*/preview*.html")

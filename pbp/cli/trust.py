@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from pbp.cli.common import FILE_PATH, PbpCommand, campaign_of, commit, say
+from pbp.cli.common import FILE_PATH, PbpCommand, campaign_of, commit, output_target, say, write_output
 
 
 @click.command(cls=PbpCommand)
@@ -58,13 +58,14 @@ def reveal(ctx, output, before_end):
         raise PbpError("not_set_up")
     if not before_end and not campaign.ruleset.is_over(campaign.state(n)):
         raise PbpError("reveal_not_over", turn=n)
-    output = output or campaign.root.parent / f"{campaign.root.name}.reveal.tar.gz"
-    if output.exists():
-        raise PbpError("reveal_exists", file=output)
+    output = output_target(ctx, output or campaign.root.parent / f"{campaign.root.name}.reveal.tar.gz", "bundle",
+                           "--output")
     codes = seal.archive_codes(campaign)
     for problem in seal.problems(campaign, codes):
         say(problem.key, **problem.params)
-    count, size = audit.write_bundle(campaign, output)
+    data, count = audit.bundle_bytes(campaign)
+    write_output(output, data, "--output")
+    size = len(data)
     say("reveal_done", path=output, count=count, size=size, commitment=seal.commitment(campaign.secret),
         turn=n, code=seal.short(codes[n]))
 
@@ -99,12 +100,14 @@ def dice_report(ctx, bundle, fmt, min_rolls, svg_path, chart_expr):
     import tempfile
 
     from pbp import audit, dice_report as dr
-    from pbp.campaign import atomic_write, open_campaign
+    from pbp.campaign import open_campaign
     from pbp.errors import PbpError
 
     with tempfile.TemporaryDirectory(prefix="pbp-dice-") as tmp:
         campaign = open_campaign(audit.open_bundle(bundle, Path(tmp))[0]) if bundle else campaign_of(ctx)
         ctx.obj["lang"] = lang = campaign.lang
+        if svg_path is not None:  # refused before the archive's dice are read
+            svg_path = output_target(ctx, svg_path, "chart", "--svg")
         rolls, turns = dr.archive_rolls(campaign)
         title = campaign.title
     report = dr.report(rolls, turns, min_rolls)
@@ -114,5 +117,5 @@ def dice_report(ctx, bundle, fmt, min_rolls, svg_path, chart_expr):
         if drawn is None:
             raise PbpError("dice_report_no_chart", expr=chart_expr or "",
                            valid=[f.name for f in report.expressions + report.faces])
-        atomic_write(svg_path, drawn[0])
+        write_output(svg_path, drawn[0], "--svg")
         say("dice_report_svg", path=svg_path, expr=drawn[1])
