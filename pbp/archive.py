@@ -6,11 +6,16 @@ inside a bigger repository does not sweep up unrelated changes.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
 
+from pbp import seal
 from pbp.campaign import LOCK_FILE
+
+# `pbp preview` pages, as pbp/seal.py leaves them out of a turn's code (`is_preview_page`)
+_PREVIEW_GLOB = f"{seal.PREVIEW_PREFIX}*{seal.PREVIEW_SUFFIX}"
 
 # Used only when the machine has no git identity configured.
 FALLBACK_IDENTITY = ["-c", "user.name=pbp", "-c", "user.email=pbp@localhost"]
@@ -62,7 +67,7 @@ def commit(path: Path, message: str) -> str | None:
     # the lock of the run in progress is never part of the history; a pattern, not
     # its name: git refuses a pathspec naming a file .gitignore lists
     # nor are `pbp preview` pages (made again from the archive at will; the MJ's shows secrets)
-    spec = ("--", ".", f":(exclude,glob)**/{LOCK_FILE}", ":(exclude,glob)turns/*/preview*.html")
+    spec = ("--", ".", f":(exclude,glob)**/{LOCK_FILE}", f":(exclude,glob)turns/*/{_PREVIEW_GLOB}")
     try:
         added = _git(path, "add", "-A", *spec, check=False)
     except FileNotFoundError:  # git not installed
@@ -93,15 +98,20 @@ def init(path: Path, message: str) -> str | None:
 
 def remove_turn(campaign, n: int) -> int:
     """Take turn `n`'s outputs off the disk (its orders and gm.yaml stay, so it
-    can be run again); returns how many files were removed. Its state.yaml goes
-    first: from then on the turn counts as unresolved, even if interrupted."""
+    can be run again), and its `pbp preview` pages (they show a turn that is no
+    more); returns how many files were removed. Its state.yaml goes first: from
+    then on the turn counts as unresolved, even if interrupted."""
     from pbp import turn
 
+    folder = campaign.turn_dir(n)
     paths = turn.undo_paths(campaign, n)
-    (campaign.turn_dir(n) / "state.yaml").unlink()
+    with os.scandir(folder) as listing:
+        paths += sorted(folder / entry.name for entry in listing
+                        if seal.is_preview_page(entry.name) and not entry.is_dir(follow_symlinks=False))
+    (folder / "state.yaml").unlink()
     for path in paths:
         path.unlink(missing_ok=True)
-    private = campaign.turn_dir(n) / "private"
+    private = folder / "private"
     if private.is_dir() and not any(private.iterdir()):
         private.rmdir()
     return len(paths)

@@ -12,17 +12,18 @@ the MJ's machine, as a tar.gz any player can check with `pbp audit`:
 
 Nothing else: not the git history (it may hold the MJ's other work, and an MJ
 can rewrite it anyway: the thread's codes are the evidence), not hidden files
-nor *.tmp. The bundle is deterministic: sorted entries, no dates, no owners,
-so the same archive always gives the same bytes.
+nor *.tmp, nor `pbp preview` pages (no code covers them). The bundle is
+deterministic: sorted entries, no dates, no owners, so the same archive always
+gives the same bytes.
 
 The audit opens a bundle as an untrusted file (each member a plain file with a
 plain relative path, sizes bounded) in a scratch folder, then checks: the
 secret against the commitment (turn 0's post, seals.yaml, the thread), every
 turn replayed byte for byte as `pbp verify` does, every code recomputed, and,
-given the thread's posts pasted into a text file, every code the thread
-shows. A campaign's own templates are code for jinja2: they are not run unless
-the auditor says so (`--trust-templates`); the posts are then checked through
-their codes only.
+given the thread's posts pasted into a text file, every code its seal lines
+show (seal.find_codes). A campaign's own templates are code for jinja2: they
+are not run unless the auditor says so (`--trust-templates`); the posts are
+then checked through their codes only.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from pbp import seal, yamlio
-from pbp.campaign import CAMPAIGN_FILE, FORMATS, atomic_write
+from pbp.campaign import CAMPAIGN_FILE, FORMATS
 from pbp.errors import InputError, PbpError
 
 BUNDLE_FORMAT = 1
@@ -69,6 +70,8 @@ def bundle_files(campaign) -> dict[str, bytes]:
             rel = path.relative_to(root)
             if any(p.startswith(".") for p in rel.parts) or path.suffix == ".tmp" or not path.is_file():
                 continue
+            if folder == "turns" and len(rel.parts) == 3 and seal.is_preview_page(rel.parts[2]):
+                continue  # no code covers it (seal._turn_paths): pbp preview makes it again at will
             out[rel.as_posix()] = path.read_bytes()
     return out
 
@@ -96,13 +99,6 @@ def bundle_bytes(campaign) -> tuple[bytes, int]:
     with gzip.GzipFile(filename="", mode="wb", fileobj=packed, mtime=0) as gz:
         gz.write(raw.getvalue())
     return packed.getvalue(), len(files)
-
-
-def write_bundle(campaign, path: Path) -> tuple[int, int]:
-    """Write the bundle; (campaign files, bytes)."""
-    data, count = bundle_bytes(campaign)
-    atomic_write(path, data)
-    return count, len(data)
 
 
 def _member_path(name: str, bundle: str) -> PurePosixPath:
@@ -207,16 +203,23 @@ class TurnVerdict:
     turn: int
     code: str  # as the archive's files give it
     replay: Replay
-    thread: list[str] | None = None  # codes the thread shows for this turn (None: no posts file)
+    thread: list[str] | None = None  # codes the thread's seal lines show for this turn (None: no posts file)
     printed: list[str] = field(default_factory=list)
     forced: list[dict] = field(default_factory=list)
 
     @property
     def thread_ok(self) -> bool | None:
-        """True: the thread shows this code; False: only other codes; None: no code found."""
+        """True: the thread's seal lines for this turn show this code; False: one
+        of them shows another (even if another line shows this one: seal.find_codes
+        says why); None: no seal line of this turn found."""
         if not self.thread:
             return None
-        return any(seal.matches(c, self.code) for c in self.thread)
+        return not self.thread_differs
+
+    @property
+    def thread_differs(self) -> list[str]:
+        """The codes the thread's seal lines show for this turn that are not its code."""
+        return [c for c in self.thread or [] if not seal.matches(c, self.code)]
 
     @property
     def printed_ok(self) -> bool:
@@ -253,7 +256,7 @@ class Report:
 
 
 def _commitment_in_post(campaign) -> str | None:
-    """The commitment turn 0's public post shows in the archive."""
+    """The commitment turn 0's public post shows in the archive (on its line, as in the thread)."""
     for ext in FORMATS.values():
         path = campaign.turn_dir(0) / f"public.{ext}"
         if path.is_file():
@@ -263,9 +266,11 @@ def _commitment_in_post(campaign) -> str | None:
 
 
 def _thread_commitment(found: list[str], expected: str) -> str | None:
+    """The commitment the thread shows: one that is not the expected one if any
+    line shows one (every line must show it, as for the codes), else the expected one."""
     if not found:
         return None
-    return expected if expected in found else found[0]
+    return next((c for c in found if c != expected), expected)
 
 
 def forced_rolls(campaign, n: int, rolls) -> list[dict]:
@@ -398,7 +403,7 @@ def _what(v: TurnVerdict, t, lang: str) -> list[str]:
     if v.replay.extra:
         what.append(t("audit_what_extra", files=v.replay.extra))
     if v.thread_ok is False:
-        what.append(t("audit_what_thread", shown=v.thread, code=seal.short(v.code)))
+        what.append(t("audit_what_thread", shown=v.thread_differs, code=seal.short(v.code)))
     if not v.printed_ok:
         what.append(t("audit_what_printed", printed=seal.short(v.printed[-1]), code=seal.short(v.code)))
     return what

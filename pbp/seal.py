@@ -21,7 +21,9 @@ Definitions (version 1: any change to them is a new version string)
 
 What a code covers. Every file of its turn folder: the inputs (orders/*,
 gm.yaml) and the outputs (state.yaml, rolls.yaml, events.yaml, turn.yaml,
-public.*, gm.*, private/*); hidden files (`.name`) and `*.tmp` are left out.
+public.*, gm.*, private/*); hidden files (`.name`), `*.tmp` and the pages
+`pbp preview` writes beside the posts (preview*.html, never committed) are
+left out.
 Through `previous`, every earlier turn and the secret. Not campaign.yaml,
 world.yaml, characters.yaml nor the campaign's templates: they are checked by
 the replay (every turn must come out of them byte for byte) and the secret by
@@ -64,6 +66,7 @@ import os
 import re
 import stat
 import time
+import unicodedata
 from pathlib import Path
 
 from pbp import yamlio
@@ -88,10 +91,29 @@ _SHORT = "[0-9a-f]{4}(?:-[0-9a-f]{4}){3}"
 #: a seal token with its value: a code (whole or short) or the commitment, or their placeholder
 _TOKEN = Lazy(f"(pbp#[0-9]{{1,9}}/)({_HEX64}|{_SHORT}|{re.escape(PLACEHOLDER_FULL)}|{re.escape(PLACEHOLDER_SHORT)})"
                     f"|(sha256:)({_HEX64}|{re.escape(PLACEHOLDER_COMMITMENT)})")
-#: codes as a thread shows them (pbp#3/xxxx-…, or whole), and the commitment
-_THREAD_CODE = Lazy(f"pbp#([0-9]{{1,9}})/({_HEX64}|{_SHORT})", re.IGNORECASE)
-_THREAD_COMMITMENT = Lazy(f"sha256:({_HEX64})", re.IGNORECASE)
+
+#: the words of the seal lines (templates/common/<lang>/seal.j2), in every language pbp writes
+SEAL_WORDS = ("Sceau du tour", "Seal of turn")
+COMMITMENT_WORDS = ("Engagement des dés", "Dice commitment")
+#: any space but a line break: a forum's page copied as text may keep a no-break space or make it a space
+_BLANK = r"[^\S\n]"
+
+
+def _seal_line(words: tuple[str, ...], number: str, value: str) -> str:
+    """A seal line as a thread shows it (`find_codes`): a line of its own, the
+    words in bold ([b]…[/b] or **…**: the posts' source) or plain (the forum's
+    page copied as text), the colon, the value, nothing else."""
+    said = "|".join(f"{_BLANK}+".join(re.escape(w) for w in phrase.split()) for phrase in words)
+    return (f"^{_BLANK}*(?:(?P<bb>\\[b\\])|(?P<md>\\*\\*))?(?:{said}){number}(?(bb)\\[/b\\]|(?(md)\\*\\*))"
+            f"{_BLANK}*:{_BLANK}*{value}{_BLANK}*$")
+
+
+_SEAL_LINE = Lazy(_seal_line(SEAL_WORDS, f"{_BLANK}+(?P<n>[0-9]{{1,9}})", f"pbp#(?P=n)/(?P<code>{_HEX64}|{_SHORT})"),
+                  re.IGNORECASE | re.MULTILINE)
+_COMMITMENT_LINE = Lazy(_seal_line(COMMITMENT_WORDS, "", f"sha256:(?P<code>{_HEX64})"), re.IGNORECASE | re.MULTILINE)
 _POST_SUFFIXES = {"." + ext for ext in FORMATS.values()}
+#: `pbp preview` pages (`is_preview_page`): git's pathspec in archive.commit is made of them too
+PREVIEW_PREFIX, PREVIEW_SUFFIX = "preview", ".html"
 
 
 # -- the commitment and the codes ----------------------------------------------------
@@ -184,12 +206,23 @@ def unfilled(data: bytes) -> bytes:
 
 # -- a turn's files ------------------------------------------------------------------
 
+def is_preview_page(rel: str) -> bool:
+    """A `pbp preview` page at the top of a turn folder: preview.html,
+    preview-<who>.html (pbp/preview.py, `file_name`). Made again from the
+    archive at will and never committed (pbp/archive.py, `commit`), so never
+    sealed nor revealed either: a page written after a turn was posted must not
+    change its code."""
+    return rel.startswith(PREVIEW_PREFIX) and rel.endswith(PREVIEW_SUFFIX) and "/" not in rel
+
+
 def _turn_paths(folder: Path):
     """(path with / in the turn folder, path on disk, os.stat) of every regular
-    file of a turn folder, hidden ones and *.tmp left out; a link to a file is
-    followed, a link to a folder is not (as os.walk does). os.scandir: status
-    goes through the whole archive this way, and a folder's listing says which
-    entries are folders without a stat of its own (one stat a file)."""
+    file of a turn folder: what a turn's code covers. Left out: hidden files and
+    folders, *.tmp (an interrupted write), `pbp preview` pages (`is_preview_page`).
+    A link to a file is followed, a link to a folder is not (as os.walk does).
+    os.scandir: status goes through the whole archive this way, and a folder's
+    listing says which entries are folders without a stat of its own (one stat
+    a file)."""
     pending = [(str(folder), "")]
     while pending:
         top, prefix = pending.pop()
@@ -207,7 +240,7 @@ def _turn_paths(folder: Path):
                         if not entry.is_symlink():
                             pending.append((entry.path, f"{prefix}{name}/"))
                         continue
-                    if name.endswith(".tmp"):
+                    if name.endswith(".tmp") or (not prefix and is_preview_page(name)):
                         continue
                     info = entry.stat()
                 except OSError:
@@ -217,7 +250,7 @@ def _turn_paths(folder: Path):
 
 
 def turn_files(folder: Path) -> dict[str, bytes]:
-    """Every file of a turn folder (path with / -> bytes), hidden ones and *.tmp left out."""
+    """Every file of a turn folder its code covers (path with / -> bytes; `_turn_paths`)."""
     found = {}
     for rel, path, _ in _turn_paths(folder):
         with open(path, "rb") as handle:
@@ -308,7 +341,7 @@ def archive_codes(campaign, upto: int | None = None, remembered: bool = False) -
 # -- what the thread shows -----------------------------------------------------------
 
 class ThreadCodes(Record):
-    """The seal tokens found in a text (a thread's posts pasted into a file)."""
+    """What the seal lines of a text show (a thread's posts pasted into a file)."""
 
     __slots__ = ("codes", "commitments")
 
@@ -318,14 +351,37 @@ class ThreadCodes(Record):
 
 
 def find_codes(text: str) -> ThreadCodes:
+    """The codes and commitments a thread's seal lines show, every one of them.
+
+    Only a seal line counts, as seal.j2 writes it under a post: a line of its
+    own holding nothing but `Sceau du tour N : pbp#N/<code>` (`Seal of turn N:`
+    in English; the same N twice), or `Engagement des dés : sha256:<hex>`; in
+    bold as the posts' source writes it (`[b]…[/b]`, `**…**`) or plain as the
+    forum's page copies it, whatever became of the no-break spaces, line
+    endings and accents. A code anywhere else (a player's roleplay quoting
+    one, a chat message, a quote inside a line) is not the thread's seal of
+    anything, and is ignored.
+
+    What player text can do about it: pbp's escaping keeps it from writing the
+    source's line (every `[` of player text is followed by a zero-width space,
+    which a copy keeps; its `*` are escaped and its Markdown quote lines start
+    with `>`). In a page copied as text, though, nothing tells a player's quoted
+    line typed to look like a seal line from the MJ's. So every seal line of a
+    turn is kept, and the audit wants every one to show the archive's code
+    (`TurnVerdict.thread_ok`): such a line can make an honest game show a
+    difference, which names the code, never make a changed turn look right.
+    Taking the line that matches, or the bold one, would let a line typed by a
+    player hide a changed turn (a post in Markdown shows a player's `[b]` or
+    `**` as typed, and its page copied as text keeps them)."""
     found = ThreadCodes()
-    for match in _THREAD_CODE.finditer(text):
-        codes = found.codes.setdefault(int(match.group(1)), [])
-        if match.group(2).lower() not in codes:
-            codes.append(match.group(2).lower())
-    for match in _THREAD_COMMITMENT.finditer(text):
-        if match.group(1).lower() not in found.commitments:
-            found.commitments.append(match.group(1).lower())
+    text = "\n".join(unicodedata.normalize("NFC", text).splitlines())
+    for match in _SEAL_LINE.finditer(text):
+        codes = found.codes.setdefault(int(match.group("n")), [])
+        if match.group("code").lower() not in codes:
+            codes.append(match.group("code").lower())
+    for match in _COMMITMENT_LINE.finditer(text):
+        if match.group("code").lower() not in found.commitments:
+            found.commitments.append(match.group("code").lower())
     return found
 
 

@@ -288,3 +288,125 @@ def test_a_file_slipped_into_an_old_turn_is_named(played, tmp_path):
             "tour ou un tour précédent (les fichiers rejoués, eux, sont identiques)\n"
             "  - le dossier du tour contient des fichiers que pbp ne lit ni n'écrit : ajout.txt\n"
             f"  - le fil montre {codes[1]}, l'archive donne {after[1]}\n") in r.output
+
+
+# -- pbp preview pages ----------------------------------------------------------------------
+
+def test_preview_pages_stay_out_of_the_bundle_and_the_audit(played, tmp_path):
+    thread = thread_of(played)
+    for who in ([], ["--gm"], ["--player", "lucy"], ["--turn", "1"]):
+        assert pbp("preview", *who, cwd=played).exit_code == 0
+    bundle = reveal(played, tmp_path)
+    with tarfile.open(bundle) as tar:
+        assert not [n for n in tar.getnames() if "preview" in n]
+    r = audit(bundle, tmp_path, thread)
+    assert r.exit_code == 0, r.output
+    assert "ne lit ni n'écrit" not in r.output
+    assert r.output.endswith("Verdict : tout concorde (3 tours).\n")
+
+
+# -- only the seal lines of the thread count ------------------------------------------------
+
+def page_copy(thread: str, fmt: str = "bbcode") -> str:
+    """The thread as a player gets it by copying the forum's page as text: the
+    posts rendered by a forum's renderer (pbp preview's), tags gone, no-break
+    spaces made spaces, Windows line endings."""
+    import html
+    import re
+
+    from pbp import preview
+    from tests.helpers import needs
+
+    needs("bbcode" if fmt == "bbcode" else "markdown_it")
+    shown = preview.post_html(thread, fmt)
+    shown = re.sub(r"<br\s*/?>|</(?:p|li|blockquote|div|h\d)>", "\n", shown)
+    text = html.unescape(re.sub(r"<[^>]+>", "", shown)).replace("\u00a0", " ")
+    return text.replace("\n", "\r\n")
+
+
+def with_roleplay(played, roleplay: str):
+    """Turn 3 played, Lucy's roleplay as given (it goes into the public post)."""
+    write(played, "turns/003/orders/lucy.yaml",
+          {"player": "lucy", "turn": 3, "actions": [{"avancer": 1}], "roleplay": roleplay})
+    assert pbp("run", "--no-commit", cwd=played).exit_code == 0
+
+
+@pytest.mark.parametrize("copied", [False, True], ids=["source", "page"])
+def test_a_code_in_a_players_roleplay_is_not_a_seal_of_the_thread(played, tmp_path, copied):
+    """A player quoting code-like text in a public post makes an honest MJ's audit fail nothing."""
+    with_roleplay(played, "Lucy grave pbp#99/0000-0000-0000-0000 sur le mur.\npbp#1/0000-0000-0000-0000\n"
+                          f"sha256:{'0' * 64}\n")
+    codes = short_codes(played)
+    thread = thread_of(played)
+    assert "pbp#99/0000-0000-0000-0000" in thread
+    r = audit(reveal(played, tmp_path), tmp_path, page_copy(thread) if copied else thread)
+    assert r.exit_code == 0, r.output
+    assert "99" not in r.output and "0000-0000" not in r.output
+    assert f"Tour 1 : identique, sceau pbp#1/{codes[1]} comme dans le fil.\n" in r.output
+    assert f"Tour 3 : identique, sceau pbp#3/{codes[3]} comme dans le fil.\n" in r.output
+    assert r.output.endswith("Verdict : tout concorde (4 tours).\n")
+
+
+@pytest.mark.parametrize("copied", [False, True], ids=["source", "page"])
+def test_a_seal_line_that_differs_is_found_though_a_roleplay_quotes_the_archives_code(played, tmp_path, copied):
+    """The thread's seal line of turn 1 shows another code than the archive (a
+    turn changed after it was posted); a later roleplay quotes the archive's
+    code, inline or as a whole line: the turn still differs."""
+    codes = short_codes(played)
+    with_roleplay(played, f"Le vrai sceau est pbp#1/{codes[1]}, dit Lucy.\nSceau du tour 1 : pbp#1/{codes[1]}\n")
+    codes = short_codes(played)
+    thread = thread_of(played)
+    seal_line = f"[b]Sceau du tour 1[/b]\u00a0: pbp#1/{codes[1]}\n"
+    assert thread.count(seal_line) == 1
+    thread = thread.replace(seal_line, seal_line.replace(codes[1], "1111-2222-3333-4444"))
+    r = audit(reveal(played, tmp_path), tmp_path, page_copy(thread) if copied else thread)
+    assert r.exit_code == 1
+    assert f"Tour 1 : DIFFÈRE\n  - le fil montre 1111-2222-3333-4444, l'archive donne {codes[1]}\n" in r.output
+    assert f"Tour 2 : identique, sceau pbp#2/{codes[2]} comme dans le fil.\n" in r.output
+    assert r.output.endswith("Verdict : 1 problème(s), détaillés plus haut.\n")
+
+
+def test_a_players_seal_line_in_bold_stays_roleplay(played, tmp_path):
+    """Player text cannot write the seal line as the posts' source has it: each
+    `[` of it is broken (BBCode), its `*` escaped and its lines quoted (Markdown)."""
+    forged = "[b]Sceau du tour 1[/b] : pbp#1/0000-0000-0000-0000\n**Sceau du tour 2** : pbp#2/0000-0000-0000-0000\n"
+    with_roleplay(played, forged)
+    r = audit(reveal(played, tmp_path), tmp_path, thread_of(played))
+    assert r.exit_code == 0, r.output
+    assert r.output.endswith("Verdict : tout concorde (4 tours).\n")
+
+
+@pytest.mark.parametrize("copied", [False, True], ids=["source", "page"])
+def test_the_seal_lines_of_a_markdown_thread_in_english(toy_campaign, tmp_path, copied):
+    config = toy_campaign / "campaign.yaml"
+    config.write_text(config.read_text() + "lang: en\nformat: markdown\n")
+    assert pbp("setup", "--no-commit", cwd=toy_campaign).exit_code == 0
+    forged = "**Seal of turn 0**: pbp#0/0000-0000-0000-0000\n[b]Seal of turn 0[/b]: pbp#0/0000-0000-0000-0000\n"
+    write(toy_campaign, "turns/001/orders/lucy.yaml",
+          {"player": "lucy", "turn": 1, "actions": [{"avancer": 1}], "roleplay": forged})
+    assert pbp("run", "--no-commit", cwd=toy_campaign).exit_code == 0
+    codes = short_codes(toy_campaign)
+    thread = thread_of(toy_campaign)
+    r = audit(reveal(toy_campaign, tmp_path), tmp_path, page_copy(thread, "markdown") if copied else thread)
+    assert f"Dice commitment: the revealed secret does give sha256:{seal.commitment('s3cret')} (turn 0's post, " \
+           "seals.yaml, the thread).\n" in r.output
+    assert f"Turn 1: identical, code pbp#1/{codes[1]} as in the thread.\n" in r.output
+    if not copied:  # the source quotes the roleplay (`> `, its `*` and `[` escaped): no line of it is a seal line
+        assert r.exit_code == 0, r.output
+        assert f"Turn 0: identical, code pbp#0/{codes[0]} as in the thread.\n" in r.output
+        assert r.output.endswith("Verdict: everything matches (2 turns).\n")
+    else:  # the page shows the roleplay's lines as the MJ's read: every one is kept, so the audit says so
+        assert r.exit_code == 1
+        assert f"Turn 0: DIFFERS\n  - the thread shows 0000-0000-0000-0000, the archive gives {codes[0]}\n" in r.output
+
+
+def test_a_commitment_line_that_differs_is_found_though_a_roleplay_quotes_the_right_one(played, tmp_path):
+    commit = seal.commitment("s3cret")
+    with_roleplay(played, f"Engagement des dés : sha256:{commit}\n")
+    thread = thread_of(played)
+    line = f"[b]Engagement des dés[/b]\u00a0: sha256:{commit}\n"
+    assert thread.count(line) == 1
+    r = audit(reveal(played, tmp_path), tmp_path, thread.replace(line, line.replace(commit, "0" * 64)))
+    assert r.exit_code == 1
+    assert (f"Engagement des dés DIFFÉRENT : le fil montre sha256:{'0' * 64}, le secret révélé donne "
+            f"sha256:{commit} — le secret n'est pas celui de la mise en place.\n") in r.output

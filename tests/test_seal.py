@@ -5,6 +5,7 @@ no longer matches them."""
 import hashlib
 import hmac
 import re
+import unicodedata
 
 import pytest
 
@@ -316,8 +317,8 @@ def test_the_seals_in_english_and_in_markdown(toy_campaign, lang, fmt, commitmen
 def test_a_turns_files_are_its_regular_files_hidden_and_unfinished_ones_left_out(tmp_path):
     """What a turn's code covers (seal.turn_files, turn_digests): every regular
     file under the turn folder, a link to a file followed; not a hidden file
-    or folder, not a *.tmp left by an interrupted write, not what a link to a
-    folder holds."""
+    or folder, not a *.tmp left by an interrupted write, not a `pbp preview`
+    page, not what a link to a folder holds."""
     turn = tmp_path / "turns" / "003"
     write(turn, "state.yaml", "a: 1\n")
     write(turn, "orders/lucy.yaml", "actions: []\n")
@@ -325,6 +326,8 @@ def test_a_turns_files_are_its_regular_files_hidden_and_unfinished_ones_left_out
     write(turn, ".hidden", "no")
     write(turn, ".git/config", "no")
     write(turn, "events.yaml.tmp", "no")
+    write(turn, "preview.html", "no")  # pbp preview's pages, never archived
+    write(turn, "preview-gm.html", "no")
     write(tmp_path, "elsewhere/y.txt", "y")
     (turn / "lien.txt").symlink_to(tmp_path / "elsewhere" / "y.txt")
     (turn / "dossier").symlink_to(tmp_path / "elsewhere")
@@ -333,3 +336,81 @@ def test_a_turns_files_are_its_regular_files_hidden_and_unfinished_ones_left_out
     assert files == {"lien.txt": b"y", "orders/lucy.yaml": b"actions: []\n", "private/deep/x.md": b"x",
                      "state.yaml": b"a: 1\n"}
     assert set(seal.turn_digests(turn)) == set(files)
+
+
+# -- pbp preview pages -----------------------------------------------------------------------
+
+PREVIEWS = ([], ["--gm"], ["--player", "lucy"])
+
+
+def preview_pages(root):
+    return sorted(p.relative_to(root / "turns").as_posix() for p in (root / "turns").glob("*/preview*.html"))
+
+
+def test_preview_pages_are_no_part_of_a_turns_code(played):
+    """`pbp preview` writes its pages beside the turn's posts and git never
+    archives them: no code covers them, so a page written after the turn was
+    posted changes nothing, nor does a page the next turn finds there."""
+    assert pbp("posted", "--no-commit", cwd=played).exit_code == 0
+    before = codes_of(played)
+    for who in PREVIEWS:
+        assert pbp("preview", *who, cwd=played).exit_code == 0
+    assert preview_pages(played) == ["002/preview-gm.html", "002/preview-lucy.html", "002/preview.html"]
+    assert codes_of(played) == before
+    v = pbp("verify", cwd=played)
+    assert v.exit_code == 0, v.output
+    assert v.output.endswith("3 tour(s) rejoué(s) à l'identique.\n")
+    assert "Tour 2" not in pbp("status", cwd=played).output
+    write(played, "turns/003/orders/lucy.yaml", "player: lucy\nturn: 3\nactions:\n  - avancer: 1\n")
+    assert pbp("run", "--no-commit", cwd=played).exit_code == 0  # the pages of turn 2 still there
+    for page in preview_pages(played):
+        (played / "turns" / page).unlink()
+    v = pbp("verify", cwd=played)  # turn 3's code did not chain on them
+    assert v.exit_code == 0, v.output
+    assert v.output.endswith("4 tour(s) rejoué(s) à l'identique.\n")
+
+
+def test_undo_removes_the_preview_pages_of_the_turns_it_undoes(played):
+    """They show a turn that is no more; the turns kept keep theirs."""
+    for who in PREVIEWS:
+        assert pbp("preview", *who, cwd=played).exit_code == 0
+        assert pbp("preview", "--turn", "1", *who, cwd=played).exit_code == 0
+    assert pbp("preview", "--turn", "0", cwd=played).exit_code == 0
+    assert pbp("undo", "--to", "0", "--no-commit", cwd=played).exit_code == 0
+    assert preview_pages(played) == ["000/preview.html"]
+    assert pbp("run", "--no-commit", cwd=played).exit_code == 0
+    assert preview_pages(played) == ["000/preview.html"]
+    assert pbp("verify", cwd=played).exit_code == 0
+
+
+def test_every_preview_page_name_is_left_out_of_the_seal():
+    from pbp import preview
+
+    for template, player in (("public", None), ("gm", None), ("private", "lucy"), ("private", "Zoé_2")):
+        assert seal.is_preview_page(preview.file_name(template, player))
+    assert not seal.is_preview_page("private/preview.html")  # pbp writes none there: git archives it
+    assert not seal.is_preview_page("public.bbcode") and not seal.is_preview_page("apercu.html")
+
+
+def test_the_thread_shows_the_codes_of_its_seal_lines_only():
+    """seal.find_codes: a line of its own as seal.j2 writes it, in the posts'
+    source or copied from the forum's page, never a code elsewhere."""
+    code, full, commit = "abcd-ef01-2345-6789", "ab" * 32, "cd" * 32
+    thread = "\r\n".join([
+        f"[b]Sceau du tour 1[/b]\u00a0: pbp#1/{code}",            # BBCode source, French
+        f"**Seal of turn 2**: pbp#2/{full}  ",                     # Markdown source, English, the MJ's report
+        f"  Sceau du tour 3 : pbp#3/{code.upper()}",               # a page copied as text
+        f"[B]Sceau du tour 4[/B]\u202f:pbp#4/{code}",              # XenForo's capitals, a narrow no-break space
+        unicodedata.normalize("NFD", f"Engagement des dés : sha256:{commit}"),
+        f"Kira : pbp#5/{code}",                                    # not a seal line's words
+        f"Sceau du tour 6 : pbp#6/{code} !",                       # more on the line
+        f"Sceau du tour 7 : pbp#8/{code}",                         # two turns
+        f"> **Sceau du tour 9** : pbp#9/{code}",                   # a Markdown quote
+        f"[\u200bb]Sceau du tour 10[/b] : pbp#10/{code}",           # player text: its `[` broken
+        f"\\*\\*Sceau du tour 11\\*\\* : pbp#11/{code}",           # player text: its `*` escaped
+        f"[b]Sceau du tour 12** : pbp#12/{code}",                  # not bold
+        f"Le sceau pbp#13/{code} et sha256:{'e' * 64}",
+    ])
+    found = seal.find_codes(thread)
+    assert found.codes == {1: [code], 2: [full], 3: [code], 4: [code]}
+    assert found.commitments == [commit]

@@ -182,8 +182,8 @@ def preview(ctx, n, handle, for_gm, output, open_page):
 
 def _is_preview_page(rel: str) -> bool:
     """turns/NNN/preview*.html: where `pbp preview` writes by default (never
-    archived: `pbp.archive.commit` leaves these pages out)."""
-    from pathlib import PurePosixPath
+    archived nor sealed: `pbp.seal.is_preview_page`)."""
+    from pbp import seal
 
-    path = PurePosixPath(rel)
-    return len(path.parts) == 3 and path.match("turns/*/preview*.html")
+    parts = rel.split("/")
+    return len(parts) == 3 and parts[0] == "turns" and seal.is_preview_page(parts[2])
