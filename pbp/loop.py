@@ -85,18 +85,9 @@ def receipt(campaign: Campaign, handle: str, n: int) -> dict:
     inputs = turn.gather(campaign, n, campaign.state(n - 1))
     mine = [e.text(campaign.lang) for e in inputs.by_player.get(handle, [])]
     orders = inputs.orders.get(handle)
-    if handle in inputs.refused:
-        state = "refused"
-    elif handle in inputs.lost:
-        state = "lost"
-    elif handle in inputs.blank:
-        state = "blank"
-    elif handle in inputs.defaulted:
-        state = "missing"
-    elif handle in inputs.valid:
-        state = "valid"
-    else:
-        state = "out"
+    state = order_state(inputs, handle)
+    if state == "inactive":  # the receipt tells the player what they sent, expected or not
+        state = "blank" if handle in inputs.blank else "missing"
     return dict(player=handle, character=campaign.names.get(handle, handle), turn=n, state=state,
                 actions=action_lines(campaign, orders.actions) if orders else [],
                 roleplay=orders.roleplay if orders and not orders.default else "",
@@ -114,3 +105,101 @@ def reminder(campaign: Campaign, n: int) -> dict:
     return dict(turn=n, missing=[h for h in campaign.roster if h in missing],
                 refused=[h for h in campaign.roster if h in refused], deadline=deadline_text(campaign, n),
                 received=len(inputs.valid))
+
+
+# -- pbp status: where each player stands for the next turn's orders ---------------------
+
+def order_state(inputs: turn.TurnInputs, handle: str) -> str:
+    """Where `handle` stands in a turn's gathered orders, as `pbp check`,
+    `pbp remind` and `pbp run` judge them: refused (a file to fix), lost (a
+    lost turn: nothing to order), valid, inactive (no longer expected), blank
+    (an unfilled form: as if nothing was sent), missing, or out of the game."""
+    if handle in inputs.refused:
+        return "refused"
+    if handle in inputs.lost:
+        return "lost"
+    if handle in inputs.valid:
+        return "valid"
+    if handle in inputs.inactive:
+        return "inactive"
+    if handle in inputs.blank:
+        return "blank"
+    if handle in inputs.defaulted:
+        return "missing"
+    return "out"
+
+
+#: how many order overviews the user's cache keeps (one per state of a turn's files)
+REMEMBERED = 64
+
+
+def order_overview(campaign: Campaign, n: int, state: dict) -> dict:
+    """Turn n's orders as `pbp status` shows them, judged by `turn.gather` from
+    `state` (turn n-1's): `states` maps each handle of the roster to its
+    `order_state`; `refused` lists every refused file's handle, one that is not
+    in the roster too (as `pbp check` counts them). A bad file is never an
+    error here: it is "refused".
+
+    Kept in the user's cache by what the judgement depends on (the order files'
+    bytes, turn n-1's state and record, the campaign's files, pbp's and the
+    ruleset's code): `pbp status` again on the same files parses no order file,
+    so does not import PyYAML."""
+    key = _overview_key(campaign, n)
+    if key is not None:
+        from pbp import usercache
+
+        found = usercache.read_entry("orders", usercache.data_tag(), key)
+        if isinstance(found, tuple) and len(found) == 2 and found[0] == key and isinstance(found[1], dict):
+            return found[1]
+    inputs = turn.gather(campaign, n, state)
+    roster = campaign.roster
+    overview = {"states": {h: order_state(inputs, h) for h in roster},
+                "refused": [h for h in roster if h in inputs.refused] + [h for h in inputs.refused if h not in roster]}
+    if key is not None:
+        from pbp import usercache
+
+        usercache.write_entry("orders", usercache.data_tag(), key, (key, overview), keep=REMEMBERED)
+    return overview
+
+
+def _overview_key(campaign: Campaign, n: int) -> str | None:
+    """A digest of everything `turn.gather` reads to judge turn n's player
+    files, or None when an order file cannot be read as `gather` reads one (a
+    FIFO, a folder, a link out of the campaign, too large): then they are judged
+    each time, and say why."""
+    import os
+    from hashlib import blake2b
+
+    from pbp.campaign import read_bytes
+
+    digest = blake2b(digest_size=20)
+
+    def add(*parts) -> None:
+        for part in parts:
+            data = part if isinstance(part, bytes) else repr(part).encode("utf-8", "surrogatepass")
+            digest.update(len(data).to_bytes(8, "little") + data)
+
+    # the code that judges: pbp's core and the ruleset's own modules and data
+    here = os.path.dirname(turn.__file__)
+    code = [os.path.join(here, name)
+            for name in ("turn.py", "orders.py", "loop.py", "ruleset.py", "campaign.py", "defaults.yaml")]
+    folder = campaign.ruleset.folder()
+    try:
+        code += sorted(e.path for e in os.scandir(folder) if e.is_file() and e.name.endswith((".py", ".yaml")))
+        add(n, campaign.text, [(path, os.stat(path).st_mtime_ns) for path in code])
+        for name in ("world.yaml", "characters.yaml"):
+            path = campaign.root / name
+            add(read_bytes(path, name) if path.is_file() else None)
+        previous = campaign.turn_dir(n - 1)
+        for name in ("state.yaml", turn.RECORD_FILE):
+            path = previous / name
+            add(read_bytes(path, campaign.rel(path)) if path.is_file() else None)
+        limit = campaign.limits["order_file_bytes"]
+        folder = campaign.turn_dir(n) / "orders"
+        add(os.path.realpath(folder))  # a linked folder on the way is refused by `gather`
+        for handle, path in campaign.order_files(n):  # read as `gather` reads them: never a FIFO, a link out
+            add(handle, path.name, campaign.read_input(path, limit, "order_file_bytes"))
+    except (OSError, PbpError):
+        return None
+    return digest.hexdigest()
+

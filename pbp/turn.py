@@ -226,9 +226,13 @@ def record_of(campaign: Campaign, n: int, remember: bool = True) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def new_record(campaign: Campaign, inputs: TurnInputs | None, previous: dict) -> dict:
+def new_record(campaign: Campaign, inputs: TurnInputs | None, previous: dict,
+               playing: list[str] | None = None) -> dict:
     """What turn n records: the roster and rendering it was played with, and
-    the missed-orders counts (consecutive turns without orders, by player)."""
+    the missed-orders counts (consecutive turns without orders, by player).
+    `playing`: who is still in play after the turn; the others (dead, escaped,
+    eliminated) have nothing to order any more, so no count is kept for them:
+    they are never flagged to chase nor waited for."""
     missed = dict(previous.get("missed") or {})
     inactive = set(previous.get("inactive") or [])
     if inputs is not None:
@@ -240,6 +244,9 @@ def new_record(campaign: Campaign, inputs: TurnInputs | None, previous: dict) ->
         after = campaign.nmr.get("inactive_after")
         if after:
             inactive |= {h for h, count in missed.items() if count >= after}
+    if playing is not None:
+        missed = {h: count for h, count in missed.items() if h in playing}
+        inactive &= set(playing)
     roster = campaign.roster
     return {"roster": roster, "render": {"lang": campaign.lang, "format": campaign.format,
                                          "dialect": campaign.dialect},
@@ -341,7 +348,12 @@ def core_events(campaign: Campaign, n: int, record: dict, state: dict) -> list[e
     the end of the public post)."""
     out = []
     flag_after = campaign.nmr.get("flag_after")
-    flagged = [h for h, count in (record.get("missed") or {}).items() if flag_after and count >= flag_after]
+    rs, scenario = campaign.ruleset, campaign.scenario
+    # only who has orders to send for the next turn is chased: not once the game
+    # is over, nor a player whose next turn is lost (panic, exhaustion...)
+    flagged = [h for h, count in (record.get("missed") or {}).items()
+               if flag_after and count >= flag_after and not rs.is_over(state)
+               and not rs.lost_turn(state, scenario, h)]
     if record.get("missed"):
         out.append(ev.gm("missed_orders", missed=record["missed"], flagged=flagged,
                          inactive=record.get("inactive") or []))
@@ -389,7 +401,8 @@ def compute(campaign: Campaign, n: int, inputs: TurnInputs | None = None, files:
                          line=_forced_line(inputs.gm, label), label=label, suggestion=closest(label, rolled))
                 for label in dice.unused_forced()]
     events += [ev.gm("forced_unused", label=w.params["label"]) for w in warnings]
-    record = new_record(campaign, inputs, previous)
+    record = new_record(campaign, inputs, previous,
+                        campaign.ruleset.players_to_play(result.state, campaign.scenario))
     events += core_events(campaign, n, record, result.state)
     out = _finish(campaign, n, result.state, events, dice, warnings, record, files)
     out.inputs = inputs

@@ -12,6 +12,9 @@ not redo the same work.
   schema.yaml, messages.yaml...: package files, never a campaign's), read
   with `load_data`. Parsing them is a large part of a short command's time;
   reading back their marshalled value is a small one.
+- `orders-<tag>/`: where each player stands for the next turn's orders, as
+  `pbp status` shows it, by a digest of every file the judgement reads
+  (pbp.loop's `order_overview`): status again on the same files parses none.
 
 When a kind's tag changes (an upgrade), its folders of other tags that
 nothing wrote to for a week are removed.

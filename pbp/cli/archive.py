@@ -11,7 +11,7 @@ from pbp.cli.common import PbpCommand, campaign_of, commit, say
 @click.pass_context
 def status(ctx):
     """The MJ's overview of the current state (secret)."""
-    from pbp import seal, turn
+    from pbp import loop, seal, turn
     from pbp.deadline import turn_deadline
     from pbp.errors import PbpError
 
@@ -25,16 +25,32 @@ def status(ctx):
     entries = rs.status(state, scenario)
     record = turn.record_of(campaign, n)
     flag_after = campaign.nmr.get("flag_after")
-    missed = record.get("missed") or {}
-    received = sorted({handle for handle, _ in campaign.order_files(n + 1)})
-    playing = rs.players_to_play(state, scenario)
+    over = rs.is_over(state)
+    states = {h: "out" for h in campaign.roster}
+    refused = []
+    if not over:
+        try:  # the next turn's orders judged as `pbp check` and `pbp run` judge them
+            overview = loop.order_overview(campaign, n + 1, state)
+            states, refused = overview["states"], overview["refused"]
+        except PbpError as exc:  # the overview still prints, without the orders' judgement
+            click.echo(exc.text(campaign.lang), err=True)
+            states = {h: "unknown" for h in campaign.roster}
+    # counted and chased: only who has orders to send (an archive played before
+    # turn.yaml dropped the players out of the game may still count them)
+    missed = {h: c for h, c in (record.get("missed") or {}).items() if states.get(h) != "out"}
     deadline = turn_deadline(campaign.config.get("deadline"), n + 1, campaign.lang)
-    click.echo(rend.render("status", turn=n, title=campaign.title, events=entries, over=rs.is_over(state),
-                           received=received, expected=[h for h in playing if not rs.lost_turn(state, scenario, h)
-                                                         and h not in (record.get("inactive") or [])],
+
+    def having(*kinds):
+        return [h for h in campaign.roster if states[h] in kinds]
+
+    click.echo(rend.render("status", turn=n, title=campaign.title, events=entries, over=over, states=states,
                            names={h: scenario.name(h) for h in campaign.roster}, missed=missed,
-                           flagged=[h for h, c in missed.items() if flag_after and c >= flag_after],
-                           inactive=record.get("inactive") or [], deadline=deadline),
+                           flagged=[h for h in having("missing", "blank", "refused")
+                                    if flag_after and missed.get(h, 0) >= flag_after],
+                           refused=refused, blank=having("blank"), waiting=having("missing", "blank"),
+                           # as before, for a campaign's own status.j2: received means valid
+                           received=having("valid"), expected=having("valid", "missing", "blank", "refused"),
+                           inactive=having("inactive"), deadline=deadline),
                nl=False)
     try:  # where the archive no longer matches the codes printed or posted (pbp/seal.py)
         for problem in seal.problems(campaign):
