@@ -147,3 +147,25 @@ def test_outside_git_the_run_says_what_status_says(tmp_path):
     r = pbp("run", "--no-commit", cwd=root)
     assert r.exit_code == 0
     assert r.stderr.startswith(warning)
+
+
+def test_a_post_longer_than_post_chars_is_said(tmp_path):
+    """A roleplay within its limit may still make a post a forum refuses: escaped
+    for Markdown, each `&` is five characters."""
+    root = copy_example("manhunt", tmp_path)
+    config = root / "campaign.yaml"
+    config.write_text(config.read_text(encoding="utf-8").replace("format: bbcode", "format: markdown"),
+                      encoding="utf-8")
+    lucy = root / "turns/004/orders/lucy.yaml"
+    lucy.write_text(lucy.read_text(encoding="utf-8").split("roleplay:")[0] + 'roleplay: "' + "&" * 19990 + '"\n',
+                    encoding="utf-8")
+    r = pbp("run", "--no-commit", cwd=root)
+    assert r.exit_code == 0
+    length = len((root / "turns/004/public.md").read_text(encoding="utf-8"))
+    assert length > 100_000  # 19,990 characters written
+    assert [line for line in r.stderr.splitlines() if "post_chars" in line] == [
+        f"turns/004/public.md : {length} caractères, plus que 60000 (limite « post_chars ») : le forum risque de "
+        "refuser ce message. Coupez-le en plusieurs, ou donnez à « post_chars » la limite de votre forum."]
+    assert pbp("undo", cwd=root).exit_code == 0
+    config.write_text(config.read_text(encoding="utf-8") + "limits:\n  post_chars: 200000\n", encoding="utf-8")
+    assert "post_chars" not in pbp("run", "--dry-run", cwd=root).stderr

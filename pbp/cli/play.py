@@ -53,6 +53,9 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes):
         code = seal.seal_output(campaign, out, seal.previous_of(campaign, n, codes))
         for warning in out.warnings:
             click.echo(warning.text(campaign.lang), err=True)
+        for rel, length in _long_posts(out, campaign.limits["post_chars"]):
+            click.echo(i18n.t(campaign.lang, "post_too_long", file=campaign.rel(campaign.turn_dir(n) / rel),
+                              length=length, limit=campaign.limits["post_chars"]), err=True)
         if dry_run:
             public = next(v for k, v in out.files.items() if k.startswith("public."))
             click.echo(public.decode(), nl=False)
@@ -83,6 +86,15 @@ def post(ctx, n, handle, for_gm, fmt):
     """Print a post as the turn wrote and sealed it (public by default); in another --format, it is rendered again."""
     campaign, n, audience, _ = _which_post(ctx, n, handle, for_gm)
     click.echo(_post_text(campaign, n, audience, fmt), nl=False)
+
+
+def _long_posts(out, limit: int) -> list[tuple[str, int]]:
+    """The turn's posts longer than `limit` characters, with their length: what the
+    players write is escaped for the forum (`&` is `&amp;` in Markdown), so a post
+    may be much longer than the roleplay limits let the texts be."""
+    posts = ((rel, len(data.decode("utf-8"))) for rel, data in sorted(out.files.items())
+             if rel.startswith(("public.", "gm.", "private/")))
+    return [(rel, length) for rel, length in posts if length > limit]
 
 
 def _edited_archive(campaign, n: int) -> list[str]:
