@@ -62,6 +62,24 @@ class Phrase:
         return f"Phrase({self.key!r}, {self.params!r})"
 
 
+class ByLang(Phrase):
+    """A message parameter that is the language's own value, not a sentence: the
+    valid action ids are the French ones in a French campaign, their English
+    ids in an English one (both are accepted)."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, **values):
+        super().__init__("")
+        self.values = values
+
+    def text(self, lang: str = "fr"):
+        return self.values.get(lang, self.values.get("fr"))
+
+    def __repr__(self) -> str:
+        return f"ByLang({self.values!r})"
+
+
 class InputError(PbpError):
     """A file or argument the MJ or a player wrote is wrong: fix it and run again."""
 

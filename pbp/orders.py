@@ -26,7 +26,7 @@ from __future__ import annotations
 
 
 from pbp import i18n, yamlio
-from pbp.errors import InputError, PbpError
+from pbp.errors import ByLang, InputError, PbpError
 from pbp.record import FrozenRecord, Record
 from pbp.ruleset import Refusal, Refusals, Ruleset, Scenario
 from pbp.yamlio import Lines
@@ -207,8 +207,9 @@ def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, prob
                 return v
         if word in aliases:
             return aliases[word]
-        problems.add("bad_choice", at, value=value, valid=values,
-                     suggestion=i18n.closest(word, values + list(aliases)))
+        english = spec.get("en") if isinstance(spec.get("en"), dict) else (spec.get("en_values") or {})
+        valid = ByLang(fr=values, en=[str(english.get(v, v)) for v in values])
+        problems.add("bad_choice", at, value=value, valid=valid, suggestion=i18n.closest(word, values + list(aliases)))
         return None
     if kind == "map":
         fields = spec.get("fields", {})
@@ -230,7 +231,10 @@ def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, prob
         for key, raw in value.items():
             name = names.get(normalize_id(key))
             if name is None:
-                problems.add("unknown_field", at + (key,), field=key, valid=list(fields),
+                english = [_spec(f, ruleset).get("en") for f in fields.values()]
+                problems.add("unknown_field", at + (key,), field=key,
+                             valid=ByLang(fr=list(fields), en=[e if isinstance(e, str) else name
+                                                               for name, e in zip(fields, english)]),
                              suggestion=i18n.closest(normalize_id(key), names))
                 continue
             out[name] = check_arg(raw, fields[name], ruleset, scenario, at + (key,), problems, limits)
@@ -309,7 +313,11 @@ def parse_actions(raw, ruleset: Ruleset, scenario: Scenario, problems: Refusals,
         action_id = index.get(normalize_id(name))
         if action_id is None:
             suggestion = i18n.closest(normalize_id(name), index)
-            problems.add("unknown_action", at, action=name, valid=list(ruleset.actions), suggestion=suggestion)
+            # said in the campaign's language: an English player is shown the English ids
+            english = [(spec or {}).get("en") or a for a, spec in ruleset.actions.items()]
+            problems.add("unknown_action", at, action=name, valid=ByLang(fr=list(ruleset.actions), en=english),
+                         suggestion=ByLang(fr=suggestion,
+                                           en=i18n.closest(normalize_id(name), english) or suggestion))
             if assumed is not None and suggestion:
                 meant = index[suggestion]
                 scratch = Refusals()

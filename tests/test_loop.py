@@ -51,8 +51,8 @@ CHECK_REFUSED = {
            "Refused (1): bob (Bob) — the problems are listed above.\n"
            "No orders (1): eve (Eve) — default orders if they send nothing.\n"
            "Turn 1: 1 valid, 1 refused, 1 without orders.\n",
-           "turns/001/orders/bob.yaml:4: unknown action `avancr`. Did you mean `avancer`? "
-           "Valid values: avancer, pile_ou_face.\n"
+           "turns/001/orders/bob.yaml:4: unknown action `avancr`. Did you mean `advance`? "
+           "Valid values: advance, flip.\n"
            "turns/001/orders/bob.yaml:5: 9 is out of range (-3 to 3).\n"),
 }
 
@@ -187,8 +187,8 @@ RECEIPTS = {
                    "[b]Bob[/b] (bob),\n"
                    "your orders have arrived but cannot be played as they are:\n"
                    "[list]\n"
-                   "[*]turns/001/orders/bob.\u2060yaml:\u20604: unknown action `avancr`. Did you mean `avancer`? "
-                   "Valid values: avancer, pile_ou_face.\n"
+                   "[*]turns/001/orders/bob.\u2060yaml:\u20604: unknown action `avancr`. Did you mean `advance`? "
+                   "Valid values: advance, flip.\n"
                    "[*]turns/001/orders/bob.\u2060yaml:\u20605: 9 is out of range (-3 to 3).\n"
                    "[/list]\n"
                    "Fix them and send the file again before Sunday 6 December 2026 at 20:00; "

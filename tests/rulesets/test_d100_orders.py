@@ -45,7 +45,7 @@ def test_unknown_characteristic_names_the_line_and_the_valid_ones():
     assert e.text("fr") == ("turns/001/orders/kira.yaml:4: « agilite » n'est pas une valeur possible. "
                             "Valeurs possibles : physique, logique, mental.")
     assert e.text("en") == ("turns/001/orders/kira.yaml:4: `agilite` is not a valid value. "
-                            "Valid values: physique, logique, mental.")
+                            "Valid values: physical, logic, mind.")  # the words an English form shows
 
 
 def test_english_characteristic_aliases_are_accepted():

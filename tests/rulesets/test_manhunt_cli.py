@@ -209,3 +209,19 @@ def test_a_refusal_with_nothing_valid_says_so(tmp_path):
     write(root, "turns/004/orders/lucy.yaml", "player: lucy\nturn: 4\nactions:\n  - jeter: [épée large]\n")
     assert ("turns/004/orders/lucy.yaml:4: vous ne portez pas « épée large ». "
             "Valeurs possibles : cape en peau d'écorce.") in pbp("check", cwd=root).stderr.splitlines()
+
+
+def test_an_english_campaigns_refusals_list_the_english_words(tmp_path):
+    """The form of an English campaign shows English ids (both are accepted): so do
+    its refusals, and their suggestions."""
+    root = copy_example("manhunt", tmp_path)
+    config = root / "campaign.yaml"
+    config.write_text(config.read_text(encoding="utf-8").replace("lang: fr", "lang: en"), encoding="utf-8")
+    write(root, "turns/004/orders/lucy.yaml", "player: lucy\nturn: 4\nactions:\n  - serch\n  - normal_move: nort\n"
+                                              "  - melee: {huntr: Grimnir}\n")
+    assert pbp("check", cwd=root).stderr.splitlines()[:3] == [
+        "turns/004/orders/lucy.yaml:4: unknown action `serch`. Did you mean `search`? Valid values: normal_move, "
+        "fast_move, flight, rest, melee, shoot, use_item, put_on_armour, search_traps, search, hide, drop.",
+        "turns/004/orders/lucy.yaml:5: `nort` is not a valid value. Did you mean `north`? Valid values: north, east, "
+        "south, west.",
+        "turns/004/orders/lucy.yaml:6: unknown field `huntr`. Did you mean `hunter`? Valid values: hunter, weapon."]
