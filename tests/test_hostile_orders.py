@@ -237,7 +237,7 @@ def test_a_bom_and_crlf_line_ends_are_accepted(camp):
     path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes().replace(b"\n", b"\r\n"))
     r = pbp("check", cwd=camp)
     assert r.exit_code == 0, r.output
-    assert "lucy (1 action(s))" in r.output and r.output.startswith("Valides (")
+    assert "lucy (1 action)" in r.output and r.output.startswith("Valides (")
 
 
 def test_escape_sequences_in_an_unknown_action_are_shown_escaped(camp):
@@ -320,7 +320,7 @@ def test_a_link_inside_the_campaign_is_read(camp):
     (camp / LUCY).symlink_to("../lucy-orders.txt")
     r = pbp("check", cwd=camp)
     assert r.exit_code == 0, r.output
-    assert "lucy (1 action(s))" in r.output and r.output.startswith("Valides (")
+    assert "lucy (1 action)" in r.output and r.output.startswith("Valides (")
 
 
 def test_an_unreadable_file_is_refused_by_name(camp, monkeypatch):

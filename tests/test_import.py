@@ -403,7 +403,7 @@ def test_import_prints_the_file_the_check_and_the_receipt(manhunt, tmp_path):
     message.write_text(MESSAGE, encoding="utf-8")
     r = pbp("orders", "import", "--player", "lucy", message, cwd=manhunt)
     assert r.exit_code == 0, r.output
-    assert r.stdout == (FILE_FR + "\npbp check : ordres valides (2 action(s)).\n\n"
+    assert r.stdout == (FILE_FR + "\npbp check : ordres valides (2 actions).\n\n"
                         "Accusé de réception à renvoyer au joueur :\n" + RECEIPT_FR)
     assert not (manhunt / "turns/004/orders/lucy.yaml").exists()
 
@@ -416,7 +416,7 @@ def test_import_write_is_what_check_and_receipt_then_see(manhunt):
     r = CliRunner().invoke(main, ["-C", str(manhunt), "orders", "import", "--player", "Lucy", "--write"],
                            input=MESSAGE)
     assert r.exit_code == 0, r.output
-    assert r.stdout.startswith("Écrit : turns/004/orders/lucy.yaml\n\npbp check : ordres valides (2 action(s)).\n")
+    assert r.stdout.startswith("Écrit : turns/004/orders/lucy.yaml\n\npbp check : ordres valides (2 actions).\n")
     assert (manhunt / "turns/004/orders/lucy.yaml").read_text(encoding="utf-8") == FILE_FR
     assert pbp("receipt", "--player", "lucy", cwd=manhunt).stdout == RECEIPT_FR
     assert pbp("check", cwd=manhunt).exit_code == 0

@@ -40,14 +40,14 @@ BLANK = "player: bob\nturn: 1\nactions: []\n"
 # -- pbp check ------------------------------------------------------------------------
 
 CHECK_REFUSED = {
-    "fr": ("Valides (1) : lucy (2 action(s))\n"
+    "fr": ("Valides (1) : lucy (2 actions)\n"
            "Refusés (1) : bob (Bob) — les problèmes sont listés ci-dessus.\n"
            "Sans ordres (1) : eve (Eve) — ordres par défaut s'ils n'envoient rien.\n"
            "Tour 1 : 1 valide(s), 1 refusé(s), 1 sans ordres.\n",
            "turns/001/orders/bob.yaml:4: action inconnue « avancr ». Vouliez-vous dire « avancer » ? "
            "Valeurs possibles : avancer, pile_ou_face.\n"
            "turns/001/orders/bob.yaml:5: 9 est hors limites (-3 à 3).\n"),
-    "en": ("Valid (1): lucy (2 action(s))\n"
+    "en": ("Valid (1): lucy (2 actions)\n"
            "Refused (1): bob (Bob) — the problems are listed above.\n"
            "No orders (1): eve (Eve) — default orders if they send nothing.\n"
            "Turn 1: 1 valid, 1 refused, 1 without orders.\n",
@@ -67,12 +67,12 @@ def test_check_lists_valid_refused_and_missing_with_every_problem_at_once(tmp_pa
 
 
 CHECK_BLANK = {
-    "fr": "Valides (1) : lucy (2 action(s))\n"
+    "fr": "Valides (1) : lucy (2 actions)\n"
           "Sans ordres (1) : eve (Eve) — ordres par défaut s'ils n'envoient rien.\n"
           "Formulaire renvoyé vierge (compte comme rien envoyé) : bob (Bob)\n"
           "Jets forcés de gm.yaml : 1, tous possibles et utilisés par ce tour.\n"
           "Tour 1 : 1 valide(s), 0 refusé(s), 2 sans ordres.\n",
-    "en": "Valid (1): lucy (2 action(s))\n"
+    "en": "Valid (1): lucy (2 actions)\n"
           "No orders (1): eve (Eve) — default orders if they send nothing.\n"
           "Form sent back blank (counts as nothing sent): bob (Bob)\n"
           "Forced rolls in gm.yaml: 1, all possible and used by this turn.\n"
@@ -109,10 +109,10 @@ def test_check_refuses_a_forced_roll_the_die_cannot_give(tmp_path, lang, message
 
 
 CHECK_INACTIVE = {
-    "fr": "Valides (1) : lucy (1 action(s))\n"
+    "fr": "Valides (1) : lucy (1 action)\n"
           "Inactifs (trop de tours sans ordres, ordres par défaut) : bob (Bob), eve (Eve)\n"
           "Tour 3 : tous les ordres attendus sont arrivés et sont valides.\n",
-    "en": "Valid (1): lucy (1 action(s))\n"
+    "en": "Valid (1): lucy (1 action)\n"
           "Inactive (too many turns without orders, default orders): bob (Bob), eve (Eve)\n"
           "Turn 3: every expected order has arrived and is valid.\n",
 }

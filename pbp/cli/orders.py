@@ -104,7 +104,7 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
         for problem in result.problems:
             click.echo("  " + problem.text(lang))
     else:
-        say("import_check_ok", count=len(result.receipt["actions"]))
+        say("import_check_ok", actions=_n_actions(lang, len(result.receipt["actions"])))
     click.echo("")
     say("import_receipt")
     click.echo(turn.renderer(campaign, fmt).render("receipt", title=campaign.title, **result.receipt), nl=False)
@@ -134,7 +134,7 @@ def check(ctx, n):
         return [f"{h} ({names.get(h, h)})" if names.get(h, h) != h else h for h in handles]
 
     if inputs.valid:
-        counts = [f"{h} ({i18n.t(lang, 'n_actions', count=len(inputs.orders[h].actions))})" for h in inputs.valid]
+        counts = [f"{h} ({_n_actions(lang, len(inputs.orders[h].actions))})" for h in inputs.valid]
         say("check_valid", count=len(inputs.valid), players=counts)
     if inputs.refused:
         say("check_refused", count=len(inputs.refused), players=who(inputs.refused))
@@ -160,6 +160,13 @@ def check(ctx, n):
             missing=len(missing))
     if not report.ok:
         ctx.exit(1)
+
+
+def _n_actions(lang: str, count: int) -> str:
+    from pbp import i18n
+
+    one = count <= 1 if lang == "fr" else count == 1
+    return i18n.t(lang, "n_actions_one" if one else "n_actions", count=count)
 
 
 @click.command(cls=PbpCommand)
