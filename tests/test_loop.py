@@ -264,8 +264,8 @@ def test_remind_names_the_missing_and_the_refused_and_the_deadline(tmp_path, lan
 
 
 @pytest.mark.parametrize("lang, expected", [
-    ("fr", "Toujours pas d'ordres de\u00a0: Bob, Eve (bob, eve)."),
-    ("en", "Still no orders from: Bob, Eve (bob, eve)."),
+    ("fr", "Toujours pas d'ordres de\u00a0: Bob (bob), Eve (eve)."),
+    ("en", "Still no orders from: Bob (bob), Eve (eve)."),
 ])
 def test_remind_counts_a_blank_form_as_nothing_sent(tmp_path, lang, expected):
     root = campaign(tmp_path / "c", lang)
