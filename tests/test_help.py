@@ -82,7 +82,7 @@ def test_a_command_help_in_both_languages(env):
         "Options :\n"
         "  --player TEXTE              Le pseudo du joueur sur le forum (majuscules ou\n"
         "                              non).  [obligatoire]\n"
-        "  --turn ENTIER               Le tour (par défaut : le prochain).\n"
+        "  --turn ENTIER               Le tour (par défaut : le prochain).  [x>=0]\n"
         "  --format [bbcode|markdown]  Format de sortie (par défaut : celui de la\n"
         "                              campagne).\n"
         "  -h, --help                  Affiche cette aide et quitte.\n")
@@ -95,7 +95,7 @@ def test_a_command_help_in_both_languages(env):
         "\n"
         "Options:\n"
         "  --player TEXT               The player's forum handle (any case).  [required]\n"
-        "  --turn INTEGER              Turn (default: the next one).\n"
+        "  --turn INTEGER RANGE        Turn (default: the next one).  [x>=0]\n"
         "  --format [bbcode|markdown]  Output format (default: the campaign's).\n"
         "  -h, --help                  Show this message and exit.\n")
 
@@ -253,8 +253,10 @@ def test_the_real_entry_point_speaks_the_campaign_language(tmp_path):
      "Error: no such command `pst`. Did you mean `post`?"),
     (["post", "--format", "html"], "Erreur : valeur invalide pour « --format ». Valeurs possibles : bbcode, markdown.",
      "Error: invalid value for `--format`. Valid values: bbcode, markdown."),
-    (["check", "--turn", "deux"], "Erreur : « --turn » attend un nombre entier.",
-     "Error: `--turn` expects a whole number."),
+    (["check", "--turn", "deux"], "Erreur : « --turn » attend un nombre entier, x>=0.",
+     "Error: `--turn` expects a whole number, x>=0."),
+    (["check", "--turn", "-1"], "Erreur : « --turn » attend un nombre entier, x>=0.",
+     "Error: `--turn` expects a whole number, x>=0."),
     (["undo", "--to", "-1"], "Erreur : « --to » attend un nombre entier, x>=0.",
      "Error: `--to` expects a whole number, x>=0."),
     (["preview", "--output", "."], "Erreur : valeur invalide pour « --output » : « . » est un dossier : donnez un fichier.",

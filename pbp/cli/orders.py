@@ -113,7 +113,7 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
 
 
 @click.command(cls=PbpCommand)
-@click.option("--turn", "n", type=int, default=None)
+@click.option("--turn", "n", type=click.IntRange(0), default=None)
 @click.pass_context
 def check(ctx, n):
     """Validate the submitted orders; list who has not sent any."""
@@ -171,7 +171,7 @@ def _n_actions(lang: str, count: int) -> str:
 
 @click.command(cls=PbpCommand)
 @click.option("--player", "handle", required=True)
-@click.option("--turn", "n", type=int, default=None)
+@click.option("--turn", "n", type=click.IntRange(0), default=None)
 @FORMAT
 @click.pass_context
 def receipt(ctx, handle, n, fmt):
@@ -186,7 +186,7 @@ def receipt(ctx, handle, n, fmt):
 
 
 @click.command(cls=PbpCommand)
-@click.option("--turn", "n", type=int, default=None)
+@click.option("--turn", "n", type=click.IntRange(0), default=None)
 @FORMAT
 @click.pass_context
 def remind(ctx, n, fmt):

@@ -9,7 +9,7 @@ from pbp.cli.common import FILE_PATH, FORMAT, PbpCommand, campaign_of, commit, o
 
 
 @click.command(cls=PbpCommand)
-@click.option("--turn", "n", type=int, default=None)
+@click.option("--turn", "n", type=click.IntRange(0), default=None)
 @FORMAT
 @click.option("--no-commit", is_flag=True)
 @click.option("--dry-run", is_flag=True)
@@ -77,7 +77,7 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes):
 
 
 @click.command(cls=PbpCommand)
-@click.option("--turn", "n", type=int, default=None)
+@click.option("--turn", "n", type=click.IntRange(0), default=None)
 @click.option("--player", "handle", default=None)
 @click.option("--gm", "for_gm", is_flag=True)
 @FORMAT
@@ -163,7 +163,7 @@ def _post_text(campaign, n: int, audience, fmt: str | None = None) -> str:
 
 
 @click.command(cls=PbpCommand)
-@click.option("--turn", "n", type=int, default=None)
+@click.option("--turn", "n", type=click.IntRange(0), default=None)
 @click.option("--player", "handle", default=None)
 @click.option("--gm", "for_gm", is_flag=True)
 @click.option("--output", "output", type=FILE_PATH, default=None)
