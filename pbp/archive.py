@@ -88,6 +88,20 @@ def commit(path: Path, message: str) -> str | None:
     return found.group(1) if found else _git(path, "rev-parse", "--short", "HEAD").stdout.strip()
 
 
+def changed_since_commit(root: Path, folder: str) -> list[str] | None:
+    """The files under `folder` of the campaign at `root` that differ from its last
+    commit (edited, removed or added by hand since), as paths relative to `root`;
+    None when there is nothing to compare with (no git, no repository, no commit)."""
+    try:
+        done = _git(root, "diff", "--name-only", "--no-renames", "-z", "--relative", "HEAD", "--", folder,
+                    check=False)
+    except FileNotFoundError:  # git not installed
+        return None
+    if done.returncode != 0:
+        return None
+    return [rel for rel in done.stdout.split("\0") if rel]
+
+
 def init(path: Path, message: str) -> str | None:
     """Make a new campaign folder its own repository, with a first commit."""
     path = Path(path).resolve()

@@ -106,15 +106,8 @@ def _edited_archive(campaign, n: int) -> list[str]:
     and *.tmp files (no code covers them)."""
     from pbp import archive
 
-    try:  # the campaign's own folder only, as pbp.archive.commit stages it
-        done = archive._git(campaign.root, "diff", "--name-only", "--no-renames", "-z", "--relative", "HEAD",
-                            "--", "turns", check=False)
-    except FileNotFoundError:  # git not installed
-        return []
-    if done.returncode != 0:  # not a repository, or no commit yet
-        return []
     edited = []
-    for rel in done.stdout.split("\0"):
+    for rel in archive.changed_since_commit(campaign.root, "turns") or []:
         parts = rel.split("/")
         if len(parts) < 3 or not parts[1].isdigit() or int(parts[1]) >= n:
             continue  # the turn being played (its orders are new), or a later one's
