@@ -22,13 +22,13 @@ from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 
-from pbp import i18n, ruleset as rulesets, schema, yamlio
+from pbp import formats, i18n, ruleset as rulesets, schema, yamlio
 from pbp.errors import ErrorList, InputError, PbpError, UnknownRuleError, UnknownRulesetError
 from pbp.record import Record
 
 CAMPAIGN_FILE = "campaign.yaml"
 LOCK_FILE = ".pbp.lock"
-FORMATS = {"bbcode": "bbcode", "markdown": "md"}
+FORMATS = formats.EXTENSIONS  # format name -> post file extension; the formats are in pbp/formats.py
 DIALECTS = ("phpbb", "forumactif", "xenforo")
 CONFIG_KEYS = ("ruleset", "title", "lang", "format", "dialect", "secret", "players",
                "rules", "default_orders", "limits", "deadline", "nmr")

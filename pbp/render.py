@@ -495,11 +495,12 @@ def split_item(item):
 
 
 def formatter(fmt: str, dialect: str = "phpbb", lang: str = "fr") -> Formatter:
-    if fmt == "bbcode":
-        return BBCodeFormatter(dialect, lang)
-    if fmt == "markdown":
-        return MarkdownFormatter(lang)
-    return Formatter(lang)
+    """The markup helpers of output format `fmt` (pbp/formats.py, or "text"
+    for the terminal); an unknown name is refused, never rendered as plain text."""
+    from pbp import formats
+
+    cls = globals()[formats.get(fmt, text=True).formatter]
+    return cls(dialect, lang) if issubclass(cls, BBCodeFormatter) else cls(lang)
 
 
 # -- Markdown blocks: every line a line, no block joining another ----------------------
@@ -762,6 +763,9 @@ class Renderer:
         from jinja2 import FileSystemLoader, StrictUndefined
 
         Environment = _environment_class()
+        from pbp import formats
+
+        self.output_format = formats.get(fmt, text=True)
         self.fmt = formatter(fmt, dialect, lang)
         self.lang = lang
         self.paths = [Path(p) for p in paths]
@@ -803,7 +807,7 @@ class Renderer:
         edited file."""
         chosen = self._chosen.get(name)
         if chosen is None:
-            template = self.env.select_template([f"{name}.{self.fmt.name}.j2", f"{name}.j2"])
+            template = self.env.select_template([name + self.output_format.template_suffix, f"{name}.j2"])
             self._chosen[name] = template.name
             return template
         return self.env.get_template(chosen)

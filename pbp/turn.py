@@ -222,7 +222,12 @@ def record_of(campaign: Campaign, n: int, remember: bool = True) -> dict:
     path = campaign.turn_dir(n) / RECORD_FILE
     if not path.exists():
         return {}
-    data = yamlio.loads(read_text(path, campaign.rel(path)), campaign.rel(path), remember=remember)
+    text = read_text(path, campaign.rel(path))
+    data = yamlio.loads(text, campaign.rel(path), remember=remember)
+    fmt = (data.get("render") or {}).get("format") if isinstance(data, dict) and isinstance(data.get("render"), dict) else None
+    if fmt is not None and fmt not in FORMATS:  # a turn is replayed in a format pbp has, or refused
+        raise PbpError("bad_choice", file=campaign.rel(path), line=yamlio.line_of(text, ("render", "format")),
+                       value=fmt, valid=list(FORMATS))
     return data if isinstance(data, dict) else {}
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from pbp import formats
 from pbp.cli.common import FILE_PATH, PbpCommand, campaign_of, commit, output_target, say, write_output
 
 
@@ -90,7 +91,7 @@ def audit_command(ctx, bundle, posts_file, trust_templates):
 
 @click.command("dice-report", cls=PbpCommand)
 @click.argument("bundle", type=FILE_PATH, required=False)
-@click.option("--format", "fmt", type=click.Choice(["text", "bbcode", "markdown"]), default="text")
+@click.option("--format", "fmt", type=click.Choice((formats.TEXT.name, *formats.NAMES)), default="text")
 @click.option("--min-rolls", type=click.IntRange(2), default=30)
 @click.option("--svg", "svg_path", type=FILE_PATH, default=None)
 @click.option("--expr", "chart_expr", default=None)
