@@ -130,6 +130,9 @@ def walk(text: str, source, *, strict: bool, max_depth: int | None = None,
                     raise InputError("yaml_tag", file=source, line=line, tag=event.tag)
             parent = stack[-1] if stack else None
             as_key = parent is not None and parent.is_map and parent.key is _NO_KEY
+            if strict and as_key and kind is yaml.ScalarEvent and event.value == "<<" and event.implicit[0]:
+                # the safe loader merges the mapping given there into this one: refused, as aliases are
+                raise InputError("yaml_merge_key", file=source, line=line)
             if kind is yaml.ScalarEvent or kind is yaml.AliasEvent:
                 value = _scalar(event, line, source, max_int_digits) if kind is yaml.ScalarEvent else None
                 if parent is None:
