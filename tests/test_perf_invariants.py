@@ -162,6 +162,7 @@ def test_post_prints_the_post_the_turn_wrote_and_renders_again_only_when_asked_o
 # -- the user's cache of package data ----------------------------------------------------
 
 def test_a_data_file_is_parsed_once_read_back_after_and_parsed_again_once_edited(tmp_path, monkeypatch, cold):
+    monkeypatch.setattr(usercache, "SETTLED_NS", 0)  # the file was just written: remembered all the same
     data = tmp_path / "data.yaml"
     data.write_text("a: 1\nb: [x, 2.5, null]\n", encoding="utf-8")
     parsed = []
@@ -180,6 +181,36 @@ def test_a_data_file_is_parsed_once_read_back_after_and_parsed_again_once_edited
     stamp = data.stat().st_mtime_ns + 1_000_000_000
     os.utime(data, ns=(stamp, stamp))
     assert usercache.load_data(data, parse) == {"a": 3} and len(parsed) == 3
+
+
+def test_a_data_file_rewritten_with_its_size_and_modification_time_is_read_again(tmp_path, monkeypatch, cold):
+    """The one cache rule (pbp/usercache.py): a ruleset's data.yaml edited to the
+    same size with its modification time put back (`os.utime`, as a copy or an
+    archive tool does) is read again: its change time, which no program sets
+    back, differs. It used to stay 2 for every later command."""
+    monkeypatch.setattr(usercache, "SETTLED_NS", 0)
+    data = tmp_path / "data.yaml"
+    data.write_text("cost: 2\n", encoding="utf-8")
+    before = data.stat()
+    assert yamlio.load_data_file(data) == {"cost": 2}
+    monkeypatch.setitem(usercache._STATE, "folders", {})  # the next command
+    assert yamlio.load_data_file(data) == {"cost": 2}  # read back from the cache
+    time.sleep(0.05)  # past a tick of the kernel's file clock (the settling window's reason)
+    data.write_text("cost: 7\n", encoding="utf-8")
+    os.utime(data, ns=(before.st_atime_ns, before.st_mtime_ns))
+    after = data.stat()
+    assert (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    monkeypatch.setitem(usercache._STATE, "folders", {})
+    assert yamlio.load_data_file(data) == {"cost": 7}
+
+
+def test_a_data_file_changed_moments_ago_is_not_remembered_by_its_times(tmp_path, cold):
+    """Within the settling window two writes may leave the same times: such a file
+    is parsed, and no entry is kept for it."""
+    data = tmp_path / "data.yaml"
+    data.write_text("cost: 2\n", encoding="utf-8")
+    assert yamlio.load_data_file(data) == {"cost": 2}
+    assert not list((cold / "pbp").glob("data-*/*.marshal"))
 
 
 def test_a_new_tag_removes_the_folders_of_its_kind_unused_for_a_week(tmp_path, monkeypatch):
@@ -455,6 +486,7 @@ def test_status_and_orders_read_back_every_file_without_pyyaml(tmp_path):
         out.write("deadline:\n  first: 2026-12-06 20:00:00\n  every: 7 days\n")
     player = next(iter(yamlio.load_file(camp / "campaign.yaml")["players"]))
     assert {"yaml", "pbp.yamlread"} <= imported("status", cwd=camp)  # parsed, then kept
+    imported("orders", "--player", player, cwd=camp)  # its own files too (grammar.yaml), whatever ran before
     for args in (["status"], ["orders", "--player", player]):
         again = imported(*args, cwd=camp)
         assert not {m for m in again if m == "yaml" or m.startswith(("yaml.", "pbp.yamlread"))}, (args, again)
