@@ -218,14 +218,20 @@ class Formatter:
     Markup are escaped first. `lang` gives the punctuation of the lines a
     helper writes itself (a quote's author line)."""
 
-    name = "text"
-    ext = "txt"
+    name = "text"  # its format's name in pbp/formats.py, which says the rest
 
     def __init__(self, lang: str = "fr"):
         from pbp.grammar import for_lang
 
         self.lang = lang
         self.grammar = for_lang(lang)
+
+    @property
+    def ext(self) -> str:
+        """The extension of this format's post files (pbp/formats.py)."""
+        from pbp import formats
+
+        return formats.get(self.name, text=True).ext
 
     def esc(self, text) -> Markup:
         if text is None:
@@ -312,7 +318,6 @@ class Formatter:
 
 class MarkdownFormatter(Formatter):
     name = "markdown"
-    ext = "md"
 
     def _escape(self, text: str) -> str:
         return markdown_escape_inline(text)
@@ -377,7 +382,6 @@ class MarkdownFormatter(Formatter):
 
 class BBCodeFormatter(Formatter):
     name = "bbcode"
-    ext = "bbcode"
     #: what each dialect has beyond phpBB's b, i, u, color, size, quote, list, url, img, code
     DIALECTS = {
         "phpbb": {"size": "%", "strike": None, "spoiler": False, "table": False},
