@@ -60,7 +60,7 @@ from pathlib import Path
 from markupsafe import Markup as _JinjaSafe
 
 from pbp.errors import PbpError, TemplateError
-from pbp.patterns import Lazy
+from pbp.patterns import DIGIT, SPACE, Lazy, Linear
 
 ZWSP = "\u200b"
 WJ = "\u2060"  # WORD JOINER: invisible, and no line break where it stands
@@ -128,7 +128,10 @@ def defuse_autolinks(text: str) -> str:
 _HTML_TAG_OPEN = Lazy(r"<(?=[A-Za-z/!?])")
 _HTML_ENTITY = Lazy(r"&(?=[#A-Za-z])")
 # Coordinates a template writes: two or more numbers in brackets, `[4, 2]`, `[-1, 0, 3]`.
-_COORDINATES = Lazy(r"\[(\s*-?\d+(?:[.,]\d+)?\s*(?:[,;]\s*-?\d+(?:[.,]\d+)?\s*)+)\]")
+# A comma is a decimal mark or a separator: two readings of `1,2,3`, so RE2 (the
+# backtracking engine took seconds per number more on `[1,2,3,…` left open).
+_NUMBER = rf"{SPACE}*-?{DIGIT}+(?:[.,]{DIGIT}+)?{SPACE}*"
+_COORDINATES = Linear(rf"\[({_NUMBER}(?:[,;]{_NUMBER})+)\]")
 # Markdown punctuation that matters anywhere (emphasis, code, links, tables, strikethrough)...
 _MD_ANYWHERE = Lazy(r"([\\`*_\[\]|~])")
 # ...and what only matters at the start of a line: headings, quotes, setext
