@@ -23,9 +23,8 @@ copied a block at a time into a scratch folder. The audit then checks: the
 secret against the commitment (turn 0's post, seals.yaml, the thread), every
 turn replayed byte for byte as `pbp verify` does, every code recomputed, and,
 given the thread's posts pasted into a text file, every code its seal lines
-show (seal.find_codes). A campaign's own templates are code for jinja2: they
-are not run unless the auditor says so (`--trust-templates`); the posts are
-then checked through their codes only.
+show (seal.find_codes). A campaign's own templates are data: they render in
+jinja2's sandbox, bounded (pbp.render), like every template.
 """
 
 from __future__ import annotations
@@ -310,7 +309,6 @@ class Report:
     turns: list[TurnVerdict]
     bundle_version: str | None
     posts_given: bool
-    templates_trusted: bool = True
     own_templates: bool = False
     thread_extra: dict[int, list[str]] = field(default_factory=dict)  # turns the archive does not have
     secret_length: int = 0
@@ -356,18 +354,16 @@ def forced_rolls(campaign, n: int, rolls) -> list[dict]:
     return out
 
 
-def audit_campaign(campaign, posts_text: str | None = None, trust_templates: bool = True,
-                   bundle_version: str | None = None) -> Report:
+def audit_campaign(campaign, posts_text: str | None = None, bundle_version: str | None = None) -> Report:
     seals = seal.load_seals(campaign)
     codes = seal.archive_codes(campaign)
     thread = seal.find_codes(posts_text) if posts_text is not None else None
     commit = seal.commitment(campaign.secret)
     own_templates = (campaign.root / "templates").is_dir() and any(
         p.is_file() for p in (campaign.root / "templates").rglob("*"))
-    posts = trust_templates or not own_templates
     verdicts = []
     for n in campaign.resolved_turns():
-        replay = replay_turn(campaign, n, seal.previous_of(campaign, n, codes), posts=posts)
+        replay = replay_turn(campaign, n, seal.previous_of(campaign, n, codes))
         printed = seals["turns"].get(n, {}).get("printed") or []
         verdict = TurnVerdict(n, codes[n], replay, thread.codes.get(n, []) if thread else None, printed)
         if replay.error is None:
@@ -378,16 +374,16 @@ def audit_campaign(campaign, posts_text: str | None = None, trust_templates: boo
         shown["thread"] = _thread_commitment(thread.commitments, commit)
     extra = {n: c for n, c in sorted(thread.codes.items()) if n not in codes} if thread else {}
     return Report(campaign.title, campaign.ruleset.id, campaign.lang, commit, shown, verdicts, bundle_version,
-                  thread is not None, trust_templates, own_templates, extra, len(campaign.secret))
+                  thread is not None, own_templates, extra, len(campaign.secret))
 
 
-def audit_bundle(bundle: Path, posts_text: str | None = None, trust_templates: bool = False) -> Report:
+def audit_bundle(bundle: Path, posts_text: str | None = None) -> Report:
     from pbp.campaign import open_campaign
 
     with tempfile.TemporaryDirectory(prefix="pbp-audit-") as tmp:
         root, info = open_bundle(bundle, Path(tmp))
         campaign = open_campaign(root)
-        return audit_campaign(campaign, posts_text, trust_templates, str(info.get("pbp")) if info else None)
+        return audit_campaign(campaign, posts_text, str(info.get("pbp")) if info else None)
 
 
 def read_posts(path: Path) -> str:
@@ -422,8 +418,8 @@ def lines(report: Report, lang: str) -> list[str]:
     mine = pbp_version()
     if report.bundle_version and report.bundle_version != mine:
         out.append(t("audit_version_differs", bundle=report.bundle_version, mine=mine))
-    if report.own_templates and not report.templates_trusted:
-        out.append(t("audit_templates_untrusted"))
+    if report.own_templates:
+        out.append(t("audit_templates_own"))
     if report.secret_length < 16:
         out.append(t("audit_weak_secret", length=report.secret_length))
     wrong = {name: v for name, v in report.commitment_shown.items() if v is not None and v != report.commitment}

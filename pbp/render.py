@@ -635,12 +635,26 @@ def template_paths(ruleset_id: str, lang: str, campaign_root: Path | None = None
     return [p for p in paths if p.is_dir()]
 
 
-def _environment_class():
-    from jinja2 import Environment
+#: what one rendering may do, whatever its template says (a campaign's templates
+#: are a stranger's data): loop iterations over `range`, characters written, the
+#: length of a repeated text or list (`"x" * n`), an exponent
+MAX_ITERATIONS = 1_000_000
+MAX_OUTPUT_CHARS = 4 * 1024 * 1024
+MAX_REPEATED = 1_000_000
+MAX_EXPONENT = 1_000
 
-    class DataFirstEnvironment(Environment):
-        """`e.data.items` means the key "items", not the dict method: event
-        data keys win over dict attributes."""
+
+def _environment_class():
+    from jinja2.sandbox import SandboxedEnvironment, SecurityError
+
+    class DataFirstEnvironment(SandboxedEnvironment):
+        """Templates run sandboxed (no attribute starting with `_`, no unsafe
+        callable: `''.__class__`, `cycler.__init__.__globals__` are refused)
+        with their work bounded (see MAX_ITERATIONS...). `e.data.items` means
+        the key "items", not the dict method: event data keys win over dict
+        attributes."""
+
+        intercepted_binops = frozenset(["*", "**"])
 
         def getattr(self, obj, attribute):
             if type(obj) is dict:  # one lookup, not `in` then `[]`: templates read event data all the time
@@ -650,9 +664,72 @@ def _environment_class():
                     pass
             elif isinstance(obj, dict) and attribute in obj:  # (a defaultdict would make up the key)
                 return obj[attribute]
-            return Environment.getattr(self, obj, attribute)
+            return SandboxedEnvironment.getattr(self, obj, attribute)
+
+        def call_binop(self, context, operator, left, right):
+            if operator == "**" and isinstance(right, int) and abs(right) > MAX_EXPONENT:
+                raise SecurityError(f"exponent {right} over {MAX_EXPONENT}")
+            if operator == "*" and isinstance(left, int) != isinstance(right, int):
+                sequence, times = (right, left) if isinstance(left, int) else (left, right)
+                if hasattr(sequence, "__len__") and times * len(sequence) > MAX_REPEATED:
+                    raise SecurityError(f"a repeated value of {times * len(sequence)} items, over {MAX_REPEATED}")
+            return SandboxedEnvironment.call_binop(self, context, operator, left, right)
 
     return DataFirstEnvironment
+
+
+MAX_TEMPLATE_BYTES = 1024 * 1024
+
+
+def _loader(paths: list[Path]):
+    """jinja2's file loader, reading only regular files inside its folders: a
+    campaign received from someone else may hold a link from templates/ to the
+    MJ's private files (a post would then print them)."""
+    import os
+    import stat
+
+    from jinja2 import FileSystemLoader
+    from jinja2.loaders import split_template_path
+    from jinja2.sandbox import SecurityError
+
+    class DataLoader(FileSystemLoader):
+        def get_source(self, environment, template):
+            pieces = split_template_path(template)
+            for folder in self.searchpath:
+                path = os.path.join(folder, *pieces)
+                try:
+                    info = os.stat(path)
+                except OSError:
+                    continue
+                real, inside = os.path.realpath(path), os.path.realpath(folder)
+                why = ("a link out of its folder" if os.path.commonpath([real, inside]) != inside
+                       else "not a regular file" if not stat.S_ISREG(info.st_mode)
+                       else f"over {MAX_TEMPLATE_BYTES} bytes" if info.st_size > MAX_TEMPLATE_BYTES else None)
+                if why:
+                    exc = SecurityError(f"{template}: {why}")
+                    exc.template = path
+                    raise exc
+                break
+            return super().get_source(environment, template)
+
+    return DataLoader([str(p) for p in paths])
+
+
+class _Budget:
+    """The loop iterations `range` gives one rendering (templates have no other
+    unbounded loop: a `for` goes over data, or over a range)."""
+
+    def __init__(self):
+        self.left = MAX_ITERATIONS
+
+    def range(self, *args):
+        from jinja2.sandbox import SecurityError
+
+        numbers = range(*args)
+        self.left -= len(numbers)
+        if self.left < 0:
+            raise SecurityError(f"over {MAX_ITERATIONS} loop iterations in one rendering")
+        return numbers
 
 
 #: how every Renderer's environment is built: the compiled code of a template
@@ -675,7 +752,7 @@ def _cache_tag() -> str:
     from pbp import __version__
 
     if not _CACHE_TAG:
-        key = repr((__version__, jinja2.__version__, sys.version, sorted(ENV_OPTIONS.items())))
+        key = repr((__version__, jinja2.__version__, sys.version, sorted(ENV_OPTIONS.items()), "sandboxed"))
         _CACHE_TAG.append(hashlib.sha256(key.encode()).hexdigest()[:16])
     return _CACHE_TAG[0]
 
@@ -762,7 +839,7 @@ class Renderer:
         templates names the file as the MJ sees it (templates/public.j2).
         `reload`: check each template's file before reusing it (off for the
         Renderers of one command: see `renderer_for`)."""
-        from jinja2 import FileSystemLoader, StrictUndefined
+        from jinja2 import StrictUndefined
 
         Environment = _environment_class()
         self.fmt = formatter(fmt, dialect, lang)
@@ -771,7 +848,7 @@ class Renderer:
         self.root = Path(root).resolve() if root is not None else None
         self._chosen: dict[str, str] = {}  # template name -> the file name it is found under
         self.env = Environment(
-            loader=FileSystemLoader([str(p) for p in paths]),
+            loader=_loader(paths),
             finalize=self.fmt.finalize,
             undefined=StrictUndefined,
             bytecode_cache=_bytecode_cache(),
@@ -787,6 +864,10 @@ class Renderer:
                                 t=lambda key, **params: i18n.t(lang, key, **params))
         # `items | map("extract", mapping)`: look each item up in a mapping (kept when absent).
         self.env.filters["extract"] = lambda key, mapping: mapping.get(key, key) if hasattr(mapping, "get") else key
+        del self.env.globals["lipsum"]  # random text, of any length asked: nothing a post needs
+        # imported templates and macros see the globals, not the context: the budget is read from here
+        self._budget = _Budget()
+        self.env.globals["range"] = lambda *args: self._budget.range(*args)
 
     def has(self, name: str) -> bool:
         """Whether a template `name` exists for this format (an optional one)."""
@@ -816,7 +897,7 @@ class Renderer:
         undefined value, missing include, an exception in a campaign's own
         template) is a TemplateError naming its file and line."""
         try:
-            text = self._template(name).render(**context)
+            text = self._bounded_render(self._template(name), context)
         except PbpError:
             raise
         except Exception as exc:
@@ -825,6 +906,22 @@ class Renderer:
                 raise
             raise error from exc
         return tidy(self.fmt.finish(text))
+
+    def _bounded_render(self, template, context: dict) -> str:
+        """The template's text, written piece by piece: refused past
+        MAX_OUTPUT_CHARS, and `range` counted against the rendering's budget."""
+        from jinja2.sandbox import SecurityError
+
+        out, size = [], 0
+        self._budget = _Budget()
+        for piece in template.generate(**context):
+            size += len(piece)
+            if size > MAX_OUTPUT_CHARS:
+                exc = SecurityError(f"over {MAX_OUTPUT_CHARS} characters written")
+                exc.template = template.filename  # written by no line in particular: the file is named
+                raise exc
+            out.append(piece)
+        return "".join(out)
 
     # -- template errors ------------------------------------------------------------
 
@@ -849,6 +946,7 @@ class Renderer:
         import traceback
 
         import jinja2
+        from jinja2.sandbox import SecurityError
 
         from pbp import i18n
 
@@ -875,6 +973,9 @@ class Renderer:
                 key, params = "template_no_attribute", {"value": m.group(1), "name": m.group(2)}
             else:
                 key, params = "template_invalid", {"error": message}
+        elif isinstance(exc, SecurityError):
+            key, params = "template_unsafe", {"error": str(exc).rstrip(".")}
+            where = where if where[0] is not None else (Path(exc.template) if hasattr(exc, "template") else None, None)
         elif isinstance(exc, jinja2.TemplateError):
             key, params = "template_invalid", {"error": str(exc)}
         else:

@@ -181,17 +181,20 @@ def test_a_file_that_is_no_bundle_is_refused(tmp_path):
     assert missing.exit_code == 1 and "absent.tar.gz" in missing.stderr
 
 
-def test_a_bundles_own_templates_are_not_run_unless_trusted(played, tmp_path):
-    # a template that would fail if it ran (it could as well run code on the auditor's machine)
-    write(played, "templates/public.j2", "{{ undefined_thing.attribute }}\n")
+def test_a_bundles_own_templates_are_replayed_sandboxed(played, tmp_path):
+    # a template that reaches for Python: refused by the sandbox, named with its line
+    write(played, "templates/public.j2", "{{ cycler.__init__.__globals__.os.system('touch pwned') }}\n")
     bundle = reveal(played, tmp_path)
     r = audit(bundle, tmp_path)
-    assert r.exit_code == 0, r.output
-    assert ("L'archive apporte ses propres modèles (templates/) : ce sont des programmes, ils ne sont pas exécutés ; "
-            "les posts sont vérifiés par leurs sceaux seulement (--trust-templates pour les rejouer aussi).\n") in r.output
-    trusted = audit(bundle, tmp_path, None, "--trust-templates")
-    assert trusted.exit_code == 1
-    assert "Tour 1 : DIFFÈRE\n  - le tour ne se rejoue pas : templates/public.j2:1: " in trusted.output
+    assert r.exit_code == 1, r.output
+    assert ("L'archive apporte ses propres modèles (templates/) : des données, rendues dans un bac à sable comme "
+            "tout modèle ; les posts sont rejoués avec eux.\n") in r.output
+    assert ("Tour 1 : DIFFÈRE\n  - le tour ne se rejoue pas : templates/public.j2:1: modèle refusé : un modèle est "
+            "une donnée, rendue dans un bac à sable, et celui-ci va au-delà (access to attribute '__init__' of 'type' "
+            "object is unsafe).") in r.output
+    assert not list(tmp_path.rglob("pwned"))
+    gone = audit(bundle, tmp_path, None, "--trust-templates")
+    assert gone.exit_code == 2 and "--trust-templates" in gone.stderr
 
 
 # -- tampering ----------------------------------------------------------------------------
