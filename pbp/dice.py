@@ -15,7 +15,9 @@ import re
 from pbp.errors import ForcedRollError, PbpError
 from pbp.record import FrozenRecord, Record
 
-_TERM = re.compile(r"\s*([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+|%)|(\d+))\s*")
+# One reading of any text (no two `\s*` side by side): a run of spaces costs
+# linear time to refuse, not cubic.
+_TERM = re.compile(r"\s*(?:([+-])\s*)?(?:(?:(\d+)\s*)?[dD]\s*(\d+|%)|(\d+))\s*")
 #: the most dice in one term, and faces on a die (a larger one is refused, saying so)
 MAX_COUNT = 1000
 MAX_SIDES = 100000

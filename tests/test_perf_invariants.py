@@ -87,17 +87,6 @@ def test_verify_builds_one_renderer_and_reads_and_compiles_each_template_once(tm
     assert found == set(counted["compiled"])
 
 
-def test_a_second_command_loads_compiled_templates_from_the_cache_folder(tmp_path, monkeypatch, counted, cold):
-    camp = copy_example("skirmish", tmp_path)
-    assert pbp("post", "--gm", "--format", "markdown", cwd=camp).exit_code == 0  # rendered again
-    first = sum(counted["compiled"].values())
-    assert first > 0 and len(list((cold / "pbp").glob("templates-*/*.cache"))) == first
-    new_process(monkeypatch)
-    counted["compiled"].clear()
-    again = pbp("post", "--gm", "--format", "markdown", cwd=camp)
-    assert again.exit_code == 0 and counted["compiled"] == Counter()  # nothing compiled: read from the folder
-
-
 def test_an_edited_template_is_compiled_again_and_a_cache_folder_that_cannot_be_made_is_no_error(
         tmp_path, monkeypatch, counted, cold):
     folder = tmp_path / "tpl"
@@ -113,7 +102,6 @@ def test_an_edited_template_is_compiled_again_and_a_cache_folder_that_cannot_be_
     monkeypatch.setitem(usercache._STATE, "folders", {})
     new_process(monkeypatch)
     assert render.renderer_for([folder], "markdown").render("t", x=2) == "deux 2\n"
-    assert render.disk_cache_folder() is None
 
 
 def test_a_command_keeps_one_renderer_per_campaign_and_format(tmp_path):

@@ -74,14 +74,13 @@ def reveal(ctx, output, before_end):
 @click.command("audit", cls=PbpCommand)
 @click.argument("bundle", type=FILE_PATH)
 @click.option("--posts", "posts_file", type=FILE_PATH, default=None)
-@click.option("--trust-templates", is_flag=True)
 @click.pass_context
-def audit_command(ctx, bundle, posts_file, trust_templates):
+def audit_command(ctx, bundle, posts_file):
     """Check a revealed game: the secret, every turn replayed, every code (anyone can run it)."""
     from pbp import audit
 
     posts_text = audit.read_posts(posts_file) if posts_file is not None else None
-    report = audit.audit_bundle(bundle, posts_text, trust_templates)
+    report = audit.audit_bundle(bundle, posts_text)
     ctx.obj["lang"] = report.lang
     for line in audit.lines(report, report.lang):
         click.echo(line)
