@@ -82,7 +82,7 @@ def test_the_audit_says_everything_in_order(played, tmp_path):
         f"Tour 1 : identique, sceau pbp#1/{codes[1]} comme dans le fil.\n"
         f"Tour 2 : identique, sceau pbp#2/{codes[2]} comme dans le fil.\n"
         "Jets fixés à la main par le MJ (gm.yaml), 1 en tout ; tous les autres dés viennent du secret :\n"
-        "  tour 1, lucy.piece : 1d6 (5) (le secret aurait donné 1d6 (2))\n"
+        "  tour 1, lucy.piece : 1d6 (5) (le secret aurait donné 1d6 (3))\n"
         "Verdict : tout concorde (3 tours).\n")
 
 
@@ -92,7 +92,7 @@ def test_the_seeded_value_beside_a_forced_roll_is_the_one_the_seed_gives(played,
     assert pbp("undo", "--to", "0", "--no-commit", cwd=played).exit_code == 0
     assert pbp("run", "--no-commit", cwd=played).exit_code == 0
     assert yamlio.load_file(played / "turns/001/rolls.yaml") == [
-        {"label": "lucy.piece", "expr": "1d6", "faces": [2], "total": 2}]
+        {"label": "lucy.piece", "expr": "1d6", "faces": [3], "total": 3}]
 
 
 def test_the_audit_speaks_english_for_an_english_campaign(played, tmp_path):
@@ -101,7 +101,7 @@ def test_the_audit_speaks_english_for_an_english_campaign(played, tmp_path):
     r = audit(reveal(played, tmp_path), tmp_path)
     assert r.exit_code == 0
     assert "Rolls the MJ set by hand (gm.yaml), 1 in all; every other die comes from the secret:\n" \
-           "  turn 1, lucy.piece: 1d6 (5) (the secret would have given 1d6 (2))\n" in r.output
+           "  turn 1, lucy.piece: 1d6 (5) (the secret would have given 1d6 (3))\n" in r.output
     assert r.output.endswith("Verdict: everything matches (3 turns).\n")
 
 

@@ -275,7 +275,7 @@ def test_events_yaml_names_the_logs_rolls_and_templates_get_them_whole(tmp_path)
     attack = next(e for e in stored if e["kind"] == "attack" and e["audience"] == "public")
     assert attack["data"]["attack"]["roll"] == {"roll": "bran.attaque"}
     whole = next(r for r in log if r["label"] == "bran.attaque")
-    assert whole == {"label": "bran.attaque", "expr": "1d100", "faces": [74], "total": 74, "reason": "tir -> brute"}
+    assert whole == {"label": "bran.attaque", "expr": "1d100", "faces": [86], "total": 86, "reason": "tir -> brute"}
     # no roll of the log is written whole in events.yaml (a ruleset's own breakdown of
     # a total, e.g. skirmish's damage terms with their faces, is event data, not a roll)
     def whole_rolls(value):
