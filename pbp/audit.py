@@ -242,7 +242,7 @@ def replay_turn(campaign, n: int, previous: str, posts: bool = True) -> Replay:
     on_disk = turn.outputs_on_disk(campaign, n)
     replayed = turn.as_recorded(campaign, turn.record_of(campaign, n, remember=False))
     try:
-        out = turn.compute(replayed, n)
+        out = turn.compute(replayed, n, at_deadline=True)  # as it was played: see turn.compute
         if turn.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns
             out.files.pop(turn.RECORD_FILE, None)
         code = None

@@ -344,7 +344,7 @@ def test_a_code_in_a_players_roleplay_is_not_a_seal_of_the_thread(played, tmp_pa
     assert "pbp#99/0000-0000-0000-0000" in thread
     r = audit(reveal(played, tmp_path), tmp_path, page_copy(thread) if copied else thread)
     assert r.exit_code == 0, r.output
-    assert "99" not in r.output and "0000-0000" not in r.output
+    assert "pbp#99" not in r.output and "0000-0000" not in r.output
     assert f"Tour 1 : identique, sceau pbp#1/{codes[1]} comme dans le fil.\n" in r.output
     assert f"Tour 3 : identique, sceau pbp#3/{codes[3]} comme dans le fil.\n" in r.output
     assert r.output.endswith("Verdict : tout concorde (4 tours).\n")
