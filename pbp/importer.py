@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pbp import i18n
+from pbp.errors import ByLang
 from pbp.import_args import ActionReader
 from pbp.render import normalise
 from pbp.vocabulary import SEPARATORS, Token, tokens, words
@@ -41,6 +42,9 @@ _BULLETS = frozenset("-*•–—·+")
 _ENDS = frozenset(".!?…")
 _BREAKS = frozenset(",;:()[]«»")
 _MARKER_ENDS = frozenset(").:/°-")
+#: after a note's label in brackets ("(note : …)"); the labels below need none ("(HRP je file)")
+_NOTE_ENDS = frozenset(":)]-—–,")
+_PLAIN_NOTES = frozenset({("hrp",), ("ooc",), ("hors", "rp"), ("hors", "roleplay"), ("out", "of", "character")})
 
 
 @dataclass
@@ -53,8 +57,9 @@ class Question:
     params: dict = field(default_factory=dict)
 
     def text(self, lang: str) -> str:
+        params = {k: v.text(lang) if isinstance(v, ByLang) else v for k, v in self.params.items()}
         return i18n.t(lang, "import_at", line=self.line, excerpt=self.excerpt) + " " + \
-            i18n.t(lang, self.key, **self.params)
+            i18n.t(lang, self.key, **params)
 
 
 @dataclass
@@ -86,15 +91,18 @@ class Unit:
     quotes: list[tuple[int, int]]
 
 
-def read(text: str, ruleset, names: dict, people=(), me: str | None = None) -> Reading:
+def read(text: str, ruleset, names: dict, people=(), me: str | None = None, closed=frozenset()) -> Reading:
     """What a message orders and says, for a player whose value names are `names`
     (Ruleset.import_names; or those compiled as `wording.Names`); `people`: the roster's handles and characters' names,
     never taken for a typo of an action's words (`Mélétê` is no `melee`); `me`: the
-    player's handle (their own name before an action is its subject, no value)."""
+    player's handle (their own name before an action is its subject, no value);
+    `closed`: the actions the player cannot take in their state, whose words are
+    never read as them (Ruleset.closed_actions)."""
     text = normalise(text)
     compiled = {k: v if isinstance(v, Names) else Names(v) for k, v in names.items()}
     reader = _Reader(text, grammar(ruleset), compiled, people)
-    reader.me = me
+    reader.me, reader.closed = me, frozenset(closed)
+    reader.english = {a: (spec or {}).get("en") for a, spec in ruleset.actions.items()}
     return reader.run()
 
 
@@ -105,10 +113,15 @@ class _Reader:
         self.keep: list[tuple[int, int]] = []  # the roleplay's ranges of the text
         self.subject = None
         self.me: str | None = None
+        self.closed: frozenset[str] = frozenset()
+        self.english: dict = {}
+        self.used: set[int] = set()  # the tokens of the current unit an action read as a value
         #: the words of every name: a typo of an action's words is never one of them
         self.known = set().union(*(n.words() for n in names.values())) if names else set()
+        self.people: set[str] = set()  # the words of the roster's handles and names: a signature
         for person in people:
             self.known.update(words(person))
+            self.people.update(words(person))
 
     # -- cutting the message ---------------------------------------------------------
     def run(self) -> Reading:
@@ -118,22 +131,24 @@ class _Reader:
         if not self.out.actions and not self.out.questions and not self.out.nothing and any(
                 u.toks for u in units):
             self.out.questions.append(Question("import_no_order", 1, _excerpt(self.text, 0, len(self.text)),
-                                               {"valid": list(self.g.slots)}))
+                                               {"valid": self.ids(self.g.slots)}))
         self.out.roleplay = self.roleplay()
         return self.out
 
     def units(self) -> list[Unit]:
-        out, section, closing, offset = [], "free", None, 0
+        out, section, closing = [], "free", None
         labels = self.lw["labels"]
-        for n, line in enumerate(self.text.split("\n"), 1):
-            base, offset = offset, offset + len(line) + 1
+        for n, base, line, in_note in self.pieces():
             toks = tokens(line, base)
             if not toks:
                 continue
             i, kind = self.label(toks, labels)
-            note = kind == "note"
-            if kind == "roleplay":
-                section = "rp"
+            note = kind == "note" or in_note
+            if kind == "roleplay" and i >= len(toks):
+                section = "rp"  # a label alone on its line: what follows is roleplay
+            elif kind == "roleplay":
+                self.keep.append((toks[i].start, toks[-1].end))  # "RP : …": this line only
+                continue
             elif kind in ("orders", "note"):
                 section = "orders" if kind == "orders" else ("free" if section == "rp" else section)
             if section == "rp" and kind != "note":
@@ -152,6 +167,81 @@ class _Reader:
             for lo, hi, marked in pieces:
                 closing = self.sentences(out, n, toks, lo, hi, item or marked, note, closing)
         return out
+
+    def pieces(self):
+        """The message's lines as (number, offset, text, inside a note), a note to the MJ
+        in brackets ("(HRP : …)", "[OOC] … [/OOC]", over several lines or inside one)
+        cut out as lines of its own: read for orders, never roleplay."""
+        notes = self.notes()
+        line_start, k = 0, 0
+        for n, line in enumerate(self.text.split("\n"), 1):
+            start, end = line_start, line_start + len(line)
+            line_start = end + 1
+            at = start
+            while k < len(notes) and notes[k][1] <= start:
+                k += 1
+            m = k
+            while m < len(notes) and notes[m][0] < end:  # the notes on this line, each once
+                a, b = notes[m]
+                m += 1
+                if a > at:
+                    yield n, at, self.text[at:a], False
+                yield n, max(a, at), self.text[max(a, at):min(b, end)], True
+                at = min(b, end)
+            if at < end or at == start:
+                yield n, at, self.text[at:end], False
+
+    def notes(self) -> list[tuple[int, int]]:
+        """The spans of the notes to the MJ opened by a bracket and a note label: to
+        the matching bracket (or "[/HRP]"), else to the end of the paragraph."""
+        out: list[tuple[int, int]] = []
+        toks = tokens(self.text)
+        texts = [t.text for t in toks]
+        note = self.lw["labels"]["note"]
+        i = 0
+        while i < len(toks):
+            t = toks[i]
+            if not (t.kind == "punct" and t.text in "([" and i + 1 < len(toks)):
+                i += 1
+                continue
+            j = i + 1
+            while j < len(toks) and texts[j] in ("*", "_"):
+                j += 1
+            n = note.at(texts, j)
+            after = texts[j + n] if j + n < len(toks) else ":"
+            if not n or (after not in _NOTE_ENDS and tuple(texts[j:j + n]) not in _PLAIN_NOTES):
+                i += 1
+                continue
+            end = self._note_end(toks, i, j + n)
+            out.append((t.start, end))
+            while i < len(toks) and toks[i].start < end:
+                i += 1
+        return out
+
+    def _note_end(self, toks: list[Token], i: int, j: int) -> int:
+        opening = toks[i].text
+        closing = ")" if opening == "(" else "]"
+        paragraph = self.text.find("\n\n", toks[i].start)
+        limit = len(self.text) if paragraph < 0 else paragraph
+        if opening == "[" and j < len(toks) and toks[j].text == "]":
+            # a tag: "[HRP] … [/HRP]", or to the end of its line
+            close = self.text.find("[/", toks[j].end, limit)
+            line_end = self.text.find("\n", toks[j].end)
+            if close >= 0:
+                stop = self.text.find("]", close)
+                return stop + 1 if stop >= 0 else limit
+            return limit if line_end < 0 else min(line_end, limit)
+        depth = 0
+        for k in range(i, len(toks)):
+            if toks[k].start >= limit:
+                break
+            if toks[k].kind == "punct" and toks[k].text == opening:
+                depth += 1
+            elif toks[k].kind == "punct" and toks[k].text == closing:
+                depth -= 1
+                if depth == 0:
+                    return toks[k].end
+        return limit
 
     def joined(self, units: list[Unit]) -> list[Unit]:
         """A sentence of values only, right after an action's on the same line, says more
@@ -188,9 +278,11 @@ class _Reader:
                 j += 1
             if j >= len(toks):
                 return j, kind
+            while j + 1 < len(toks) and toks[j].text in ("*", "_") and toks[j + 1].text in ("*", "_", ":"):
+                j += 1  # "**RP** :"
             if toks[j].text in (":", "]", ")") or (toks[j].text in "-—–" and toks[j].kind == "punct"):
                 j += 1
-                while j < len(toks) and toks[j].text in (":", "]", ")"):
+                while j < len(toks) and toks[j].text in (":", "]", ")", "*", "_"):  # "**RP :**"
                     j += 1
                 return j, kind
         return 0, None
@@ -273,6 +365,11 @@ class _Reader:
 
     # -- reading one unit ---------------------------------------------------------------
     def unit(self, unit: Unit) -> None:
+        i, kind = self.label(unit.toks, {"roleplay": self.lw["labels"]["roleplay"]})
+        if kind == "roleplay":  # "Je me cache. RP : Mélétê tremble." — the rest of the sentence is roleplay
+            if i < len(unit.toks):
+                self.keep.append((unit.toks[i].start, unit.end))
+            return
         texts = [t.text for t in unit.toks]
         found = self.continued(texts, self.triggers(unit.toks, texts)) or self.implied(unit)
         excerpt = _excerpt(self.text, unit.start, unit.end)
@@ -298,9 +395,10 @@ class _Reader:
         if not ask and self.unparted(unit, texts, found):
             ask = "import_unparted"
         if ask:
-            self.ask(ask, unit, excerpt, valid=[t[2][0].action for t in found])
+            self.ask(ask, unit, excerpt, valid=self.ids(t[2][0].action for t in found))
             return
         bounds = self.regions(unit, texts, found)
+        self.used = set()
         for (start, end, triggers), (lo, hi) in zip(found, bounds):
             if self.negated(texts, start, end, lo):
                 self.out.nothing = True  # "je ne bouge pas": said, and no order
@@ -311,10 +409,45 @@ class _Reader:
             if len(actions) > 1:
                 self.ask("import_ambiguous_action", unit, excerpt, word=self.text[unit.toks[start].start:
                                                                                   unit.toks[end - 1].end],
-                         valid=actions)
+                         valid=self.ids(actions))
                 continue
             self.action(unit, excerpt, actions[0], _pick([t for t in triggers if t.action == actions[0]]),
                         start, end, lo, hi)
+        self.unread(unit, texts, found)
+
+    def unread(self, unit: Unit, texts: list[str], found) -> None:
+        """A part of an order's sentence with no action's words, cut off by a sequence word,
+        is asked about when it reads like an order of its own: after "puis"/"then", or
+        naming a value no action took ("Ombeline sort par le nord puis elle se cache")."""
+        cuts = []  # (start, end, strong) of each sequence word
+        i = 0
+        while i < len(texts):
+            n = self.lw["sequence"].at(texts, i)
+            if n and not (texts[i] == "," and self._between_numbers(unit.toks, i)):
+                cuts.append((i, i + n, bool(self.lw["then"].at(texts, i, i + n) == n)))
+                i += n
+            else:
+                i += 1
+        starts = [s for s, _, _ in found]
+        edges = [(0, False)] + [(e, strong) for _, e, strong in cuts]
+        ends = [(s, strong) for s, _, strong in cuts] + [(len(texts), False)]
+        for (lo, strong_before), (hi, strong_after) in zip(edges, ends):
+            strong = strong_before or strong_after
+            if hi <= lo or any(lo <= s < hi for s in starts) or any(k in self.used for k in range(lo, hi)):
+                continue  # an action's own part, or words an action read ("au nord puis à l'est")
+            part = [k for k in range(lo, hi) if unit.toks[k].kind != "punct"
+                    and (texts[k],) not in self.lw["fillers"].items]
+            if not part:
+                continue
+            named = any(m.start not in self.used and not m.weak and texts[m.start] not in self.people
+                        for names in self.names.values() for m in find_names(names, unit.toks, EVERY, lo, hi))
+            if strong or named:
+                while unit.toks[hi - 1].kind == "punct" and hi - 1 > lo:
+                    hi -= 1
+                word = self.text[unit.toks[lo].start:unit.toks[hi - 1].end]
+                self.ask("import_unread_part", unit, _excerpt(self.text, unit.start, unit.end, word), word=word,
+                         valid=self.ids(self.g.slots))
+                return
 
     def fitting(self, unit: Unit, triggers, actions: list[str], start, end, lo, hi) -> list[str]:
         """Of several actions sharing words ("frappe": brawl or melee), the one the part's
@@ -356,12 +489,16 @@ class _Reader:
     def no_trigger(self, unit: Unit, texts: list[str], excerpt: str) -> None:
         words = [t for t in unit.toks if t.kind != "punct"]
         if not words:
-            if not unit.item:
+            k = unit.start - 1
+            while k >= 0 and self.text[k] in " \t":
+                k -= 1
+            trailing = k >= 0 and self.text[k] != "\n" and not unit.quotes and unit.toks and all(t.text in _ENDS for t in unit.toks)
+            if not unit.item and not trailing:  # "!!" after a sentence ends it, whatever became of it
                 self.keep.append((unit.start, unit.end))
             return
         if self.g.subject and self.heading(unit):
             return
-        if all(t.kind == "num" or (t.text,) in self.lw["chatter"].items for t in words):
+        if all(t.kind == "num" or (t.text,) in self.lw["chatter"].items for t in words) or self.signoff(words):
             return
         if any(self.conditional(texts, i) and {"je", "j", "i", "on", "nous", "we"} & set(texts[i + 1:])
                for i in range(len(texts))):
@@ -371,9 +508,17 @@ class _Reader:
             self.out.nothing = True
             return
         if unit.item:
-            self.ask("import_no_action", unit, excerpt, valid=list(self.g.slots))
+            self.ask("import_no_action", unit, excerpt, valid=self.ids(self.g.slots))
         elif not unit.note:
             self.keep.append((unit.start, unit.end))
+
+    def signoff(self, words: list[Token]) -> bool:
+        """A greeting, thanks or a sign-off ("Bonne soirée, et merci pour l'event !!",
+        "Cheers,"), or a signature (only the names of people): said to the MJ, not roleplay."""
+        texts = [t.text for t in words]
+        if self.lw["signoff"].at(texts, 0):
+            return True
+        return all(t in self.people for t in texts)
 
     def heading(self, unit: Unit) -> bool:
         """A unit that only names one of the player's characters ("Aria :"): what follows is theirs."""
@@ -413,10 +558,11 @@ class _Reader:
             best, stack = None, [(self.g.triggers, i, 0)]
             while stack:
                 node, j, exact = stack.pop()
-                if None in node and j > i:
+                open_ = [t for t in node.get(None, ()) if t.action not in self.closed]
+                if open_ and j > i:
                     score = (j - i, exact)
                     if best is None or score > best[0]:
-                        best = (score, j, node[None])
+                        best = (score, j, open_)
                 if j < n and toks[j].kind == "word":
                     # a name, or a capitalised word within a sentence (a proper noun), is spelt as written
                     spelt = {texts[j]} if texts[j] in self.known or (toks[j].upper and j > 0) else ()
@@ -518,7 +664,14 @@ class _Reader:
     def _between_numbers(toks: list[Token], i: int) -> bool:
         return 0 < i < len(toks) - 1 and toks[i - 1].kind == "num" and toks[i + 1].kind == "num"
 
+    def ids(self, actions) -> ByLang:
+        """Action ids as a question lists them: French, or English in an English campaign."""
+        actions = list(actions)
+        return ByLang(fr=actions, en=[e if isinstance(e := self.english.get(a), str) else a for a in actions])
+
     def ask(self, key: str, unit: Unit, excerpt: str, **params) -> None:
+        if params.get("word") and excerpt.endswith("…"):
+            excerpt = _excerpt(self.text, unit.start, unit.end, str(params["word"]))
         if len(self.out.questions) < MAX_QUESTIONS:
             self.out.questions.append(Question(key, unit.line, excerpt, params))
         elif len(self.out.questions) == MAX_QUESTIONS:
@@ -574,7 +727,15 @@ def _pick(triggers: list):
     return max(triggers, key=lambda t: (bool(t.prose), len(t.preset)))
 
 
-def _excerpt(text: str, start: int, end: int) -> str:
-    """A part of the message as a question quotes it: one line, at most 60 characters."""
+def _excerpt(text: str, start: int, end: int, focus: str | None = None) -> str:
+    """A part of the message as a question quotes it: one line, at most 60 characters,
+    around the words it asks about (`focus`) when the part is longer."""
     part = " ".join(text[start:end].split())
-    return part if len(part) <= 60 else part[:59] + "…"
+    if len(part) <= 60:
+        return part
+    at = part.find(" ".join(focus.split())) if focus else -1
+    if at <= 40:
+        return part[:59] + "…"
+    begin = max(0, min(at - 10, len(part) - 58))
+    chunk = part[begin:begin + 58]
+    return "…" + chunk + ("…" if begin + 58 < len(part) else "")

@@ -141,7 +141,7 @@ def test_labels_sections_notes_and_greetings(examples):
     r = read(mh, "lucy", "Salut MJ !\nActions :\n- déplacement normal : est\nRP : Elle se cache presque.\n"
                          "Merci !")
     assert actions(r) == [{"deplacement_normal": "est"}]
-    assert r.reading.roleplay == "Elle se cache presque.\nMerci !"  # the RP section runs to the end
+    assert r.reading.roleplay == "Elle se cache presque."  # thanks are said to the MJ, not roleplay
     r = read(mh, "lucy", "HRP : absente ce week-end\nJe me cache.")
     assert actions(r) == ["se_cacher"] and r.reading.roleplay == ""
 
@@ -326,7 +326,7 @@ def test_every_legal_order_written_in_words_reads_back(tmp_path, rid):
             options = rs.legal_orders(state, scenario, player)
             for option in rng.sample(options, min(len(options), 12)):
                 text = words_for(rs, compiled, scenario.name(player), option, rng)
-                reading = importer.read(text, rs, compiled, people, player)
+                reading = importer.read(text, rs, compiled, people, player, rs.closed_actions(state, scenario, player))
                 assert reading.questions == [], (text, [q.text("en") for q in reading.questions])
                 problems = Refusals()
                 got = parse_actions([a.id if a.arg is None else {a.id: a.arg} for a in reading.actions], rs,
@@ -453,7 +453,7 @@ def test_import_asks_in_the_campaign_language_and_writes_nothing(manhunt):
     r = run(text="si un chasseur arrive, je fuis")
     assert r.exit_code == 1
     assert r.stderr == ("line 1 (`si un chasseur arrive, je fuis`): a conditional order (`if …`) cannot be played: "
-                        "ask the player what their character does. Valid values: fuite.\n"
+                        "ask the player what their character does. Valid values: flight.\n"
                         "1 point(s) to ask the player about: nothing was written.\n")
 
 
@@ -468,7 +468,7 @@ def test_import_in_english_and_refused_orders(manhunt):
     assert r.exit_code == 1  # what `pbp check` refuses is said, and the exit code says it too
     assert r.stdout == (
         "# read from the player's message by `pbp orders import`: check it before running the turn\n"
-        "player: lucy\nturn: 4\nactions:\n  - fouille\n  - repos\n\n"
+        "player: lucy\nturn: 4\nactions:\n  - search\n  - rest\n\n"
         "pbp check would refuse these orders (1 problem(s)):\n"
         "  turns/004/orders/lucy.yaml:6: these actions cost 4 points; 2 at most a turn.\n\n"
         "Receipt to send back to the player:\n"
