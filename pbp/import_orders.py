@@ -58,13 +58,14 @@ def read_source(path: str, stdin, limit: int) -> bytes:
         os.close(fd)
 
 
-def read_message(data: bytes, source: str, limit: int) -> str:
-    """A message's text: at most `limit` bytes (the campaign's `order_file_bytes`), UTF-8."""
+def read_message(data: bytes, source: str, limit: int, notes: list | None = None) -> str:
+    """A message's text: at most `limit` bytes (the campaign's `order_file_bytes`), UTF-8
+    (or Windows-1252 where that is the one reading, said in `notes`)."""
     from pbp.yamlio import decode
 
     if len(data) > limit:
         raise InputError("file_too_large", file=source, size=len(data), limit=limit, limit_key="order_file_bytes")
-    return decode(data, source)
+    return decode(data, source, notes)
 
 
 def import_message(campaign: Campaign, handle: str, message: str) -> Imported:
@@ -102,7 +103,8 @@ def import_message(campaign: Campaign, handle: str, message: str) -> Imported:
     out.receipt = dict(player=handle, character=campaign.names.get(handle, handle), turn=n, state=status,
                        actions=loop.action_lines(campaign, actions),
                        roleplay=parsed.roleplay if parsed is not None else "",
-                       problems=[e.text(campaign.lang) for e in problems], lost_reason=lost, ruleset=rs.id,
+                       problems=[e.for_player(campaign.lang, lines=False) for e in problems], lost_reason=lost,
+                       ruleset=rs.id,
                        deadline=loop.deadline_text(campaign, n))
     return out
 
