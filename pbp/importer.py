@@ -28,7 +28,7 @@ from pbp import i18n
 from pbp.errors import ByLang
 from pbp.import_args import ActionReader
 from pbp.render import normalise
-from pbp.vocabulary import SEPARATORS, Token, tokens, words
+from pbp.vocabulary import SEPARATORS, Token, fold, tokens, words
 from pbp.wording import EVERY, Grammar, Names, Trigger, find_names, grammar, language
 
 #: the most actions a sentence, and a message, may order: far beyond any turn's rules,
@@ -43,6 +43,10 @@ _ENDS = frozenset(".!?…")
 _BREAKS = frozenset(",;:()[]«»")
 _MARKER_ENDS = frozenset(").:/°-")
 #: after a note's label in brackets ("(note : …)"); the labels below need none ("(HRP je file)")
+#: who a condition's clause has act ("si je trouve une porte"): then it is an order's condition
+_SUBJECTS = frozenset({"je", "j", "i", "on", "nous", "we"})
+#: how far after a bracket a note's label is looked for
+_NOTE_WINDOW = 24
 _NOTE_ENDS = frozenset(":)]-—–,")
 _PLAIN_NOTES = frozenset({("hrp",), ("ooc",), ("hors", "rp"), ("hors", "roleplay"), ("out", "of", "character")})
 
@@ -193,54 +197,58 @@ class _Reader:
 
     def notes(self) -> list[tuple[int, int]]:
         """The spans of the notes to the MJ opened by a bracket and a note label: to
-        the matching bracket (or "[/HRP]"), else to the end of the paragraph."""
+        the matching bracket (or "[/HRP]"), else to the end of the paragraph. Only the
+        few characters after each bracket are read for a label: linear in the text."""
         out: list[tuple[int, int]] = []
-        toks = tokens(self.text)
-        texts = [t.text for t in toks]
         note = self.lw["labels"]["note"]
-        i = 0
-        while i < len(toks):
-            t = toks[i]
-            if not (t.kind == "punct" and t.text in "([" and i + 1 < len(toks)):
-                i += 1
+        starts = tuple({p[0] for p in note.items})  # a label's first word: what a bracket must be followed by
+        text, at = self.text, 0
+        while True:
+            i = min((k for k in (text.find("(", at), text.find("[", at)) if k >= 0), default=-1)
+            if i < 0:
+                return out
+            at = i + 1
+            window = fold(text[i + 1:i + 1 + _NOTE_WINDOW].lstrip(" *_"))
+            if not window.startswith(starts):
                 continue
-            j = i + 1
+            toks = tokens(text[i:i + 1 + _NOTE_WINDOW], i)
+            texts = [t.text for t in toks]
+            j = 1
             while j < len(toks) and texts[j] in ("*", "_"):
                 j += 1
             n = note.at(texts, j)
+            if not n or j + n >= len(toks) and i + 1 + _NOTE_WINDOW < len(text):
+                continue  # no label, or one cut by the window: not a note
             after = texts[j + n] if j + n < len(toks) else ":"
-            if not n or (after not in _NOTE_ENDS and tuple(texts[j:j + n]) not in _PLAIN_NOTES):
-                i += 1
+            if after not in _NOTE_ENDS and tuple(texts[j:j + n]) not in _PLAIN_NOTES:
                 continue
-            end = self._note_end(toks, i, j + n)
-            out.append((t.start, end))
-            while i < len(toks) and toks[i].start < end:
-                i += 1
-        return out
+            end = self._note_end(i, toks[j + n - 1].end, after == "]" and text[i] == "[")
+            out.append((i, end))
+            at = end
 
-    def _note_end(self, toks: list[Token], i: int, j: int) -> int:
-        opening = toks[i].text
-        closing = ")" if opening == "(" else "]"
-        paragraph = self.text.find("\n\n", toks[i].start)
-        limit = len(self.text) if paragraph < 0 else paragraph
-        if opening == "[" and j < len(toks) and toks[j].text == "]":
-            # a tag: "[HRP] … [/HRP]", or to the end of its line
-            close = self.text.find("[/", toks[j].end, limit)
-            line_end = self.text.find("\n", toks[j].end)
+    def _note_end(self, i: int, label_end: int, tag: bool) -> int:
+        """Where a note opened at i ends: its closing bracket (nested ones counted), "[/…]"
+        for a tag ("[HRP] … [/HRP]", else its line), or the end of its paragraph."""
+        text = self.text
+        paragraph = text.find("\n\n", i)
+        limit = len(text) if paragraph < 0 else paragraph
+        if tag:
+            close = text.find("[/", label_end, limit)
             if close >= 0:
-                stop = self.text.find("]", close)
+                stop = text.find("]", close, limit)
                 return stop + 1 if stop >= 0 else limit
-            return limit if line_end < 0 else min(line_end, limit)
+            line_end = text.find("\n", label_end, limit)
+            return limit if line_end < 0 else line_end
+        opening, closing = text[i], ")" if text[i] == "(" else "]"
         depth = 0
-        for k in range(i, len(toks)):
-            if toks[k].start >= limit:
-                break
-            if toks[k].kind == "punct" and toks[k].text == opening:
+        for k in range(i, limit):
+            c = text[k]
+            if c == opening:
                 depth += 1
-            elif toks[k].kind == "punct" and toks[k].text == closing:
+            elif c == closing:
                 depth -= 1
                 if depth == 0:
-                    return toks[k].end
+                    return k + 1
         return limit
 
     def joined(self, units: list[Unit]) -> list[Unit]:
@@ -500,8 +508,9 @@ class _Reader:
             return
         if all(t.kind == "num" or (t.text,) in self.lw["chatter"].items for t in words) or self.signoff(words):
             return
-        if any(self.conditional(texts, i) and {"je", "j", "i", "on", "nous", "we"} & set(texts[i + 1:])
-               for i in range(len(texts))):
+        # a condition with a subject after it; found from the end, in one pass
+        last_subject = max((i for i, w in enumerate(texts) if w in _SUBJECTS), default=-1)
+        if any(self.conditional(texts, i) for i in range(last_subject)):
             self.ask("import_conditional", unit, excerpt)  # "si je trouve une porte, je l'ouvre": for the MJ
             return
         if any(self.lw["nothing"].at(texts, i) for i in range(len(texts))):
