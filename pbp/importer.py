@@ -35,6 +35,9 @@ from pbp.wording import EVERY, Grammar, Names, Trigger, find_names, grammar, lan
 #: and what keeps reading a hostile message linear (each action reads its own part)
 MAX_UNIT_ACTIONS = 20
 MAX_ACTIONS = 100
+#: the most sentences and lines a message is read in: a long roleplay post has a few
+#: hundred; what keeps reading the most broken-up message of `order_file_bytes` bounded
+MAX_UNITS = 3000
 #: the most questions kept (a message of a thousand unknown lines asks one thing: rewrite it)
 MAX_QUESTIONS = 30
 _QUOTES = {"«": "»", "“": "”", "„": "“", '"': '"'}
@@ -49,6 +52,14 @@ _SUBJECTS = frozenset({"je", "j", "i", "on", "nous", "we"})
 _NOTE_WINDOW = 24
 _NOTE_ENDS = frozenset(":)]-—–,")
 _PLAIN_NOTES = frozenset({("hrp",), ("ooc",), ("hors", "rp"), ("hors", "roleplay"), ("out", "of", "character")})
+
+
+class _TooLong(Exception):
+    """A message cut into more than MAX_UNITS sentences and lines (at `line`): asked, not read."""
+
+    def __init__(self, line: int):
+        super().__init__(line)
+        self.line = line
 
 
 @dataclass
@@ -129,7 +140,12 @@ class _Reader:
 
     # -- cutting the message ---------------------------------------------------------
     def run(self) -> Reading:
-        units = self.joined(self.units())
+        try:
+            units = self.joined(self.units())
+        except _TooLong as exc:
+            self.out.questions.append(Question("import_too_long", exc.line, _excerpt(self.text, 0, len(self.text)),
+                                               {"max": MAX_UNITS}))
+            return self.out
         for unit in units:
             self.unit(unit)
         if not self.out.actions and not self.out.questions and not self.out.nothing and any(
@@ -333,6 +349,8 @@ class _Reader:
 
         def flush(end_tok: Token | None, asks: bool):
             nonlocal current, quotes, first
+            if len(out) >= MAX_UNITS:
+                raise _TooLong(n)
             if first is not None:
                 end = end_tok.end if end_tok is not None else max(current[-1].end if current else first,
                                                                    quotes[-1][1] if quotes else first)

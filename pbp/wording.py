@@ -37,9 +37,12 @@ class Phrases:
     def __init__(self, items=()):
         self.items = {p for p in (phrase(i) if isinstance(i, str) else tuple(i) for i in items) if p}
         self.longest = max((len(p) for p in self.items), default=0)
+        self.first = frozenset(p[0] for p in self.items)  # most words start no phrase: one look-up says so
 
     def at(self, texts: list[str], i: int, end: int | None = None) -> int:
         """The length of the longest phrase starting at i (0: none)."""
+        if i >= len(texts) or texts[i] not in self.first:
+            return 0
         end = len(texts) if end is None else end
         for n in range(min(self.longest, end - i), 0, -1):
             if tuple(texts[i:i + n]) in self.items:

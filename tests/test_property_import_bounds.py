@@ -112,3 +112,16 @@ def test_a_long_word_costs_memory_in_proportion_to_it(campaigns):
         tracemalloc.stop()
     assert [q.key for q in result.reading.questions] == ["import_no_order"]
     assert peak < 20 * 2 ** 20, peak
+
+
+def test_a_message_in_thousands_of_pieces_is_asked_for_again(tmp_path):
+    from click.testing import CliRunner
+
+    from pbp.cli import main
+    from tests.helpers import copy_example
+
+    root = copy_example("manhunt", tmp_path)
+    r = CliRunner().invoke(main, ["-C", str(root), "orders", "import", "--player", "lucy"], input="a\n" * 32768)
+    assert r.exit_code == 1
+    assert ("message trop découpé : plus de 3000 phrases ou lignes. Demandez au joueur ses ordres en quelques "
+            "lignes, le roleplay à part.") in r.stderr
