@@ -224,7 +224,7 @@ def test_any_byte_edited_in_an_old_turn_is_found_and_named(played, tmp_path, rel
             f"  - le fil montre {codes[2]}, l'archive donne {after[2]}\n"
             f"  - pbp avait imprimé {codes[2]} (seals.yaml), l'archive donne {after[2]}\n") in r.output
     assert f"Tour 0 : identique, sceau pbp#0/{codes[0]} comme dans le fil.\n" in r.output
-    assert r.output.endswith("Verdict : 2 problème(s), détaillés plus haut.\n")
+    assert r.output.endswith("Verdict : 2 problèmes, détaillés plus haut.\n")
 
 
 def test_a_published_turn_played_again_with_other_orders_is_found_through_the_thread(played, tmp_path):
@@ -242,7 +242,7 @@ def test_a_published_turn_played_again_with_other_orders_is_found_through_the_th
     assert r.exit_code == 1
     assert f"Tour 1 : identique, sceau pbp#1/{codes[1]} comme dans le fil.\n" in r.output
     assert f"Tour 2 : DIFFÈRE\n  - le fil montre {codes[2]}, l'archive donne {after[2]}\n" in r.output
-    assert r.output.endswith("Verdict : 1 problème(s), détaillés plus haut.\n")
+    assert r.output.endswith("Verdict : 1 problème, détaillé plus haut.\n")
 
 
 def test_a_changed_secret_is_found(played, tmp_path):
@@ -366,7 +366,7 @@ def test_a_seal_line_that_differs_is_found_though_a_roleplay_quotes_the_archives
     assert r.exit_code == 1
     assert f"Tour 1 : DIFFÈRE\n  - le fil montre 1111-2222-3333-4444, l'archive donne {codes[1]}\n" in r.output
     assert f"Tour 2 : identique, sceau pbp#2/{codes[2]} comme dans le fil.\n" in r.output
-    assert r.output.endswith("Verdict : 1 problème(s), détaillés plus haut.\n")
+    assert r.output.endswith("Verdict : 1 problème, détaillé plus haut.\n")
 
 
 def test_a_players_seal_line_in_bold_stays_roleplay(played, tmp_path):

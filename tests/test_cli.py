@@ -67,7 +67,7 @@ def test_run_resolves_renders_and_replays(ready):
     assert pbp("post", "--player", "lucy", cwd=ready).output == (folder / "private/lucy.bbcode").read_text()
     assert pbp("post", "--gm", cwd=ready).output == (folder / "gm.bbcode").read_text()
     v = pbp("verify", cwd=ready)
-    assert v.exit_code == 0 and "2 tour(s)" in v.output
+    assert v.exit_code == 0 and "2 tours rejoués" in v.output
 
 
 def test_verify_reports_a_tampered_archive(ready):

@@ -44,7 +44,7 @@ def test_example_replays_identically(example):
     r = pbp("verify", cwd=example)
     assert r.exit_code == 0, r.output
     assert r.output.splitlines() == [f"tour {n} : identique" for n in range(NEXT)] + [
-        f"{NEXT} tour(s) rejoué(s) à l'identique."]
+        f"{NEXT} tours rejoués à l'identique."]
 
 
 def test_example_shows_an_accusation_a_trap_a_ghost_an_execution(example):
