@@ -41,7 +41,11 @@ def init(ctx, path, ruleset_id, example, lang, no_git):
         # a public demo's secret, but the copy is laid out as any new campaign
         secret.move(path, lang or local_help.campaign_lang(str(path)) or "en")
     else:
+        # the skeleton in the campaign's language (rooms, sheets, comments): skeleton-en/ for
+        # English, skeleton/ (French, the seeds' language) otherwise
         skeleton = cls.folder() / "skeleton"
+        if lang and lang != "fr" and (cls.folder() / f"skeleton-{lang}").is_dir():
+            skeleton = cls.folder() / f"skeleton-{lang}"
         if skeleton.is_dir():
             shutil.copytree(skeleton, path, dirs_exist_ok=True)
         else:
