@@ -649,7 +649,9 @@ def render_post(campaign: Campaign, n: int, events: list[ev.Event], audience: ev
                    audience=audience, player=player, character=names.get(player) if player else None,
                    # the MJ's report may go through each player's events
                    by_player={h: grouped[ev.Players(h)] for h in campaign.roster if ev.Players(h) in grouped}
-                   if audience is ev.GM else {})
+                   if audience is ev.GM else {},
+                   # when the next orders are due (a public event), for the private reports too
+                   next_deadline=next((e.data for e in grouped.get(ev.PUBLIC, []) if e.kind == "deadline"), None))
     body = rend.render(("setup_" if n == 0 else "") + template, **context)
     # what the core says in every post, whatever the ruleset's templates:
     # ignored actions, the next deadline, the MJ's missed-orders list...

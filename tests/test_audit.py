@@ -119,7 +119,8 @@ def test_the_bundle_holds_the_archive_and_nothing_else_always_the_same_bytes(pla
         members = tar.getmembers()
         info = yamlio.loads(tar.extractfile("pbp-reveal.yaml").read().decode())
     assert "campaign/notes-du-mj.txt" not in names and not any(".brouillon" in n or ".tmp" in n for n in names)
-    assert names[:3] == ["campaign/campaign.yaml", "campaign/seals.yaml", "campaign/turns/000/events.yaml"]
+    assert names[:4] == ["campaign/campaign.yaml", "campaign/seals.yaml", "campaign/secret.yaml",
+                         "campaign/turns/000/events.yaml"]
     assert names[-1] == "pbp-reveal.yaml"
     assert "campaign/turns/001/orders/lucy.yaml" in names and "campaign/turns/001/gm.yaml" in names
     assert all(m.mtime == 0 and m.uid == 0 and m.uname == "" and m.isfile() for m in members)
@@ -247,7 +248,7 @@ def test_a_published_turn_played_again_with_other_orders_is_found_through_the_th
 
 def test_a_changed_secret_is_found(played, tmp_path):
     thread = thread_of(played)
-    config = played / "campaign.yaml"
+    config = played / "secret.yaml"
     config.write_text(config.read_text().replace("secret: s3cret", "secret: un-autre-secret-bien-long"))
     r = audit(reveal(played, tmp_path), tmp_path, thread)
     assert r.exit_code == 1

@@ -75,8 +75,8 @@ def test_blank_forms_written_by_pbp_orders_are_waited_for_as_check_says(tmp_path
 def toy(root, lang, extra="", players=("lucy", "bob", "eve")):
     """A toy campaign (three players unless told), turn 0 set up."""
     roster = "".join(f"  {h}: {h.capitalize()}\n" for h in players)
-    write(root, "campaign.yaml", f"ruleset: toy\ntitle: Essai\nlang: {lang}\nsecret: s3cret\nplayers:\n{roster}"
-                                 + extra)
+    write(root, "campaign.yaml", f"ruleset: toy\ntitle: Essai\nlang: {lang}\nplayers:\n{roster}" + extra)
+    write(root, "secret.yaml", "secret: s3cret\n")
     assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
     return root
 

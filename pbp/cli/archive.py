@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pbp.cli.common import PbpCommand, campaign_of, commit, say
+from pbp.cli.common import PbpCommand, campaign_of, commit, say, warn_secret_in_config
 
 
 @click.command(cls=PbpCommand)
@@ -16,6 +16,7 @@ def status(ctx):
     from pbp.errors import PbpError
 
     campaign = campaign_of(ctx)
+    warn_secret_in_config(campaign)
     n = campaign.last_turn()
     if n is None:
         raise PbpError("not_set_up")

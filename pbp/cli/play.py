@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from pbp import help as local_help
-from pbp.cli.common import FILE_PATH, FORMAT, PbpCommand, campaign_of, commit, output_target, say, write_output
+from pbp.cli.common import (FILE_PATH, FORMAT, PbpCommand, campaign_of, commit, output_target, say,
+                            warn_secret_in_config, write_output)
 
 
 @click.command(cls=PbpCommand)
@@ -23,6 +24,7 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes, at_deadline)
     from pbp.errors import PbpError
 
     campaign = campaign_of(ctx)
+    warn_secret_in_config(campaign)
     with campaign.lock():
         n = turn.check_turn_number(campaign, n)
         # what `pbp status` says of the archive, said before a new turn is sealed on top of it
