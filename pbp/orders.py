@@ -444,6 +444,27 @@ def default_orders(ruleset: Ruleset, scenario: Scenario, player: str, turn: int,
     return PlayerOrders(player, turn, actions, "", None, default=True)
 
 
+def _arg_text(value) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} : {_arg_text(v)}" for k, v in value.items() if v not in (None, [], {}))
+    if isinstance(value, list):
+        return ", ".join(_arg_text(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def action_lines(ruleset: Ruleset, lang: str, actions: list[Action]) -> list[str]:
+    """Each action as the player wrote it, in the campaign's language: its id
+    (or its English id), then its argument."""
+    out = []
+    for action in actions:
+        spec = ruleset.actions.get(action.id) or {}
+        name = spec.get("en", action.id) if lang == "en" else action.id
+        arg = _arg_text(action.arg)
+        out.append(f"{name.replace('_', ' ')}{' : ' + arg if arg and lang == 'fr' else ''}"
+                   f"{': ' + arg if arg and lang == 'en' else ''}")
+    return out
+
+
 def check_rules(orders: PlayerOrders, state: dict, ruleset: Ruleset, scenario: Scenario) -> list[PbpError]:
     """The ruleset's legality checks, placed on the file's lines. The actions
     refused for a typo take part as their closest spelling, so a file's every

@@ -76,7 +76,7 @@ CASES = [
      "turns/003/state.yaml:83: « hunters.h1.target » : « lucie » n'existe pas dans state.yaml (pejis). Vouliez-vous "
      "dire « lucy » ? Valeurs possibles : lucy, johannes, ysolde, corbin."),
     ("manhunt", "campaign.yaml", "turn_limit: 10", "turn_limit: dix", "check",
-     "campaign.yaml:15: « rules.turn_limit » : attendu un nombre entier, trouvé le texte « dix »."),
+     "campaign.yaml:13: « rules.turn_limit » : attendu un nombre entier, trouvé le texte « dix »."),
     ("manhunt", "characters.yaml", "  johannes: {name: Johannes, start: S02, inventory: [corde de chanvre]}",
      "  johannes: {name: Johannes, start: S02, inventory: [corde de chanvres]}", "check",
      "characters.yaml:7: « pejis.johannes.inventory[1] » : « corde de chanvres » n'existe pas dans rules (items). "
@@ -103,7 +103,7 @@ CASES = [
     ("murder", "characters.yaml", "innocents:\n", "innocents: [1, 2]\nold:\n", "check",
      "characters.yaml:6: « innocents » : attendu un dictionnaire (des lignes « clé: valeur »), trouvé une liste."),
     ("murder", "campaign.yaml", "    murderers: 2", "    murderers: deux", "check",
-     "campaign.yaml:21: « rules.composition.murderers » : attendu un nombre entier, trouvé le texte « deux »."),
+     "campaign.yaml:20: « rules.composition.murderers » : attendu un nombre entier, trouvé le texte « deux »."),
     # skirmish
     ("skirmish", "world.yaml", "  largeur: 14", "  largeur: quatorze", "check",
      "world.yaml:3: « grille.largeur » : attendu un nombre entier, trouvé le texte « quatorze »."),

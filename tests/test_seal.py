@@ -9,7 +9,7 @@ import unicodedata
 
 import pytest
 
-from pbp import seal, yamlio
+from pbp import seal, usercache, yamlio
 from pbp.campaign import open_campaign
 from tests.helpers import pbp, write
 
@@ -162,7 +162,7 @@ def test_status_remembers_digests_and_still_sees_an_edit_of_the_same_size(played
     import os
 
     campaign = open_campaign(played)
-    monkeypatch.setattr(seal, "SETTLED_NS", 0)  # the files were just written: remembered all the same
+    monkeypatch.setattr(usercache, "SETTLED_NS", 0)  # the files were just written: remembered all the same
     fresh = seal.archive_codes(campaign)
     assert seal.archive_codes(campaign, remembered=True) == fresh  # fills the cache
     opened = []
@@ -256,17 +256,17 @@ def test_an_undone_posted_turn_is_flagged(played):
 
 
 def test_a_changed_secret_is_said_in_french_and_english(played):
-    config = played / "campaign.yaml"
+    config = played / "secret.yaml"
     config.write_text(config.read_text().replace("secret: s3cret", "secret: autre"))
     v = pbp("verify", cwd=played)
     assert v.exit_code == 1
     assert (f"Le secret des dés a changé depuis la mise en place : le post du tour 0 montre l'engagement "
-            f"sha256:{seal.commitment(SECRET)}, le secret de campaign.yaml donne sha256:{seal.commitment('autre')}. "
+            f"sha256:{seal.commitment(SECRET)}, le secret de secret.yaml donne sha256:{seal.commitment('autre')}. "
             "Tous les sceaux changent, et un audit le dira.\n") in v.output
-    config.write_text(config.read_text() + "lang: en\n")
+    (played / "campaign.yaml").write_text((played / "campaign.yaml").read_text() + "lang: en\n")
     v = pbp("verify", cwd=played)
     assert (f"The dice secret changed since set-up: turn 0's post shows the commitment sha256:{seal.commitment(SECRET)}"
-            f", campaign.yaml's secret gives sha256:{seal.commitment('autre')}. Every code changes, and an audit "
+            f", secret.yaml's secret gives sha256:{seal.commitment('autre')}. Every code changes, and an audit "
             "will say so.\n") in v.output
 
 

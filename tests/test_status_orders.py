@@ -16,10 +16,13 @@ LANGS = ["fr", "en"]
 
 
 def orders_part(stdout: str) -> list[str]:
-    """status's lines from its orders table's title on."""
+    """status's lines from its orders table's title on, up to what each player
+    without valid orders will play at the deadline (tests/test_at_deadline.py)."""
     lines = stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(("Ordres du tour", "Orders for turn")))
-    return lines[start:]
+    heads = [i for i, line in enumerate(lines)
+             if line in ("À l'échéance, sans nouvel envoi\u00a0:", "At the deadline, unless something new arrives:")]
+    return lines[start:heads[0] - 1] if heads else lines[start:]
 
 
 def english(root):
@@ -72,8 +75,8 @@ def test_blank_forms_written_by_pbp_orders_are_waited_for_as_check_says(tmp_path
 def toy(root, lang, extra="", players=("lucy", "bob", "eve")):
     """A toy campaign (three players unless told), turn 0 set up."""
     roster = "".join(f"  {h}: {h.capitalize()}\n" for h in players)
-    write(root, "campaign.yaml", f"ruleset: toy\ntitle: Essai\nlang: {lang}\nsecret: s3cret\nplayers:\n{roster}"
-                                 + extra)
+    write(root, "campaign.yaml", f"ruleset: toy\ntitle: Essai\nlang: {lang}\nplayers:\n{roster}" + extra)
+    write(root, "secret.yaml", "secret: s3cret\n")
     assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
     return root
 
@@ -154,7 +157,7 @@ def test_when_the_orders_cannot_be_judged_status_says_why_and_still_prints(tmp_p
     root = toy(tmp_path / "c", "fr", "default_orders: [volerr]\n", players=("lucy", "bob"))
     r = pbp("status", cwd=root)
     assert r.exit_code == 0
-    assert r.stderr == "campaign.yaml: action inconnue « volerr ». Valeurs possibles : avancer, pile_ou_face.\n"
+    assert r.stderr == "campaign.yaml:8: action inconnue « volerr ». Valeurs possibles : avancer, pile_ou_face.\n"
     assert orders_part(r.stdout) == ["Ordres du tour 1",
                                      "pseudo  personnage  ordres  tours manqués",
                                      "------  ----------  ------  -------------",
