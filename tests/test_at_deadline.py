@@ -316,4 +316,4 @@ def test_a_deadline_night_plays_in_one_command_and_the_mj_report_lists_what_was_
     assert "[*]Nox\u00a0: ordres reçus pour un tour perdu, actions ignorées\u00a0: le Péji se remet de sa panique." in gm
     public = (root / "turns/002/public.bbcode").read_text(encoding="utf-8")
     assert "Mélétê file." in public and "Nox tremble encore." in public
-    assert pbp("verify", cwd=root).stdout.splitlines()[-1] == "3 tour(s) rejoué(s) à l'identique."
+    assert pbp("verify", cwd=root).stdout.splitlines()[-1] == "3 tours rejoués à l'identique."
