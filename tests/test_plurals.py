@@ -14,6 +14,13 @@ from pbp.cli import main
 from tests.helpers import REPO, copy_example, pbp
 
 
+def test_the_plural_rules_are_babel_s():
+    from babel.core import Locale
+
+    for lang, rules in i18n.PLURAL_RULES.items():
+        assert rules == Locale.parse(lang).plural_form.rules
+
+
 def test_no_message_nor_template_says_s_in_brackets():
     found = []
     for path in [*REPO.glob("pbp/**/messages.yaml"), *REPO.glob("templates/**/*.j2")]:
