@@ -241,11 +241,13 @@ def replay_turn(campaign, n: int, previous: str, posts: bool = True) -> Replay:
     from pbp import dice_versions, turn
 
     on_disk = turn.outputs_on_disk(campaign, n)
-    replayed = turn.as_recorded(campaign, turn.record_of(campaign, n, remember=False))
+    record = turn.record_of(campaign, n, remember=False)
+    replayed = turn.as_recorded(campaign, record)
     try:
         out = turn.compute(replayed, n, at_deadline=True)  # as it was played: see turn.compute
         if turn.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns
             out.files.pop(turn.RECORD_FILE, None)
+        turn.record_as_archived(out, record)
         code = None
         if posts:
             for fmt, ext in FORMATS.items():

@@ -544,19 +544,31 @@ def open_campaign(path: str | Path) -> Campaign:
     campaign = Campaign(root, config, text)
     try:
         campaign.ruleset
-    except UnknownRuleError as exc:
-        exc.line = yamlio.line_of(text, ("rules", *exc.params["rule"].split(".")))
-        raise
     except UnknownRulesetError as exc:
         raise exc.located(CAMPAIGN_FILE, yamlio.line_of(text, ("ruleset",)))
-    if config.get("rules"):
-        # an override has the shape of the rules value it replaces (a number stays a number...)
-        rules_data = type(campaign.ruleset).shared_data()
-        errors = schema.check(schema.from_example(_overridden(rules_data, config["rules"])), config["rules"],
-                              file=CAMPAIGN_FILE, text=text, path=("rules",))
-        if errors:
-            raise ErrorList(errors)
+    check_overrides(campaign, config.get("rules"), CAMPAIGN_FILE, text)
     return campaign
+
+
+def check_overrides(campaign: Campaign, rules, file, text: str) -> None:
+    """A `rules:` override (campaign.yaml's, or the one a turn's record says it was
+    played with) names rules the ruleset has, each with the shape of the value it
+    replaces (a number stays a number...): refused on its line of `file` otherwise."""
+    if not rules:
+        return
+    if not isinstance(rules, dict):
+        raise PbpError("file_not_mapping", file=file, line=yamlio.line_of(text, ("rules",)))
+    try:
+        rulesets.get(campaign.config["ruleset"], rules)
+    except UnknownRuleError as exc:
+        exc.file = file
+        exc.line = yamlio.line_of(text, ("rules", *exc.params["rule"].split(".")))
+        raise
+    rules_data = type(campaign.ruleset).shared_data()
+    errors = schema.check(schema.from_example(_overridden(rules_data, rules)), rules,
+                          file=file, text=text, path=("rules",))
+    if errors:
+        raise ErrorList(errors)
 
 
 def _overridden(data, overrides):

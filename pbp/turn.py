@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pbp import events as ev, i18n, yamlio
-from pbp.campaign import FORMATS, Campaign, atomic_write, read_bytes, read_text
+from pbp.campaign import FORMATS, Campaign, atomic_write, check_overrides, read_bytes, read_text
 from pbp.deadline import deadline_of, describe
 from pbp.i18n import closest
 from pbp.errors import ErrorList, ForcedRollError, InputError, PbpError
@@ -261,6 +261,9 @@ def record_of(campaign: Campaign, n: int, remember: bool = True) -> dict:
     if fmt is not None and fmt not in FORMATS:  # a turn is replayed in a format pbp has, or refused
         raise PbpError("bad_choice", file=campaign.rel(path), line=yamlio.line_of(text, ("render", "format")),
                        value=fmt, valid=list(FORMATS))
+    rules = data.get("rules") if isinstance(data, dict) else None
+    if rules != (campaign.config.get("rules") or {}):  # the campaign's own were checked when it was opened
+        check_overrides(campaign, rules, campaign.rel(path), text)
     return data if isinstance(data, dict) else {}
 
 
@@ -293,6 +296,9 @@ def new_record(campaign: Campaign, inputs: TurnInputs | None, previous: dict,
                                            "dialect": campaign.dialect}}
     if dice:  # absent means 0: a turn of an archive from before versions replays byte for byte
         record["dice"] = dice
+    # the campaign's rules overrides in force for this turn: a number changed mid-game
+    # applies from the next turn, and a replay plays each turn with its own (as_recorded)
+    record["rules"] = campaign.config.get("rules") or {}
     record["missed"] = {h: missed[h] for h in roster if missed.get(h)}
     record["inactive"] = [h for h in roster if h in inactive]
     return record
@@ -319,23 +325,31 @@ DEFAULT_RENDER = {"lang": "fr", "format": "bbcode", "dialect": "phpbb"}
 
 
 def as_recorded(campaign: Campaign, record: dict) -> Campaign:
-    """The campaign as turn n was played: its recorded roster and rendering
-    (a player who joined later, or a format changed since, leave it as it was)."""
+    """The campaign as turn n was played: its recorded roster, rules overrides
+    and rendering (a player who joined later, a rules number or a format changed
+    since, leave it as it was)."""
     if not record:
         return campaign
     roster = record.get("roster")
     render = {k: v for k, v in (record.get("render") or {}).items() if v is not None}
     same_roster = roster is None or roster == campaign.roster
-    if same_roster and all(campaign.config.get(k, DEFAULT_RENDER.get(k)) == v for k, v in render.items()):
+    # a record without `rules` is from before pbp recorded them: the campaign's rules
+    same_rules = "rules" not in record or (record["rules"] or {}) == (campaign.config.get("rules") or {})
+    if same_roster and same_rules and \
+            all(campaign.config.get(k, DEFAULT_RENDER.get(k)) == v for k, v in render.items()):
         return campaign  # as it is now: its world, sheets and rules already read and checked
     config = dict(campaign.config)
     if roster is not None:
         config["players"] = roster
+    if not same_rules:
+        config["rules"] = record["rules"]
     config.update(render)
     replayed = campaign.replace(config=config)
-    # what does not depend on the roster or the rendering is not read again
-    # (the ruleset: the rules; the scenario, when the roster is the same)
-    for name in ("ruleset", "scenario") if same_roster else ("ruleset",):
+    # what does not depend on the roster, the rules or the rendering is not read again
+    # (the ruleset, when the rules are the same; the scenario, when the roster is too)
+    kept = ("ruleset",) if same_rules else ()
+    kept += ("scenario",) if same_roster and same_rules else ()
+    for name in kept:
         if name in campaign.__dict__:
             replayed.__dict__[name] = campaign.__dict__[name]
     return replayed
@@ -594,6 +608,18 @@ def resolve_rolls(value, by_label: dict):
     if isinstance(value, list):
         return [resolve_rolls(v, by_label) for v in value]
     return value
+
+
+def record_as_archived(out: TurnOutput, archived: dict) -> None:
+    """A turn archived before pbp recorded the rules it was played with (its
+    turn.yaml has no `rules`) was played with the campaign's: its replay's
+    record says none either, so an older archive still verifies."""
+    if RECORD_FILE not in out.files or "rules" in archived or "rules" not in out.record:
+        return
+    from pbp import yamldump
+
+    del out.record["rules"]
+    out.files[RECORD_FILE] = yamldump.dumps(out.record).encode()
 
 
 def as_archived(out: TurnOutput, archived: bytes | None) -> None:

@@ -89,6 +89,7 @@ def verify(ctx):
         out = turn.compute(replay, n, at_deadline=True)  # as it was played: see turn.compute
         if turn.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns
             out.files.pop(turn.RECORD_FILE, None)
+        turn.record_as_archived(out, record)
         turn.as_archived(out, on_disk.get("events.yaml"))  # rolls whole, as archives had them before
         for fmt, ext in FORMATS.items():
             if any(name.endswith("." + ext) for name in on_disk):
