@@ -66,7 +66,8 @@ def action_lines(campaign: Campaign, actions: list[od.Action]) -> list[str]:
 def receipt(campaign: Campaign, handle: str, n: int) -> dict:
     """What pbp understood of `handle`'s orders for turn n, for the receipt template."""
     inputs = turn.gather(campaign, n, campaign.state(n - 1))
-    mine = [e.text(campaign.lang) for e in inputs.by_player.get(handle, [])]
+    lines = not any(imported(path) for h, path in campaign.order_files(n) if h == handle)
+    mine = [e.for_player(campaign.lang, lines) for e in inputs.by_player.get(handle, [])]
     orders = inputs.orders.get(handle)
     state = order_state(inputs, handle)
     if state == "inactive":  # the receipt tells the player what they sent, expected or not
@@ -76,6 +77,19 @@ def receipt(campaign: Campaign, handle: str, n: int) -> dict:
                 roleplay=orders.roleplay if orders and not orders.default else "",
                 problems=mine, lost_reason=inputs.lost.get(handle), ruleset=campaign.ruleset.id,
                 deadline=deadline_text(campaign, n))
+
+
+def imported(path) -> bool:
+    """Whether an order file was written by `pbp orders import` (its first line says so,
+    in either language): its player sent a private message and knows no line of it."""
+    from pbp import i18n
+
+    try:
+        with open(path, "rb") as f:
+            head = f.read(300).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return any(head.startswith("# " + i18n.t(lang, "import_file_header")) for lang in ("fr", "en"))
 
 
 def reminder(campaign: Campaign, n: int) -> dict:
@@ -155,6 +169,7 @@ def _overview_key(campaign: Campaign, n: int) -> str | None:
     import os
     from hashlib import blake2b
 
+    from pbp import usercache
     from pbp.campaign import read_bytes
 
     digest = blake2b(digest_size=20)
@@ -172,7 +187,7 @@ def _overview_key(campaign: Campaign, n: int) -> str | None:
     folder = campaign.ruleset.folder()
     try:
         code += sorted(e.path for e in os.scandir(folder) if e.is_file() and e.name.endswith((".py", ".yaml")))
-        add(n, campaign.text, [(path, os.stat(path).st_mtime_ns) for path in code])
+        add(n, campaign.text, [(path, usercache.file_signature(os.stat(path))) for path in code])
         for name in ("world.yaml", "characters.yaml"):
             path = campaign.root / name
             add(read_bytes(path, name) if path.is_file() else None)

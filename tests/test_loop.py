@@ -46,7 +46,7 @@ CHECK_REFUSED = {
            "À l'échéance, sans nouvel envoi :\n"
            "  bob (Bob) : turns/001/orders/bob.yaml refusé (avec « pbp run --at-deadline ») — ordres par défaut : aucune action\n"
            "  eve (Eve) : rien envoyé — ordres par défaut : aucune action\n"
-           "Tour 1 : 1 valide(s), 1 refusé(s), 1 sans ordres.\n",
+           "Tour 1 : 1 valide, 1 refusé, 1 sans ordres.\n",
            "turns/001/orders/bob.yaml:4: action inconnue « avancr ». Vouliez-vous dire « avancer » ? "
            "Valeurs possibles : avancer, pile_ou_face.\n"
            "turns/001/orders/bob.yaml:5: 9 est hors limites (-3 à 3).\n"),
@@ -80,7 +80,7 @@ CHECK_BLANK = {
           "  bob (Bob) : formulaire renvoyé vierge — ordres par défaut : aucune action\n"
           "  eve (Eve) : rien envoyé — ordres par défaut : aucune action\n"
           "Jets forcés de gm.yaml : 1, tous possibles et utilisés par ce tour.\n"
-          "Tour 1 : 1 valide(s), 0 refusé(s), 2 sans ordres.\n",
+          "Tour 1 : 1 valide, 0 refusé, 2 sans ordres.\n",
     "en": "Valid (1): lucy (2 actions)\n"
           "No orders (1): eve (Eve) — default orders if they send nothing.\n"
           "Form sent back blank (counts as nothing sent): bob (Bob)\n"
@@ -121,7 +121,7 @@ def test_check_refuses_a_forced_roll_the_die_cannot_give(tmp_path, lang, message
     write(root, "turns/001/gm.yaml", "rolls: {lucy.piece: 9}\n")
     r = pbp("check", cwd=root)
     assert r.exit_code == 1 and r.stderr == message
-    assert r.stdout.splitlines()[-1] == {"fr": "Tour 1 : 1 valide(s), 0 refusé(s), 2 sans ordres.",
+    assert r.stdout.splitlines()[-1] == {"fr": "Tour 1 : 1 valide, 0 refusé, 2 sans ordres.",
                                          "en": "Turn 1: 1 valid, 0 refused, 2 without orders."}[lang]
 
 
@@ -199,9 +199,9 @@ RECEIPTS = {
                    "[b]Bob[/b] (bob),\n"
                    "vos ordres sont arrivés mais ne peuvent pas être joués tels quels\u00a0:\n"
                    "[list]\n"
-                   "[*]turns/001/orders/bob.\u2060yaml:\u20604: action inconnue « avancr ». Vouliez-vous dire « avancer » ? "
+                   "[*]ligne 4 de vos ordres : action inconnue « avancr ». Vouliez-vous dire « avancer » ? "
                    "Valeurs possibles : avancer, pile_ou_face.\n"
-                   "[*]turns/001/orders/bob.\u2060yaml:\u20605: 9 est hors limites (-3 à 3).\n"
+                   "[*]ligne 5 de vos ordres : 9 est hors limites (-3 à 3).\n"
                    "[/list]\n"
                    "Corrigez-les et renvoyez le fichier avant le dimanche 6 décembre 2026 à 20 h 00\u00a0; "
                    "sinon vous jouerez les ordres par défaut.\n\n"
@@ -210,9 +210,9 @@ RECEIPTS = {
                    "[b]Bob[/b] (bob),\n"
                    "your orders have arrived but cannot be played as they are:\n"
                    "[list]\n"
-                   "[*]turns/001/orders/bob.\u2060yaml:\u20604: unknown action `avancr`. Did you mean `advance`? "
+                   "[*]line 4 of your orders: unknown action `avancr`. Did you mean `advance`? "
                    "Valid values: advance, flip.\n"
-                   "[*]turns/001/orders/bob.\u2060yaml:\u20605: 9 is out of range (-3 to 3).\n"
+                   "[*]line 5 of your orders: 9 is out of range (-3 to 3).\n"
                    "[/list]\n"
                    "Fix them and send the file again before Sunday 6 December 2026 at 20:00; "
                    "otherwise you will play the default orders.\n\n"

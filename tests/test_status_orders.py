@@ -63,7 +63,7 @@ def test_blank_forms_written_by_pbp_orders_are_waited_for_as_check_says(tmp_path
     for player in ("kira", "brann", "tia"):
         assert pbp("orders", "--player", player, "--write", cwd=root).exit_code == 0
     check = pbp("check", cwd=root)
-    assert check.stdout.splitlines()[-1] == {"fr": "Tour 5 : 0 valide(s), 0 refusé(s), 3 sans ordres.",
+    assert check.stdout.splitlines()[-1] == {"fr": "Tour 5 : 0 valide, 0 refusé, 3 sans ordres.",
                                              "en": "Turn 5: 0 valid, 0 refused, 3 without orders."}[lang]
     r = pbp("status", cwd=root)
     assert (r.exit_code, r.stderr) == (0, "")
@@ -115,7 +115,7 @@ def test_files_check_refuses_are_to_fix_not_received(tmp_path, lang):
     orders(root, 1, "zoe.yaml", "actions: [avancer: 1]\n")
     check = pbp("check", cwd=root)
     assert check.exit_code == 1 and check.stdout.splitlines()[-1] == {
-        "fr": "Tour 1 : 1 valide(s), 3 refusé(s), 0 sans ordres.", "en": "Turn 1: 1 valid, 3 refused, 0 without orders."
+        "fr": "Tour 1 : 1 valide, 3 refusés, 0 sans ordres.", "en": "Turn 1: 1 valid, 3 refused, 0 without orders."
     }[lang]
     r = pbp("status", cwd=root)
     assert (r.exit_code, r.stderr) == (0, "")
@@ -131,7 +131,7 @@ def test_no_bad_order_file_makes_status_fail(tmp_path):
     orders(root, 1, "Ann.yml", "actions: [avancer: 2]\n")
     (root / "turns/001/orders/bob.yaml").mkdir()
     orders(root, 1, "cid.yaml", "roleplay: " + "x" * 200 + "\n")
-    (root / "turns/001/orders/dan.yaml").write_bytes(b"actions: [avancer: 1]\nroleplay: \xe9t\xe9\n")
+    (root / "turns/001/orders/dan.yaml").write_bytes(b"actions: [avancer: 1]\nroleplay: \xc3\xa9t\xe9\n")  # half UTF-8: no reading
     orders(root, 1, "eve.yaml", "actions: [avancer: 1\n")
     outside = tmp_path / "outside.yaml"
     outside.write_text("actions: [avancer: 1]\n", encoding="utf-8")

@@ -37,7 +37,7 @@ def last_state(root):
 def test_example_replays_byte_for_byte(pristine):
     r = pbp("verify", cwd=pristine)
     assert r.exit_code == 0, r.output
-    assert "4 tour(s) rejoué(s) à l'identique." in r.output
+    assert "4 tours rejoués à l'identique." in r.output
 
 
 def test_example_shows_the_issue_forum_line_and_keeps_sheets_out_of_the_public_post(pristine):
