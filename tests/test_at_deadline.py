@@ -64,7 +64,8 @@ GM_ENGAGED = {
           "ainsi\u00a0: «\u00a0Grimnir le Traqueur vous traque sur votre case : vous ne pouvez que combattre, fuir ou "
           "utiliser un objet (FAQ 6).\u00a0»",
     "en": "Mélétê (lucy): nothing sent — the game's fallback order: no action; their default orders (hide; "
-          "campaign.\u2060yaml:\u2060{line}) are not allowed to them, the rules would tell them: “Grimnir le Traqueur is "
+          "campaign.\u2060yaml:\u2060{line}) are not allowed to them, the rules would tell them: “Grimnir le "
+          "Traqueur is "
           "tracking you on your cell: you can only fight, flee or use an item (FAQ 6).”",
 }
 HEADS = {"fr": ("À l'échéance, sans nouvel envoi :", "Joués selon la règle de l'échéance :"),
@@ -147,7 +148,8 @@ def test_a_refused_file_stops_run_which_says_what_at_deadline_plays_and_at_deadl
     gm = (root / "turns/004/gm.bbcode").read_text(encoding="utf-8")
     assert {"fr": "[*]Corbin (corbin)\u00a0: turns/004/orders/corbin.\u2060yaml refusé — ordres par défaut\u00a0: "
                   "aucune action\n",
-            "en": "[*]Corbin (corbin): turns/004/orders/corbin.\u2060yaml refused — default orders: no action\n"}[lang] in gm
+            "en": "[*]Corbin (corbin): turns/004/orders/corbin.\u2060yaml refused — default orders: "
+                  "no action\n"}[lang] in gm
     # a turn without valid orders from Corbin: counted as missed
     assert "missed:\n  corbin: 1\n" in (root / "turns/004/turn.yaml").read_text(encoding="utf-8")
     verify = pbp("verify", cwd=root)  # replayed as it was played, the refused file set aside again
@@ -178,7 +180,8 @@ def test_default_orders_written_under_rules_are_named_by_their_line(tmp_path):
 
 
 @pytest.mark.parametrize("lang, expected", [
-    ("fr", "campaign.yaml:{line}: ni les ordres par défaut ni l'ordre de repli (fallback_orders) ne sont permis à Mélétê "
+    ("fr", "campaign.yaml:{line}: ni les ordres par défaut ni l'ordre de repli (fallback_orders) ne sont permis "
+           "à Mélétê "
            "(lucy) dans sa situation : donnez dans campaign.yaml un « rules: fallback_orders: » que les règles "
            "permettent toujours (par exemple [] : ne rien faire).\n"),
     ("en", "campaign.yaml:{line}: neither the default orders nor the fallback order (fallback_orders) are allowed to "
@@ -263,7 +266,8 @@ NIGHT_PLAYED = [
     "  ysolde (Ysolde) : turns/002/orders/ysolde.yaml refusé — ordres par défaut : se cacher",
     "  corbin (Corbin) : turns/002/orders/corbin.yaml refusé — ordres par défaut : se cacher",
     "  ombeline (Ombeline) : rien envoyé — ordre de repli du jeu : aucune action ; ses ordres par défaut (se cacher ; "
-    "campaign.yaml:{line}) ne lui sont pas permis, les règles le lui diraient ainsi : « Grimnir le Traqueur vous traque "
+    "campaign.yaml:{line}) ne lui sont pas permis, les règles le lui diraient ainsi : « Grimnir le Traqueur "
+    "vous traque "
     "sur votre case : vous ne pouvez que combattre, fuir ou utiliser un objet (FAQ 6). »",
 ]
 
@@ -309,11 +313,14 @@ def test_a_deadline_night_plays_in_one_command_and_the_mj_report_lists_what_was_
     assert [item.split("\u00a0:")[0] for item in report] == \
         [f"[*]{c} ({h})" for h, c in (("johannes", "Johannes"), ("ysolde", "Ysolde"), ("corbin", "Corbin"),
                                       ("ombeline", "Ombeline")) if ysolde_refused or h != "ysolde"]
-    assert report[-1].endswith("ordre de repli du jeu\u00a0: aucune action\u00a0; ses ordres par défaut (se cacher\u00a0; "
+    assert report[-1].endswith("ordre de repli du jeu\u00a0: aucune action\u00a0; ses ordres par défaut "
+                               "(se cacher\u00a0; "
                                f"campaign.\u2060yaml:\u2060{at}) ne lui sont pas permis, les règles le lui diraient "
-                               "ainsi\u00a0: «\u00a0Grimnir le Traqueur vous traque sur votre case : vous ne pouvez que "
+                               "ainsi\u00a0: «\u00a0Grimnir le Traqueur vous traque sur votre case : vous ne "
+                               "pouvez que "
                                "combattre, fuir ou utiliser un objet (FAQ 6).\u00a0»")
-    assert "[*]Nox\u00a0: ordres reçus pour un tour perdu, actions ignorées\u00a0: le Péji se remet de sa panique." in gm
+    assert ("[*]Nox\u00a0: ordres reçus pour un tour perdu, actions ignorées\u00a0: le Péji se remet de sa "
+            "panique.") in gm
     public = (root / "turns/002/public.bbcode").read_text(encoding="utf-8")
     assert "Mélétê file." in public and "Nox tremble encore." in public
     assert pbp("verify", cwd=root).stdout.splitlines()[-1] == "3 tours rejoués à l'identique."

@@ -154,11 +154,7 @@ def check(ctx, n):
         say("check_inactive", players=who(inputs.inactive))
     for h, why in inputs.lost.items():  # one line each: a reason is a sentence
         say("check_lost", player=who([h])[0], reason=i18n.t(lang, f"{campaign.ruleset.id}.{why}"))
-    deadline = loop.deadline_lines(campaign, inputs, ahead=True)
-    if deadline:  # what `pbp run` will play for each player without valid orders
-        say("deadline_check_header")
-        for line in deadline:
-            click.echo("  " + line)
+    _say_deadline(loop.deadline_lines(campaign, inputs, ahead=True))
     if report.ok and inputs.gm.rolls and not report.unused:
         say("check_forced_ok", count=len(inputs.gm.rolls))
     if report.ok and not missing:
@@ -168,6 +164,14 @@ def check(ctx, n):
             missing=len(missing))
     if not report.ok:
         ctx.exit(1)
+
+
+def _say_deadline(lines: list[str]) -> None:
+    """What `pbp run` will play for each player without valid orders, one line each."""
+    if lines:
+        say("deadline_check_header")
+        for line in lines:
+            click.echo("  " + line)
 
 
 def _n_actions(lang: str, count: int) -> str:

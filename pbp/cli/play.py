@@ -42,13 +42,7 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes, at_deadline)
                 raise refusals[0]
         elif edited:
             click.echo(i18n.t(campaign.lang, "run_archive_edited_kept", turn=n, files=edited), err=True)
-        state = campaign.state(n - 1)
-        if campaign.ruleset.is_over(state):
-            raise PbpError("game_over", turn=n - 1)
-        inputs = turn.gather(campaign, n, state)
-        if inputs.refused and not at_deadline and not inputs.mj_errors:
-            _refuse_refused_files(ctx, campaign, n, inputs)
-        out = turn.compute(campaign, n, inputs, state=state, at_deadline=at_deadline)
+        out = _resolve(ctx, campaign, n, at_deadline)
         # nobody sent anything: most often a second `pbp run` (the turn just played is
         # the last one), which would play a whole turn on default orders without a word
         if not (no_orders or at_deadline) and out.inputs.defaulted and not out.inputs.valid:
@@ -68,14 +62,7 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes, at_deadline)
             click.echo(i18n.t(campaign.lang, "post_too_long", file=campaign.rel(campaign.turn_dir(n) / rel),
                               length=length, limit=campaign.limits["post_chars"]), err=True)
         if dry_run:
-            public = next(v for k, v in out.files.items() if k.startswith("public."))
-            click.echo(public.decode(), nl=False)
-            # every label this turn rolls, so the MJ can force any of them in gm.yaml
-            say("dry_run_rolls", count=len(out.rolls))
-            for roll in out.rolls:
-                say("dry_run_roll_forced" if roll.forced else "dry_run_roll", label=roll.label, expr=roll.expr,
-                    total=roll.total)
-            say("dry_run", turn=n)
+            _show_dry_run(n, out)
             return
         written = turn.write(campaign, out)
         seal.record_printed(campaign, n, code)
@@ -96,6 +83,34 @@ def post(ctx, n, handle, for_gm, fmt):
     """Print a post as the turn wrote and sealed it (public by default); in another --format, it is rendered again."""
     campaign, n, audience, _ = _which_post(ctx, n, handle, for_gm)
     click.echo(_post_text(campaign, n, audience, fmt), nl=False)
+
+
+def _resolve(ctx, campaign, n: int, at_deadline: bool):
+    """Turn n resolved in memory. Before the deadline, a refused player file stops
+    the run (`_refuse_refused_files`); at the deadline its player plays as the
+    policy says (pbp.at_deadline)."""
+    from pbp import turn
+    from pbp.errors import PbpError
+
+    state = campaign.state(n - 1)
+    if campaign.ruleset.is_over(state):
+        raise PbpError("game_over", turn=n - 1)
+    inputs = turn.gather(campaign, n, state)
+    if inputs.refused and not at_deadline and not inputs.mj_errors:
+        _refuse_refused_files(ctx, campaign, n, inputs)
+    return turn.compute(campaign, n, inputs, state=state, at_deadline=at_deadline)
+
+
+def _show_dry_run(n: int, out) -> None:
+    """A dry run's output: the public post, then every label the turn rolls (so
+    the MJ can force any of them in gm.yaml)."""
+    public = next(v for k, v in out.files.items() if k.startswith("public."))
+    click.echo(public.decode(), nl=False)
+    say("dry_run_rolls", count=len(out.rolls))
+    for roll in out.rolls:
+        say("dry_run_roll_forced" if roll.forced else "dry_run_roll", label=roll.label, expr=roll.expr,
+            total=roll.total)
+    say("dry_run", turn=n)
 
 
 def _refuse_refused_files(ctx, campaign, n: int, inputs) -> None:

@@ -236,17 +236,26 @@ class Turn:
             out["stop_with"] = [c for c in self.occupants(room, h) if c in self.players[h]["companions"]]
         return out
 
+    @staticmethod
+    def public_why(detail: dict) -> dict:
+        """What the thread is told of a move that did not go as ordered: the rule
+        that stopped it and why the mover had to leave (public: the board, the
+        positions and the stays are; the destination is not)."""
+        stop = detail["reason"] if detail["reason"] in ("short", "blocked", "companion") else None
+        why = {"stop": stop, "obliged": detail["obliged"], "stuck": detail.get("stuck", False)}
+        shown = (("stop_room", "stop_squares", "limit", "stop_with") if stop else ()) + ("max_stay", "obliged_with")
+        why.update((k, detail[k]) for k in shown if k in detail)
+        return why
+
     def move(self, h: str, dest: str | None):
         p = self.players[h]
         start = p["room"]
         obliged, stayed = self.must_leave(h)
         roll = None
         detail = {"destination": self.name(dest), "roll": None, "obliged": obliged, "reason": None,
-                  "companion": None, "path": [], "cum": [], "forced": False}
-        if obliged == "stay":
-            detail["max_stay"] = self.rules["max_stay"]
-        elif obliged:
-            detail["obliged_with"] = stayed
+                  "companion": None, "path": [], "cum": [], "forced": False,
+                  **({"max_stay": self.rules["max_stay"]} if obliged == "stay" else
+                     {"obliged_with": stayed} if obliged else {})}
         rooms = [start]
         if dest is not None:
             roll = self.dice.roll(f"{h}.deplacement", movement_dice(self.rules, p["role"]), f"déplacement de {h}")
@@ -272,12 +281,7 @@ class Turn:
             detail["reason"] = outcome_
         end = p["room"] if p["status"] == ALIVE else (p["died"] or {}).get("room")
         walked = rooms[:rooms.index(end) + 1] if end in rooms else [start]
-        # what the thread is told of a move that did not go as ordered: the rule that stopped it
-        # and why the mover had to leave (public: the board, the positions and the stays are)
-        stop = detail["reason"] if detail["reason"] in ("short", "blocked", "companion") else None
-        why = {"stop": stop, "obliged": obliged, "stuck": detail.get("stuck", False)}
-        shown = (("stop_room", "stop_squares", "limit", "stop_with") if stop else ()) + ("max_stay", "obliged_with")
-        why.update((k, detail[k]) for k in shown if k in detail)
+        why = self.public_why(detail)
         if len(walked) > 1:
             self.emit(ev.public("moved", player=h, path=[self.name(r) for r in walked], steps=self.steps(walked),
                                 roll=roll, forced=detail["forced"], **why))
