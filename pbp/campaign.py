@@ -246,8 +246,18 @@ class Campaign(Record):
         turns = self.root / "turns"
         if not turns.is_dir():
             return []
-        return sorted(int(p.name) for p in turns.iterdir()
-                      if p.name.isdigit() and (p / "state.yaml").exists())
+        found = []
+        for p in turns.iterdir():
+            if not p.name.isdigit():
+                continue  # notes, a backup folder...: not a turn
+            # `turns/³` is a digit to str.isdigit but no number; `turns/0002` beside `turns/002`
+            # would be turn 2 twice: a folder named like a turn is the turn's own name, or refused
+            if not p.name.isascii() or p.name != turn_name(int(p.name)):
+                expected = turn_name(int(p.name)) if p.name.isascii() else "NNN"
+                raise InputError("turn_folder_name", file=self.rel(p), expected=expected)
+            if (p / "state.yaml").exists():
+                found.append(int(p.name))
+        return sorted(found)
 
     def last_turn(self) -> int | None:
         """The last resolved turn (0 = set up only), or None before set-up."""

@@ -109,7 +109,7 @@ def _edited_archive(campaign, n: int) -> list[str]:
     edited = []
     for rel in archive.changed_since_commit(campaign.root, "turns") or []:
         parts = rel.split("/")
-        if len(parts) < 3 or not parts[1].isdigit() or int(parts[1]) >= n:
+        if len(parts) < 3 or not (parts[1].isascii() and parts[1].isdigit()) or int(parts[1]) >= n:
             continue  # the turn being played (its orders are new), or a later one's
         if _is_preview_page(rel) or parts[-1].startswith(".") or rel.endswith(".tmp"):
             continue
