@@ -297,6 +297,16 @@ class Campaign(Record):
         return limits(self.config.get("limits"))
 
     @property
+    def post_limit(self) -> int:
+        """The longest post the campaign's forum takes: campaign.yaml's
+        `limits: post_chars`, else the forum's default (defaults.yaml)."""
+        own = (self.config.get("limits") or {}).get("post_chars")
+        if own is not None:
+            return own
+        forum = "markdown" if self.format == "markdown" else self.dialect
+        return defaults().get("post_chars_by_forum", {}).get(forum, self.limits["post_chars"])
+
+    @property
     def nmr(self) -> dict:
         """The missed-orders policy: after `flag_after` turns in a row without
         orders the MJ is told; after `inactive_after` (None: never) the player
