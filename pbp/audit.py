@@ -5,7 +5,8 @@ the MJ's machine, as a tar.gz any player can check with `pbp audit`:
 
     pbp-reveal.yaml          what the bundle is: format, pbp version, ruleset,
                              commitment, turns
-    campaign/campaign.yaml   (with the secret), world.yaml, characters.yaml,
+    campaign/campaign.yaml   world.yaml, characters.yaml,
+    campaign/secret.yaml     the dice secret (in campaign.yaml in a campaign made before),
     campaign/seals.yaml      the codes pbp printed,
     campaign/templates/...   the campaign's own templates, if any,
     campaign/turns/...       every turn folder (inputs and outputs)
@@ -39,13 +40,13 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from pbp import seal, yamlio
-from pbp.campaign import CAMPAIGN_FILE, FORMATS
+from pbp.campaign import CAMPAIGN_FILE, FORMATS, SECRET_FILE
 from pbp.errors import InputError, PbpError
 
 BUNDLE_FORMAT = 1
 MANIFEST = "pbp-reveal.yaml"
 PREFIX = "campaign"
-CAMPAIGN_FILES = (CAMPAIGN_FILE, "world.yaml", "characters.yaml", seal.SEALS_FILE)
+CAMPAIGN_FILES = (CAMPAIGN_FILE, SECRET_FILE, "world.yaml", "characters.yaml", seal.SEALS_FILE)
 CAMPAIGN_FOLDERS = ("templates", "turns")
 #: what an audit accepts of a bundle: it comes from a stranger
 MAX_MEMBERS = 100_000  # tar headers: a 200-turn game of 50 players writes some 22,000
@@ -229,6 +230,7 @@ class Replay:
     codes_only: bool = False  # every difference is in the codes the posts show
     error: PbpError | None = None
     rolls: list = field(default_factory=list)
+    dice: int = 0  # the dice version it was replayed with (pbp.dice_versions)
     extra: list[str] = field(default_factory=list)  # files of the turn folder pbp neither reads nor writes
 
 
@@ -236,12 +238,12 @@ def replay_turn(campaign, n: int, previous: str, posts: bool = True) -> Replay:
     """Turn n replayed as it was played (its recorded roster and rendering),
     sealed on `previous`, compared with the archive byte for byte (what
     `pbp verify` does). `posts=False`: posts are not rendered, nor compared."""
-    from pbp import turn
+    from pbp import dice_versions, turn
 
     on_disk = turn.outputs_on_disk(campaign, n)
     replayed = turn.as_recorded(campaign, turn.record_of(campaign, n, remember=False))
     try:
-        out = turn.compute(replayed, n)
+        out = turn.compute(replayed, n, at_deadline=True)  # as it was played: see turn.compute
         if turn.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns
             out.files.pop(turn.RECORD_FILE, None)
         code = None
@@ -261,7 +263,7 @@ def replay_turn(campaign, n: int, previous: str, posts: bool = True) -> Replay:
         and seal.sealed_bytes(k, on_disk[k]) == seal.sealed_bytes(k, out.files[k]) for k in diffs)
     extra = [k for k in seal.turn_files(campaign.turn_dir(n))
              if k not in on_disk and k != "gm.yaml" and not k.startswith("orders/")]
-    return Replay(code, diffs, codes_only, rolls=out.rolls, extra=extra)
+    return Replay(code, diffs, codes_only, rolls=out.rolls, dice=dice_versions.recorded(out.record), extra=extra)
 
 
 # -- the audit -----------------------------------------------------------------------
@@ -340,11 +342,12 @@ def _thread_commitment(found: list[str], expected: str) -> str | None:
     return next((c for c in found if c != expected), expected)
 
 
-def forced_rolls(campaign, n: int, rolls) -> list[dict]:
-    """The turn's forced rolls, each with what the seed would have given."""
+def forced_rolls(campaign, n: int, rolls, version: int) -> list[dict]:
+    """The turn's forced rolls, each with what the seed would have given
+    (with the dice version the turn was played with)."""
     from pbp.dice import Dice, forum
 
-    dice = Dice(campaign.secret, n)
+    dice = Dice(campaign.secret, n, version=version)
     out = []
     for roll in rolls:
         if not roll.forced:
@@ -367,7 +370,7 @@ def audit_campaign(campaign, posts_text: str | None = None, bundle_version: str 
         printed = seals["turns"].get(n, {}).get("printed") or []
         verdict = TurnVerdict(n, codes[n], replay, thread.codes.get(n, []) if thread else None, printed)
         if replay.error is None:
-            verdict.forced = forced_rolls(campaign, n, replay.rolls)
+            verdict.forced = forced_rolls(campaign, n, replay.rolls, replay.dice)
         verdicts.append(verdict)
     shown = {"post": _commitment_in_post(campaign), "seals": seals["commitment"]}
     if thread is not None:

@@ -234,14 +234,20 @@ class Formatter:
     Markup are escaped first. `lang` gives the punctuation of the lines a
     helper writes itself (a quote's author line)."""
 
-    name = "text"
-    ext = "txt"
+    name = "text"  # its format's name in pbp/formats.py, which says the rest
 
     def __init__(self, lang: str = "fr"):
         from pbp.grammar import for_lang
 
         self.lang = lang
         self.grammar = for_lang(lang)
+
+    @property
+    def ext(self) -> str:
+        """The extension of this format's post files (pbp/formats.py)."""
+        from pbp import formats
+
+        return formats.get(self.name, text=True).ext
 
     def esc(self, text) -> Markup:
         if text is None:
@@ -328,7 +334,6 @@ class Formatter:
 
 class MarkdownFormatter(Formatter):
     name = "markdown"
-    ext = "md"
 
     def _escape(self, text: str) -> str:
         return markdown_escape_inline(text)
@@ -393,7 +398,6 @@ class MarkdownFormatter(Formatter):
 
 class BBCodeFormatter(Formatter):
     name = "bbcode"
-    ext = "bbcode"
     #: what each dialect has beyond phpBB's b, i, u, color, size, quote, list, url, img, code
     DIALECTS = {
         "phpbb": {"size": "%", "strike": None, "spoiler": False, "table": False},
@@ -511,11 +515,12 @@ def split_item(item):
 
 
 def formatter(fmt: str, dialect: str = "phpbb", lang: str = "fr") -> Formatter:
-    if fmt == "bbcode":
-        return BBCodeFormatter(dialect, lang)
-    if fmt == "markdown":
-        return MarkdownFormatter(lang)
-    return Formatter(lang)
+    """The markup helpers of output format `fmt` (pbp/formats.py, or "text"
+    for the terminal); an unknown name is refused, never rendered as plain text."""
+    from pbp import formats
+
+    cls = globals()[formats.get(fmt, text=True).formatter]
+    return cls(dialect, lang) if issubclass(cls, BBCodeFormatter) else cls(lang)
 
 
 # -- Markdown blocks: every line a line, no block joining another ----------------------
@@ -821,6 +826,9 @@ class Renderer:
         from jinja2 import StrictUndefined
 
         Environment = _environment_class()
+        from pbp import formats
+
+        self.output_format = formats.get(fmt, text=True)
         self.fmt = formatter(fmt, dialect, lang)
         self.lang = lang
         self.paths = [Path(p) for p in paths]
@@ -866,7 +874,7 @@ class Renderer:
         edited file."""
         chosen = self._chosen.get(name)
         if chosen is None:
-            template = self.env.select_template([f"{name}.{self.fmt.name}.j2", f"{name}.j2"])
+            template = self.env.select_template([name + self.output_format.template_suffix, f"{name}.j2"])
             self._chosen[name] = template.name
             return template
         return self.env.get_template(chosen)

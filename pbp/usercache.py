@@ -3,7 +3,7 @@ keeps between commands, so that each everyday command (a new process) does
 not redo the same work.
 
 - `seals-<tag>/`: for each campaign, the digest of each archived turn file
-  by its size, inode and times (pbp.seal's `archive_codes(..., remembered=True)`).
+  by its `file_signature` (pbp.seal's `archive_codes(..., remembered=True)`).
 - `yaml-<tag>/`: the value of the MJ's larger YAML files (campaign.yaml,
   world.yaml, characters.yaml, a turn's state.yaml...), by the digest of their
   text (pbp.yamlio's `loads(..., remember=True)`); the last few hundred.
@@ -14,6 +14,12 @@ not redo the same work.
 - `orders-<tag>/`: where each player stands for the next turn's orders, as
   `pbp status` shows it, by a digest of every file the judgement reads
   (pbp.loop's `order_overview`): status again on the same files parses none.
+
+One rule says when an entry still holds: it is found by what it was made
+from. By the bytes, when the command reads them anyway (yaml, orders, and the
+templates, whose source jinja2 checks); else, where not reading the file is
+the gain (data, seals), by the file's `file_signature` — size, inode,
+modification and change times — and only once the file has `settled`.
 
 When a kind's tag changes (an upgrade), its folders of other tags that
 nothing wrote to for a week are removed.
@@ -36,6 +42,7 @@ from __future__ import annotations
 import marshal
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -141,6 +148,27 @@ def write(path: Path, data: bytes) -> None:
         Path(tmp).unlink(missing_ok=True)
 
 
+#: a file changed less than this ago is not remembered by its signature yet: the
+#: kernel's clock for file times ticks every few milliseconds, so a file
+#: rewritten twice within one tick could keep all its times (git calls such
+#: index entries racy)
+SETTLED_NS = 2_000_000_000
+
+
+def file_signature(info: os.stat_result) -> tuple[int, int, int, int]:
+    """What says a file is unchanged without reading it: its size, inode, and
+    modification and change times. The change time is the kernel's, which no
+    program can set back: a file rewritten to the same size with its
+    modification time restored (`os.utime`) has a new one."""
+    return (info.st_size, info.st_ino, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def settled(info: os.stat_result) -> bool:
+    """Whether a file last changed long enough ago for its signature to tell a
+    later change (see SETTLED_NS)."""
+    return info.st_ctime_ns < time.time_ns() - SETTLED_NS
+
+
 def _data_tag() -> str:
     """What a parsed data file depends on besides its own bytes: pbp's version
     and its readers' code (yamlio, yamlread, i18n: a change of how a file is read is a new
@@ -149,7 +177,7 @@ def _data_tag() -> str:
     from pbp import __version__
 
     here = Path(__file__).parent
-    readers = [os.stat(here / name).st_mtime_ns for name in ("yamlio.py", "yamlread.py", "i18n.py", "usercache.py")]
+    readers = [file_signature(os.stat(here / name)) for name in ("yamlio.py", "yamlread.py", "i18n.py", "usercache.py")]
     return _digest(repr((__version__, sys.version, readers)))
 
 
@@ -165,11 +193,11 @@ def _digest(text: str) -> str:
 
 def load_data(path: Path, parse: Callable[[str], object]) -> object:
     """A package data file's value: `parse(text)` the first time, then read back
-    from the cache while the file is the same (its size, inode and modification
-    time). Only plain data is kept (what marshal writes: no dates); anything
-    else is parsed every time."""
+    from the cache while the file is the same (its `file_signature`; a file
+    changed in the last seconds is parsed, not kept). Only plain data is kept
+    (what marshal writes: no dates); anything else is parsed every time."""
     info = os.stat(path)
-    made_from = (os.path.abspath(path), info.st_mtime_ns, info.st_size, info.st_ino)
+    made_from = (os.path.abspath(path), *file_signature(info))
     place = folder("data", _tag())
     entry = None
     if place is not None:
@@ -182,7 +210,7 @@ def load_data(path: Path, parse: Callable[[str], object]) -> object:
         except (TypeError, ValueError):
             pass  # none yet, or a stale entry: parsed again
     value = parse(Path(path).read_text(encoding="utf-8"))
-    if entry is not None:
+    if entry is not None and settled(info):
         try:
             write(entry, _pack(place, (made_from, value)))
         except ValueError:  # not plain data
