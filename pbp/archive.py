@@ -33,9 +33,23 @@ def _git(root: Path, *args: str, check: bool = True, stdin: str | None = None) -
 
 
 def _failed(args, done: subprocess.CompletedProcess):
+    """git's refusal, whole, with what to do where pbp knows it."""
     from pbp.errors import GitError
 
-    return GitError("git_failed", command="git " + " ".join(args[:2]), error=done.stderr.strip()[:500])
+    said = done.stderr.strip() or done.stdout.strip()
+    command = "git " + " ".join(args[:2])
+    lock = re.search(r"'([^']*index\.lock)'", said)
+    if lock:  # a git killed mid-way (or another one running) left its lock
+        return GitError("git_index_lock", command=command, lock=lock.group(1), said=said)
+    if "dubious ownership" in said:
+        return GitError("git_dubious_ownership", command=command, said=said)
+    return GitError("git_failed", command=command, said=said)
+
+
+def installed() -> bool:
+    import shutil
+
+    return shutil.which("git") is not None
 
 
 def repository(path: Path) -> Path | None:
@@ -44,6 +58,9 @@ def repository(path: Path) -> Path | None:
         done = _git(path, "rev-parse", "--show-toplevel", check=False)
     except FileNotFoundError:  # git not installed
         return None
+    if done.returncode != 0 and "dubious ownership" in done.stderr:
+        # a repository git refuses to work in (another user's): not "no repository"
+        raise _failed(("rev-parse", "--show-toplevel"), done)
     return Path(done.stdout.strip()) if done.returncode == 0 else None
 
 
@@ -71,6 +88,7 @@ def commit(path: Path, message: str) -> str | None:
     when the commit fails is git asked why: no identity configured (committed
     again with pbp's), or an error, said as one. Nothing staged: None."""
     path = Path(path).resolve()
+    _refuse_detached(path)
     # the lock of the run in progress is never part of the history; a pattern, not
     # its name: git refuses a pathspec naming a file .gitignore lists
     # nor are `pbp preview` pages (made again from the archive at will; the MJ's shows secrets)
@@ -99,6 +117,21 @@ def commit(path: Path, message: str) -> str | None:
         done = _git(path, *identity, *commit_args, stdin=staged)
     found = _SUMMARY.match(done.stdout)
     return found.group(1) if found else _git(path, "rev-parse", "--short", "HEAD").stdout.strip()
+
+
+def _refuse_detached(path: Path) -> None:
+    """A detached HEAD (a `git checkout <commit>`) would take the turn's commit
+    on no branch: the next checkout of a branch leaves it behind, unseen.
+    Nothing is committed; the MJ goes back to a branch first."""
+    try:
+        done = _git(path, "symbolic-ref", "-q", "HEAD", check=False)
+    except FileNotFoundError:
+        return
+    if done.returncode == 1 and repository(path) is not None:  # 1: HEAD is detached (128: no repository)
+        from pbp.errors import GitError
+
+        head = _git(path, "rev-parse", "--short", "HEAD", check=False).stdout.strip()
+        raise GitError("git_detached_head", head=head or "?")
 
 
 def changed_since_commit(root: Path, folder: str) -> list[str] | None:

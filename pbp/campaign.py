@@ -272,8 +272,18 @@ class Campaign(Record):
         turns = self.root / "turns"
         if not turns.is_dir():
             return []
-        return sorted(int(p.name) for p in turns.iterdir()
-                      if p.name.isdigit() and (p / "state.yaml").exists())
+        found = []
+        for p in turns.iterdir():
+            if not p.name.isdigit():
+                continue  # notes, a backup folder...: not a turn
+            # `turns/³` is a digit to str.isdigit but no number; `turns/0002` beside `turns/002`
+            # would be turn 2 twice: a folder named like a turn is the turn's own name, or refused
+            if not p.name.isascii() or p.name != turn_name(int(p.name)):
+                expected = turn_name(int(p.name)) if p.name.isascii() else "NNN"
+                raise InputError("turn_folder_name", file=self.rel(p), expected=expected)
+            if (p / "state.yaml").exists():
+                found.append(int(p.name))
+        return sorted(found)
 
     def last_turn(self) -> int | None:
         """The last resolved turn (0 = set up only), or None before set-up."""
@@ -311,6 +321,16 @@ class Campaign(Record):
     @property
     def limits(self) -> dict:
         return limits(self.config.get("limits"))
+
+    @property
+    def post_limit(self) -> int:
+        """The longest post the campaign's forum takes: campaign.yaml's
+        `limits: post_chars`, else the forum's default (defaults.yaml)."""
+        own = (self.config.get("limits") or {}).get("post_chars")
+        if own is not None:
+            return own
+        forum = "markdown" if self.format == "markdown" else self.dialect
+        return defaults().get("post_chars_by_forum", {}).get(forum, self.limits["post_chars"])
 
     @property
     def nmr(self) -> dict:

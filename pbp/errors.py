@@ -113,7 +113,18 @@ class TemplateError(PbpError):
 
 
 class GitError(PbpError):
-    """Archiving the campaign in git failed (the turn's files may already be written)."""
+    """Archiving the campaign in git failed (the turn's files may already be written).
+    `said`: what git said, shown whole under the message, a line each."""
+
+    def __init__(self, key: str, /, *, said: str = "", **params):
+        super().__init__(key, **params)
+        self.said = said
+
+    def text(self, lang: str = "fr") -> str:
+        from pbp import i18n
+
+        lines = [i18n.shown(line.replace("\t", "  "), 1000) for line in self.said.strip().splitlines()[:40] if line.strip()]
+        return "\n".join([super().text(lang), *("  " + line for line in lines)])
 
 
 class ErrorList(PbpError):

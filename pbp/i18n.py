@@ -99,8 +99,8 @@ def _core() -> None:
 
 #: what a terminal or a forum must never get raw from a file: C0 controls (tab and
 #: newline too: a value is one line of a message), DEL, C1 controls, the bidi
-#: overrides and isolates, and lone surrogates (an undecodable file name)
-_UNSAFE = Lazy("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+#: marks (LRM, RLM, ALM), overrides and isolates, and lone surrogates (an undecodable file name)
+_UNSAFE = Lazy("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 #: the longest value echoed in a message; a longer one is shortened with "…"
 MAX_SHOWN = 120

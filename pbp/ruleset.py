@@ -376,8 +376,12 @@ def _is_builtin(ruleset_id: str) -> bool:
     `_builtin_ids` lists the package: every command loads its campaign's ruleset)."""
     import pbp.rulesets as package
 
-    return ruleset_id.isidentifier() and not ruleset_id.startswith("_") and \
-        (Path(package.__path__[0]) / ruleset_id / "__init__.py").is_file()
+    if not ruleset_id.isidentifier() or ruleset_id.startswith("_"):
+        return False
+    try:
+        return (Path(package.__path__[0]) / ruleset_id / "__init__.py").is_file()
+    except OSError:  # longer than a file name may be (ENAMETOOLONG): no folder has that name
+        return False
 
 
 def _entry_points():

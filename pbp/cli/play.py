@@ -58,9 +58,9 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes, at_deadline)
         code = seal.seal_output(campaign, out, seal.previous_of(campaign, n, codes))
         for warning in out.warnings:
             click.echo(warning.text(campaign.lang), err=True)
-        for rel, length in _long_posts(out, campaign.limits["post_chars"]):
+        for rel, length in _long_posts(out, campaign.post_limit):
             click.echo(i18n.t(campaign.lang, "post_too_long", file=campaign.rel(campaign.turn_dir(n) / rel),
-                              length=length, limit=campaign.limits["post_chars"]), err=True)
+                              length=length, limit=campaign.post_limit), err=True)
         if dry_run:
             _show_dry_run(n, out)
             return
@@ -78,11 +78,24 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes, at_deadline)
 @click.option("--player", "handle", default=None)
 @click.option("--gm", "for_gm", is_flag=True)
 @FORMAT
+@click.option("--split", "split", is_flag=True)
 @click.pass_context
-def post(ctx, n, handle, for_gm, fmt):
+def post(ctx, n, handle, for_gm, fmt, split):
     """Print a post as the turn wrote and sealed it (public by default); in another --format, it is rendered again."""
     campaign, n, audience, _ = _which_post(ctx, n, handle, for_gm)
-    click.echo(_post_text(campaign, n, audience, fmt), nl=False)
+    text = _post_text(campaign, n, audience, fmt)
+    if not split:
+        click.echo(text, nl=False)
+        return
+    from pbp import i18n, postsplit
+
+    limit = campaign.post_limit
+    parts = postsplit.split(text, limit, fmt or campaign.format)
+    for i, part in enumerate(parts, 1):
+        say("post_part", n=i, count=len(parts), length=len(part), limit=limit)
+        click.echo(part, nl=False)
+        if len(part) > limit:
+            click.echo(i18n.t(campaign.lang, "post_part_too_long", n=i, length=len(part), limit=limit), err=True)
 
 
 def _resolve(ctx, campaign, n: int, at_deadline: bool):
@@ -162,7 +175,7 @@ def _edited_archive(campaign, n: int) -> list[str]:
     edited = []
     for rel in archive.changed_since_commit(campaign.root, "turns") or []:
         parts = rel.split("/")
-        if len(parts) < 3 or not parts[1].isdigit() or int(parts[1]) >= n:
+        if len(parts) < 3 or not (parts[1].isascii() and parts[1].isdigit()) or int(parts[1]) >= n:
             continue  # the turn being played (its orders are new), or a later one's
         if _is_preview_page(rel) or parts[-1].startswith(".") or rel.endswith(".tmp"):
             continue

@@ -30,6 +30,8 @@ def init(ctx, path, ruleset_id, example, lang, no_git):
     cls = type(ruleset.get(ruleset_id))
     if path.exists() and any(path.iterdir()):
         raise PbpError("init_not_empty", file=path)
+    if not no_git and not archive.installed():  # said before anything is written
+        raise PbpError("git_missing")
     if example:
         if not cls.example or not (package_dir("campaigns") / cls.example).is_dir():
             raise PbpError("no_example", ruleset=ruleset_id)

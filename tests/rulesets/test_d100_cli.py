@@ -196,7 +196,7 @@ def test_cli_unknown_skill(example):
               carac: physique
               competence: blastre
               but: tirer
-    """, "turns/004/orders/brann.yaml:6: compétence inconnue « blastre » : elle n'est pas sur la fiche de brann.",
+    """, "turns/004/orders/brann.yaml:6: compétence inconnue « blastre » : elle n'est pas sur la fiche de brann (characters.yaml).",
         "Vouliez-vous dire « blaster » ?")
 
 

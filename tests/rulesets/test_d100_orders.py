@@ -69,7 +69,7 @@ def test_unknown_skill_names_the_field_line_and_suggests():
     """)
     assert e.line == 7
     fr = e.text("fr")
-    assert "compétence inconnue « sabr » : elle n'est pas sur la fiche de kira." in fr
+    assert "compétence inconnue « sabr » : elle n'est pas sur la fiche de kira (characters.yaml)." in fr
     assert "Vouliez-vous dire « sabre » ?" in fr
     assert "Valeurs possibles : sabre, telekinesie, piratage, pilotage, persuasion, discretion." in fr
     assert "sixieme_sens" not in fr  # passive: not offered to the player
@@ -386,9 +386,9 @@ def test_gm_check_may_use_a_passive_skill_but_not_an_unknown_one():
     """)
     assert e.key == "d100.unknown_skill"
     # the MJ may call a passive skill: it is on offer
-    assert e.text("en") == ("turns/001/gm.yaml:2: unknown skill `sixieme`: it is not on kira's sheet. Did you mean "
-                            "`sixieme_sens`? Valid values: sabre, telekinesie, piratage, pilotage, persuasion, "
-                            "discretion, sixieme_sens.")
+    assert e.text("en") == ("turns/001/gm.yaml:2: unknown skill `sixieme`: it is not on kira's sheet "
+                            "(characters.yaml). Did you mean `sixieme_sens`? Valid values: sabre, telekinesie, "
+                            "piratage, pilotage, persuasion, discretion, sixieme_sens.")
 
 
 def test_gm_bad_situational_die_and_manipulation_without_chance():
