@@ -265,8 +265,10 @@ def test_the_real_entry_point_speaks_the_campaign_language(tmp_path):
     (["roll"], "Erreur : il manque l'argument EXPR.", "Error: missing argument EXPR."),
     (["post", "--player", "lucy", "--gm"], "Erreur : --player et --gm s'excluent : l'un ou l'autre.",
      "Error: --player and --gm exclude each other."),
-    (["odds", "1d6"], "Erreur : donnez EXPR avec une seule de --ge/--gt/--le/--lt/--eq, ou EXPR --vs EXPR2, ou --rule.",
-     "Error: give EXPR with one of --ge/--gt/--le/--lt/--eq, or EXPR --vs EXPR2, or --rule."),
+    (["odds", "1d6", "--ge", "2", "--le", "5"],
+     "Erreur : donnez EXPR (toutes ses valeurs), EXPR avec une seule de --ge/--gt/--le/--lt/--eq, ou EXPR --vs EXPR2, "
+     "ou --rule.",
+     "Error: give EXPR (all its totals), EXPR with one of --ge/--gt/--le/--lt/--eq, or EXPR --vs EXPR2, or --rule."),
 ])
 def test_usage_errors_in_both_languages(env, args, fr, en):
     env.setenv("PBP_LANG", "fr")
