@@ -12,10 +12,14 @@ import subprocess
 from pathlib import Path
 
 from pbp import seal
-from pbp.campaign import LOCK_FILE
+from pbp.campaign import LOCK_FILE, SECRET_FILE
 
 # `pbp preview` pages, as pbp/seal.py leaves them out of a turn's code (`is_preview_page`)
 _PREVIEW_GLOB = f"{seal.PREVIEW_PREFIX}*{seal.PREVIEW_SUFFIX}"
+
+#: what git must never archive of a campaign: the lock of a run in progress, a write
+#: cut short, the dice secret (pbp/secret.py), `pbp preview` pages (made again at will)
+IGNORED = (LOCK_FILE, "*.tmp", SECRET_FILE, f"turns/*/{_PREVIEW_GLOB}")
 
 # Used only when the machine has no git identity configured.
 FALLBACK_IDENTITY = ["-c", "user.name=pbp", "-c", "user.email=pbp@localhost"]
@@ -70,7 +74,10 @@ def commit(path: Path, message: str) -> str | None:
     # the lock of the run in progress is never part of the history; a pattern, not
     # its name: git refuses a pathspec naming a file .gitignore lists
     # nor are `pbp preview` pages (made again from the archive at will; the MJ's shows secrets)
-    spec = ("--", ".", f":(exclude,glob)**/{LOCK_FILE}", f":(exclude,glob)turns/*/{_PREVIEW_GLOB}")
+    # nor the dice secret, even where the MJ took it out of .gitignore (pbp/secret.py):
+    # `secret.yam[l]`, a pattern that names that file only, as git accepts it
+    spec = ("--", ".", f":(exclude,glob)**/{LOCK_FILE}", f":(exclude,glob)turns/*/{_PREVIEW_GLOB}",
+            f":(exclude,glob){SECRET_FILE[:-1]}[{SECRET_FILE[-1]}]")
     try:
         added = _git(path, "add", "-A", *spec, check=False)
     except FileNotFoundError:  # git not installed
@@ -112,8 +119,21 @@ def init(path: Path, message: str) -> str | None:
     """Make a new campaign folder its own repository, with a first commit."""
     path = Path(path).resolve()
     _git(path, "init", "-q")
-    (path / ".gitignore").write_text(f"{LOCK_FILE}\n*.tmp\n", encoding="utf-8")
+    ignore(path)
     return commit(path, message)
+
+
+def ignore(root: Path) -> None:
+    """The campaign's .gitignore lists what git must never archive (`IGNORED`); the
+    lines already there stay as the MJ wrote them."""
+    from pbp.campaign import atomic_write
+
+    path = root / ".gitignore"
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    have = {line.strip() for line in text.splitlines()}
+    missing = [pattern for pattern in IGNORED if pattern not in have]
+    if missing:
+        atomic_write(path, text + ("" if not text or text.endswith("\n") else "\n") + "\n".join(missing) + "\n")
 
 
 def remove_turn(campaign, n: int) -> int:

@@ -1,7 +1,8 @@
 """The campaign folder: its files, its turns, atomic saving, and the lock.
 
     campaigns/<name>/
-      campaign.yaml        ruleset, lang, format, dialect, roster, rules overrides, secret
+      campaign.yaml        ruleset, lang, format, dialect, roster, rules overrides
+      secret.yaml          the dice secret (git ignores it; pbp/secret.py)
       world.yaml           the ruleset's world
       characters.yaml      character sheets (secret)
       templates/           optional: this campaign's own templates
@@ -27,6 +28,8 @@ from pbp.errors import ErrorList, InputError, PbpError, UnknownRuleError, Unknow
 from pbp.record import Record
 
 CAMPAIGN_FILE = "campaign.yaml"
+#: the dice secret, in a file git ignores (pbp/secret.py says why)
+SECRET_FILE = "secret.yaml"
 LOCK_FILE = ".pbp.lock"
 FORMATS = formats.EXTENSIONS  # format name -> post file extension; the formats are in pbp/formats.py
 DIALECTS = ("phpbb", "forumactif", "xenforo")
@@ -132,6 +135,20 @@ def read_bytes(path: Path, name: str) -> bytes:
     return data
 
 
+def read_secret(root: Path) -> str | None:
+    """The dice secret secret.yaml holds, or None without the file; a file that
+    holds none is refused on its line."""
+    path = root / SECRET_FILE
+    if not path.exists():
+        return None
+    text = read_text(path, SECRET_FILE)
+    data = yamlio.loads(text, SECRET_FILE, remember=True)
+    value = data.get("secret") if isinstance(data, dict) else None
+    if not isinstance(value, (str, int)) or isinstance(value, bool) or not str(value).strip():
+        raise InputError("secret_file_bad", file=SECRET_FILE, line=yamlio.line_of(text, ("secret",)))
+    return str(value)
+
+
 def place(problem: PbpError, texts: dict[str, str | None], file: str | None = None) -> PbpError:
     """A ruleset's problem in an MJ's file, placed on its line: the ruleset knows the
     path (`at`, a tuple, or a dotted `where`), the core knows the text."""
@@ -174,9 +191,18 @@ class Campaign(Record):
     def dialect(self) -> str:
         return self.config.get("dialect", "phpbb")
 
-    @property
+    @cached_property
     def secret(self) -> str:
-        return str(self.config["secret"])
+        """The dice secret: secret.yaml's (git ignores it), else campaign.yaml's in a
+        campaign made before (pbp/secret.py); both and different, or neither, is refused."""
+        in_file = read_secret(self.root)
+        in_config = None if self.config.get("secret") is None else str(self.config["secret"])
+        if in_file is not None and in_config is not None and in_file != in_config:
+            raise InputError("secret_twice", file=SECRET_FILE)
+        found = in_file if in_file is not None else in_config
+        if not found:
+            raise InputError("secret_missing", file=SECRET_FILE)
+        return found
 
     @property
     def title(self) -> str:
@@ -493,7 +519,7 @@ def open_campaign(path: str | Path) -> Campaign:
         if key not in CONFIG_KEYS:
             raise bad("unknown_key", (key,), key=key, valid=list(CONFIG_KEYS),
                       suggestion=i18n.closest(str(key), CONFIG_KEYS))
-    for key in ("ruleset", "secret", "players"):
+    for key in ("ruleset", "players"):  # the secret: secret.yaml, or here (pbp/secret.py)
         if not config.get(key):
             raise bad("config_missing", (), key=key)
     for key, default, valid in (("lang", "fr", i18n.LANGS), ("format", formats.DEFAULT, FORMATS),

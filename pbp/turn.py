@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     # does not), reading orders and rolling dice by those that resolve a turn
     # (pbp status and pbp post read the archive only).
     from pbp import orders as od
+    from pbp.at_deadline import Played
     from pbp.render import Renderer
 
 #: the core's record of a turn: the roster and the rendering it was played with
@@ -36,14 +37,14 @@ class TurnInputs(Record):
     """A turn's orders as read and judged, every file in one pass."""
 
     __slots__ = ("orders", "gm", "defaulted", "blank", "valid", "refused", "lost", "ignored", "errors",
-                 "by_player", "inactive")
+                 "by_player", "inactive", "played")
 
     def __init__(self, orders: dict[str, od.PlayerOrders], gm: od.GmOrders, defaulted: list[str],
                  blank: list[str] | None = None, valid: list[str] | None = None, refused: list[str] | None = None,
                  lost: dict[str, str] | None = None, ignored: list[PbpError] | None = None,
                  errors: list[PbpError] | None = None, by_player: dict[str, list[PbpError]] | None = None,
-                 inactive: list[str] | None = None):
-        self.orders = orders  # what the rules get, in roster order
+                 inactive: list[str] | None = None, played: dict[str, Played] | None = None):
+        self.orders = orders  # what the rules get, in roster order (a refused file's player: see `played`)
         self.gm = gm
         self.defaulted = defaulted  # in play, and sent nothing (or an unfilled form): the default orders
         self.blank = [] if blank is None else blank  # of them, who sent an unfilled form
@@ -54,6 +55,9 @@ class TurnInputs(Record):
         self.errors = [] if errors is None else errors
         self.by_player = {} if by_player is None else by_player  # each refused file's problems
         self.inactive = [] if inactive is None else inactive  # in play, but no longer expected (missed orders)
+        #: what each player in play without valid orders plays at the deadline, and why (pbp.at_deadline):
+        #: who sent nothing or a blank form, and whose file is refused
+        self.played = {} if played is None else played
 
     def refuse(self, handle: str, problems: list[PbpError]) -> None:
         self.errors += problems
@@ -66,9 +70,19 @@ class TurnInputs(Record):
         """Who is still expected to send orders: in play, not set inactive."""
         return [h for h in self.defaulted if h not in self.inactive]
 
-    def raise_errors(self) -> None:
-        if self.errors:
-            raise ErrorList(self.errors)
+    @property
+    def mj_errors(self) -> list[PbpError]:
+        """The problems no deadline plays past: the MJ's own files (gm.yaml,
+        campaign.yaml's orders). A refused player file is not one of them."""
+        refusals = {id(p) for problems in self.by_player.values() for p in problems}
+        return [e for e in self.errors if id(e) not in refusals]
+
+    def raise_errors(self, at_deadline: bool = False) -> None:
+        """Every problem, refused player files included; `at_deadline`: only
+        the MJ's (each refused file's player plays as `played` says)."""
+        errors = self.mj_errors if at_deadline else self.errors
+        if errors:
+            raise ErrorList(errors)
 
 
 class TurnOutput(Record):
@@ -178,16 +192,11 @@ def gather(campaign: Campaign, n: int, state: dict, previous: dict | None = None
             continue
         orders[handle] = parsed
         inputs.valid.append(handle)
-    raw_default = campaign.config.get("default_orders")
     for handle in playing:
-        if handle in orders or handle in inputs.refused:
-            continue
-        if handle in lost:
+        if handle in lost and handle not in orders:
             orders[handle] = od.PlayerOrders(handle, n, [], default=True)
-            continue
-        inputs.defaulted.append(handle)
-        orders[handle] = od.default_orders(ruleset, scenario, handle, n, raw_default)
-        inputs.errors += od.check_rules(orders[handle], state, ruleset, scenario)
+    _without_orders(campaign, state, n, inputs, [h for h in playing if h not in orders],
+                    {h: campaign.rel(paths[0]) for h, paths in claimed.items()}, orders)
     gm_path = campaign.gm_file(n)
     if campaign.has_input(gm_path):
         source = campaign.rel(gm_path)
@@ -202,6 +211,30 @@ def gather(campaign: Campaign, n: int, state: dict, previous: dict | None = None
             inputs.gm = parsed_gm or inputs.gm
     inputs.orders = {h: orders[h] for h in scenario.roster if h in orders}
     return inputs
+
+
+def _without_orders(campaign: Campaign, state: dict, n: int, inputs: TurnInputs, handles: list[str],
+                    files: dict[str, str], orders: dict) -> None:
+    """What each player in play without valid orders plays (pbp.at_deadline):
+    who sent nothing or a blank form is among the defaulted; a refused file's
+    player plays so only when the turn is played at the deadline (`compute`)."""
+    if not handles:
+        return
+    from pbp.at_deadline import Policy
+
+    policy = Policy(campaign, state, n)
+    for handle in handles:
+        refused = handle in inputs.refused
+        if not refused:
+            inputs.defaulted.append(handle)
+        why = "refused" if refused else "blank" if handle in inputs.blank else "missing"
+        try:
+            played = policy.play(handle, why, files[handle] if refused else None)
+        except PbpError as exc:
+            inputs.errors.append(exc)
+            continue
+        inputs.played[handle] = played
+        orders[handle] = played.orders
 
 
 def _about_actions(problem: PbpError, orders: od.PlayerOrders) -> bool:
@@ -242,7 +275,9 @@ def new_record(campaign: Campaign, inputs: TurnInputs | None, previous: dict,
     missed = dict(previous.get("missed") or {})
     inactive = set(previous.get("inactive") or [])
     if inputs is not None:
-        for handle in inputs.defaulted:  # a blank form's sender is among them, counted once
+        # a blank form's sender is among the defaulted, counted once; a refused file played at
+        # the deadline is a turn without orders too
+        for handle in inputs.defaulted + [h for h in inputs.played if h in inputs.refused]:
             missed[handle] = missed.get(handle, 0) + 1
         for handle in inputs.valid:
             missed.pop(handle, None)
@@ -339,14 +374,38 @@ def extra_events(campaign: Campaign, inputs: TurnInputs, state: dict) -> list[ev
             audience = ruleset.roleplay_audience(state, scenario, handle)
             out.append(ev.Event("roleplay", {"player": handle, "character": scenario.name(handle),
                                              "text": orders.roleplay}, audience))
-    if inputs.defaulted:
-        out.append(ev.gm("defaulted", players=inputs.defaulted))
+    if inputs.played:
+        out.append(deadline_event(campaign, inputs))
     for handle, why in inputs.lost.items():
         if handle in inputs.valid:  # they sent orders for a turn they lose: both are told
             out.append(ev.private(handle, "actions_ignored", player=handle, reason=f"{ruleset.id}.{why}"))
     for note in inputs.ignored:
         out.append(ev.gm("file_ignored", file=note.file, player=note.params.get("player")))
     return out
+
+
+def deadline_event(campaign: Campaign, inputs: TurnInputs) -> ev.Event:
+    """For the MJ's report: what each player without valid orders played, and
+    why (nothing sent, a blank form, a refused file; the default orders, or the
+    ruleset's fallback orders where the default ones are not allowed to them).
+    The actions and the rules' reasons are words: given in each language, so
+    the report renders in either (`pbp post --format`, a language changed since)."""
+    from pbp.at_deadline import refusal_texts
+    from pbp.orders import action_lines
+
+    rs = campaign.ruleset
+    players = []
+    for handle, played in inputs.played.items():
+        entry = {"player": handle, "why": played.why, "how": played.how,
+                 "actions": {lang: action_lines(rs, lang, played.orders.actions) for lang in i18n.LANGS}}
+        if played.file:
+            entry["file"] = played.file
+        if played.how == "fallback":
+            entry.update(default={lang: action_lines(rs, lang, played.default) for lang in i18n.LANGS},
+                         source=played.source,
+                         refusals={lang: refusal_texts(played.refusals, lang) for lang in i18n.LANGS})
+        players.append(entry)
+    return ev.gm("deadline_played", players=players)
 
 
 def standing_event(campaign: Campaign, state: dict) -> ev.Event | None:
@@ -395,11 +454,14 @@ def core_events(campaign: Campaign, n: int, record: dict, state: dict) -> list[e
 
 
 def compute(campaign: Campaign, n: int, inputs: TurnInputs | None = None, files: bool = True,
-            state: dict | None = None) -> TurnOutput:
+            state: dict | None = None, at_deadline: bool = False) -> TurnOutput:
     """Resolve turn `n` from the archive's files, without writing anything.
     `inputs`: the turn's orders, already gathered from `state`, the state of
     turn n-1 (`pbp check` has both: neither is read again); `files=False`: no
-    output bytes (the turn is only resolved, to see what it rolls)."""
+    output bytes (the turn is only resolved, to see what it rolls);
+    `at_deadline`: a refused player file does not stop the turn, its player
+    plays as the deadline policy says (pbp.at_deadline); an archived turn is
+    replayed so (a refused file in it was played so)."""
     if n == 0:
         return compute_setup(campaign)
     if state is None:
@@ -409,7 +471,7 @@ def compute(campaign: Campaign, n: int, inputs: TurnInputs | None = None, files:
     previous = record_of(campaign, n - 1, remember=False)
     if inputs is None:
         inputs = gather(campaign, n, state, previous)
-    inputs.raise_errors()
+    inputs.raise_errors(at_deadline)
     from pbp.dice import Dice
 
     version = dice_version(campaign, n, previous)
@@ -587,7 +649,9 @@ def render_post(campaign: Campaign, n: int, events: list[ev.Event], audience: ev
                    audience=audience, player=player, character=names.get(player) if player else None,
                    # the MJ's report may go through each player's events
                    by_player={h: grouped[ev.Players(h)] for h in campaign.roster if ev.Players(h) in grouped}
-                   if audience is ev.GM else {})
+                   if audience is ev.GM else {},
+                   # when the next orders are due (a public event), for the private reports too
+                   next_deadline=next((e.data for e in grouped.get(ev.PUBLIC, []) if e.kind == "deadline"), None))
     body = rend.render(("setup_" if n == 0 else "") + template, **context)
     # what the core says in every post, whatever the ruleset's templates:
     # ignored actions, the next deadline, the MJ's missed-orders list...

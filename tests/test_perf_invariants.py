@@ -77,7 +77,7 @@ def new_process(monkeypatch):
 def test_verify_builds_one_renderer_and_reads_and_compiles_each_template_once(tmp_path, counted, cold):
     camp = copy_example("murder", tmp_path)
     r = pbp("verify", cwd=camp)
-    assert r.exit_code == 0 and "9 tour(s) rejoué(s) à l'identique." in r.output, r.output
+    assert r.exit_code == 0 and "9 tours rejoués à l'identique." in r.output, r.output
     # 9 turns, 12 posts each, all BBCode: one environment
     assert counted["renderers"] == 1
     assert counted["sources"] and max(counted["sources"].values()) == 1, counted["sources"]

@@ -192,7 +192,8 @@ def test_the_report_gives_each_number_from_the_start_of_the_turn():
     g = Game(lucy="A", bob="G")
     g.play(lucy=[{"deplacement_normal": "nord"}])  # a closed door: +1 noise, +2 stress
     post = render(g, "private", player="lucy")
-    assert ("[list]\n[*]Bruit : 0 → 1\n[*]Fatigue : 0 (niveau 1)\n[*]Stress : 0 → 2\n"
+    assert ("[list]\n[*]Bruit : 0 → 1 (porte ouverte +1) — prochain chasseur attiré à 5 (un à chaque multiple de 5)\n"
+            "[*]Fatigue : 0 — niveau 1, niveau 2 à 3\n[*]Stress : 0 → 2 (porte ouverte +2) — panique à 10\n"
             "[*]Blessures : niveau 1 (indemne)\n[*]Protection : 0\n[/list]\n") in post
 
 

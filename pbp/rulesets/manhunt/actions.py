@@ -140,7 +140,7 @@ def utilisation_equipement(turn, handle, action):
         turn.lose_all_traces(handle)
     turn.tell(handle, "utilisation", item=item, effects=effects)
     turn.costs(handle, fatigue=effects.get("fatigue", 0), stress=effects.get("stress", 0),
-               noise=effects.get("noise", 0))
+               noise=effects.get("noise", 0), cause=("objet", item))
 
 
 def revetir_armure(turn, handle, action):

@@ -56,6 +56,19 @@ def fatigue_malus(rules: dict, fatigue: int) -> int:
     return f["combat_malus"] if fatigue_level(rules, fatigue) >= f["combat_malus_level"] else 0
 
 
+def report_limits(rules: dict, peji: dict) -> dict:
+    """The thresholds a Péji's report shows beside their gauges: the noise that
+    calls the next hunter, the fatigue total of the next level (None at the last),
+    the stress of panic."""
+    f = rules["fatigue"]
+    level = fatigue_level(rules, peji["fatigue"])
+    return {"noise_step": rules["noise"]["threshold"],
+            "next_noise": (peji.get("noise_mark", 0) + 1) * rules["noise"]["threshold"],
+            "next_level": level + 1 if level < f["max_level"] else None,
+            "next_fatigue": fatigue_at_level(rules, level + 1) if level < f["max_level"] else None,
+            "panic": rules["stress"]["panic"]}
+
+
 def noise_calls(rules: dict, peji: dict) -> int:
     """How many new multiples of the noise threshold a Péji's noise has reached
     beyond those already counted (`noise_mark`): each calls a hunter (docs/design.md manhunt 4)."""
