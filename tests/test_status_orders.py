@@ -157,7 +157,7 @@ def test_when_the_orders_cannot_be_judged_status_says_why_and_still_prints(tmp_p
     root = toy(tmp_path / "c", "fr", "default_orders: [volerr]\n", players=("lucy", "bob"))
     r = pbp("status", cwd=root)
     assert r.exit_code == 0
-    assert r.stderr == "campaign.yaml:8: action inconnue « volerr ». Valeurs possibles : avancer, pile_ou_face.\n"
+    assert r.stderr == "campaign.yaml:7: action inconnue « volerr ». Valeurs possibles : avancer, pile_ou_face.\n"
     assert orders_part(r.stdout) == ["Ordres du tour 1",
                                      "pseudo  personnage  ordres  tours manqués",
                                      "------  ----------  ------  -------------",
