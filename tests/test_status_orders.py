@@ -220,6 +220,9 @@ def deadly_turns(root):
     file has only her roleplay (her default orders, and an order file sent)."""
     (root / "turns/004/orders/johannes.yaml").unlink()
     write(root, "turns/004/orders/lucy.yaml", "actions:\n  - fouille\n")
+    # her panic's steps and the cell of the hunter she calls, as the example played them
+    # before dice version 1 (rebuilt since): both hunters then reach their prey on turn 5
+    write(root, "turns/004/gm.yaml", "turn: 4\nrolls: {lucy.panique.1: 3, lucy.panique.2: 1, lucy.bruit.case: 2}\n")
     assert pbp("run", "--no-commit", cwd=root).exit_code == 0
 
 
