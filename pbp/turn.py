@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pbp import events as ev, i18n, yamlio
-from pbp.campaign import FORMATS, Campaign, atomic_write, read_bytes, read_text
+from pbp.campaign import FORMATS, Campaign, atomic_write, handle_file, read_bytes, read_text
 from pbp.deadline import deadline_of, describe
 from pbp.i18n import closest
 from pbp.errors import ErrorList, ForcedRollError, InputError, PbpError
@@ -576,7 +576,7 @@ def render_post(campaign: Campaign, n: int, events: list[ev.Event], audience: ev
 
 def post_path(audience: ev.Audience, ext: str) -> str:
     template, player = _reader(audience)
-    return f"private/{player}.{ext}" if player else f"{template}.{ext}"
+    return f"private/{handle_file(player)}.{ext}" if player else f"{template}.{ext}"
 
 
 def archived_post(campaign: Campaign, n: int, audience: ev.Audience, fmt: str | None = None) -> bytes | None:

@@ -42,7 +42,9 @@ def orders(ctx, handle, write_file):
         playing=handle in rs.players_to_play(state, scenario),
         hints=rs.order_context(state, scenario, handle))
     if write_file:
-        target = campaign.turn_dir(n) / "orders" / f"{handle}.yaml"
+        from pbp.campaign import handle_file
+
+        target = campaign.turn_dir(n) / "orders" / f"{handle_file(handle)}.yaml"
         if target.exists():
             raise PbpError("orders_exist", file=campaign.rel(target))
         atomic_write(target, text)
