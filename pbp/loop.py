@@ -73,7 +73,8 @@ def action_lines(campaign: Campaign, actions: list[od.Action]) -> list[str]:
     out = []
     for action in actions:
         spec = rs.actions.get(action.id) or {}
-        name = spec.get("en", action.id) if campaign.lang == "en" else action.id
+        # French: the action's label where its id is no French (recherche_pieges), else the id
+        name = spec.get("en", action.id) if campaign.lang == "en" else spec.get("label", action.id)
         arg = _arg_text(action.arg)
         out.append(f"{name.replace('_', ' ')}{' : ' + arg if arg and campaign.lang == 'fr' else ''}"
                    f"{': ' + arg if arg and campaign.lang == 'en' else ''}")

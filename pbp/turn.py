@@ -174,7 +174,10 @@ def gather(campaign: Campaign, n: int, state: dict, previous: dict | None = None
             inputs.refuse(handle, problems)
             continue
         if parsed.blank and handle not in lost:
-            inputs.blank.append(handle)  # an unfilled form: as if nothing was sent
+            # an unfilled form: as if nothing was sent; one still as `pbp orders --write`
+            # wrote it was not sent back at all (not yet): `pbp check` says so
+            if data != order_form(campaign, handle, n, state).encode():
+                inputs.blank.append(handle)
             continue
         orders[handle] = parsed
         inputs.valid.append(handle)
@@ -340,6 +343,23 @@ def standing_event(campaign: Campaign, state: dict) -> ev.Event | None:
             item["params"] = dict(entry["params"])
         players.append(item)
     return ev.public("standing", players=players) if players else None
+
+
+def order_form(campaign: Campaign, handle: str, n: int, state: dict) -> str:
+    """The blank order form of `handle` for turn n, as `pbp orders` prints and writes it."""
+    from pbp import orders as od
+    from pbp.render import Renderer, template_paths
+
+    rs, scenario = campaign.ruleset, campaign.scenario
+    actions = [dict(id=a, en=(spec or {}).get("en"), arg=od.describe((spec or {}).get("arg"), rs, campaign.lang),
+                    spec=spec or {})
+               for a, spec in rs.actions.items()]
+    paths = template_paths(rs.id, campaign.lang, campaign.root, rs.folder())
+    return Renderer(paths, "text", lang=campaign.lang).render(
+        "orders_form", player=handle, character=scenario.name(handle), turn=n, actions=actions,
+        playing=handle in rs.players_to_play(state, scenario), hints=rs.order_context(state, scenario, handle),
+        # a lost turn, said at the top of the form (the reason: a message key of the ruleset)
+        lost=(lambda why: f"{rs.id}.{why}" if why else None)(rs.lost_turn(state, scenario, handle)))
 
 
 def core_events(campaign: Campaign, n: int, record: dict, state: dict) -> list[ev.Event]:

@@ -52,11 +52,12 @@ EXPECTED = {
     ("pbp orders --player lucy --write", 0): ["Écrit : turns/001/orders/lucy.yaml"],
     ("pbp orders --player johannes --write", 0): ["Écrit : turns/001/orders/johannes.yaml"],
     ("pbp check", 0): ["Valides (1) : lucy (1 action)",
-                       "Formulaire renvoyé vierge (compte comme rien envoyé) : johannes (Johannes)",
+                       # johannes's form as `pbp orders --write` wrote it: not sent back yet
+                       "Sans ordres (1) : johannes (Johannes) — ordres par défaut s'ils n'envoient rien.",
                        "Tour 1 : 1 valide(s), 0 refusé(s), 1 sans ordres."],
     ("pbp receipt --player lucy", 0): ["[size=150][b]Accusé de réception — mon-event, tour 1[/b][/size]",
                                        "vos ordres sont bien arrivés et sont valides. Voici ce qui sera joué\u00a0:",
-                                       "[*]deplacement normal : nord",
+                                       "[*]déplacement normal : nord",
                                        '[quote="Mélétê"]Mélétê pousse la porte, le cœur battant.[/quote]',
                                        "Date limite des ordres du tour 1\u00a0: dimanche 6 décembre 2026 à 20 h 00."],
     ("pbp remind", 0): ["[size=150][b]mon-event — rappel des ordres du tour 1[/b][/size]",
@@ -71,7 +72,7 @@ EXPECTED = {
                         "En attente\u00a0: lucy, johannes"],
     ("pbp orders --player johannes --write", 1): ["Écrit : turns/002/orders/johannes.yaml"],
     ("pbp check", 1): ["Valides (1) : johannes (1 action)",
-                       "Formulaire renvoyé vierge (compte comme rien envoyé) : lucy (Mélétê)",
+                       "Sans ordres (1) : lucy (Mélétê) — ordres par défaut s'ils n'envoient rien.",
                        "Tour 2 : 1 valide(s), 0 refusé(s), 1 sans ordres."],
     ("pbp run", 1): ["Tour 2 résolu : 8 fichiers dans turns/002.", "Sans ordres (ordres par défaut) : lucy"],
     # (what a search finds hangs on the dice, whose seed `pbp init` draws: not checked)
