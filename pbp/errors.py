@@ -39,6 +39,18 @@ class PbpError(Exception):
         params = {k: v.text(lang) if isinstance(v, Phrase) else v for k, v in self.params.items()}
         return where + i18n.t(lang, self.key, **params)
 
+    def for_player(self, lang: str = "fr", lines: bool = True) -> str:
+        """The message as a player reads it (a receipt): no MJ's path, the line "of your
+        orders" (`lines`: the player wrote the file; a message imported from a private
+        message has no line they know)."""
+        from pbp import i18n
+
+        params = {k: v.text(lang) if isinstance(v, Phrase) else v for k, v in self.params.items()}
+        text = i18n.t(lang, self.key, **params)
+        if lines and self.line:
+            return i18n.t(lang, "player_line", line=self.line) + " " + text
+        return text[:1].upper() + text[1:]
+
     def __str__(self) -> str:
         return self.text("en")
 

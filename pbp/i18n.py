@@ -148,7 +148,38 @@ def _one(lang: str, key: str, params: dict) -> str:
     if texts is None:
         return key + (" " + shown({k: _fmt(v) for k, v in params.items()}) if params else "")
     template = texts.get(lang) or texts.get("en") or next(iter(texts.values()))
+    if "|" in template:
+        template = _PLURAL.sub(lambda m: _plural_form(lang, params.get(m.group(1)), m.group(2), m.group(3)),
+                               template)
     return template.format(**{k: _fmt(v) for k, v in params.items()})
+
+
+#: a word that agrees with a count in a message: `{count} {count|problème|problèmes}`
+_PLURAL = Lazy(r"\{(\w+)\|([^{}|]*)\|([^{}|]*)\}")
+
+
+def _plural_form(lang: str, count, one: str, other: str) -> str:
+    # braces doubled: the chosen word goes through str.format with the rest
+    return (one if plural_category(lang, count) == "one" else other).replace("{", "{{").replace("}", "}}")
+
+
+def plural_category(lang: str, count) -> str:
+    """The CLDR plural category of a count in a language ("one", "many", "other"...),
+    by Babel's rule for the language: French "one" for 0 and 1, English for 1 only."""
+    try:
+        number = count if isinstance(count, (int, float)) and not isinstance(count, bool) else int(str(count))
+    except ValueError:
+        return "other"
+    return _plural_rule(lang)(abs(number))
+
+
+@functools.lru_cache(maxsize=None)
+def _plural_rule(lang: str):
+    # Babel (and its locale data) only once a count is said, once per language: a command that
+    # says none does not pay its import
+    from babel.core import Locale
+
+    return Locale.parse(lang).plural_form
 
 
 def t(lang: str, key: str, /, **params) -> str:

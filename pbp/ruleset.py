@@ -242,6 +242,12 @@ class Ruleset(ABC):
         """The MJ's overview of a state, as gm events for the `status` template."""
         return []
 
+    def closed_actions(self, state: dict, scenario: Scenario, player: str) -> set[str]:
+        """The actions `player` cannot take in their state whatever they name (a ghost's
+        action for the living): `pbp orders import` never reads a message's words as
+        one of them. The default: none (the checks refuse what does not fit)."""
+        return set()
+
     def import_names(self, state: dict, scenario: Scenario, player: str) -> dict[str, list[vocabulary.Entry]]:
         """The values `player` may name in a plain-text message (`pbp orders import`), by
         vocabulary: an argument type of data.yaml (`direction`, `chasseur`) or

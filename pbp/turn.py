@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     # does not), reading orders and rolling dice by those that resolve a turn
     # (pbp status and pbp post read the archive only).
     from pbp import orders as od
+    from pbp.at_deadline import Played
     from pbp.render import Renderer
 
 #: the core's record of a turn: the roster and the rendering it was played with
@@ -36,14 +37,14 @@ class TurnInputs(Record):
     """A turn's orders as read and judged, every file in one pass."""
 
     __slots__ = ("orders", "gm", "defaulted", "blank", "valid", "refused", "lost", "ignored", "errors",
-                 "by_player", "inactive")
+                 "by_player", "inactive", "played")
 
     def __init__(self, orders: dict[str, od.PlayerOrders], gm: od.GmOrders, defaulted: list[str],
                  blank: list[str] | None = None, valid: list[str] | None = None, refused: list[str] | None = None,
                  lost: dict[str, str] | None = None, ignored: list[PbpError] | None = None,
                  errors: list[PbpError] | None = None, by_player: dict[str, list[PbpError]] | None = None,
-                 inactive: list[str] | None = None):
-        self.orders = orders  # what the rules get, in roster order
+                 inactive: list[str] | None = None, played: dict[str, Played] | None = None):
+        self.orders = orders  # what the rules get, in roster order (a refused file's player: see `played`)
         self.gm = gm
         self.defaulted = defaulted  # in play, and sent nothing (or an unfilled form): the default orders
         self.blank = [] if blank is None else blank  # of them, who sent an unfilled form
@@ -54,6 +55,9 @@ class TurnInputs(Record):
         self.errors = [] if errors is None else errors
         self.by_player = {} if by_player is None else by_player  # each refused file's problems
         self.inactive = [] if inactive is None else inactive  # in play, but no longer expected (missed orders)
+        #: what each player in play without valid orders plays at the deadline, and why (pbp.at_deadline):
+        #: who sent nothing or a blank form, and whose file is refused
+        self.played = {} if played is None else played
 
     def refuse(self, handle: str, problems: list[PbpError]) -> None:
         self.errors += problems
@@ -66,9 +70,19 @@ class TurnInputs(Record):
         """Who is still expected to send orders: in play, not set inactive."""
         return [h for h in self.defaulted if h not in self.inactive]
 
-    def raise_errors(self) -> None:
-        if self.errors:
-            raise ErrorList(self.errors)
+    @property
+    def mj_errors(self) -> list[PbpError]:
+        """The problems no deadline plays past: the MJ's own files (gm.yaml,
+        campaign.yaml's orders). A refused player file is not one of them."""
+        refusals = {id(p) for problems in self.by_player.values() for p in problems}
+        return [e for e in self.errors if id(e) not in refusals]
+
+    def raise_errors(self, at_deadline: bool = False) -> None:
+        """Every problem, refused player files included; `at_deadline`: only
+        the MJ's (each refused file's player plays as `played` says)."""
+        errors = self.mj_errors if at_deadline else self.errors
+        if errors:
+            raise ErrorList(errors)
 
 
 class TurnOutput(Record):
@@ -181,16 +195,11 @@ def gather(campaign: Campaign, n: int, state: dict, previous: dict | None = None
             continue
         orders[handle] = parsed
         inputs.valid.append(handle)
-    raw_default = campaign.config.get("default_orders")
     for handle in playing:
-        if handle in orders or handle in inputs.refused:
-            continue
-        if handle in lost:
+        if handle in lost and handle not in orders:
             orders[handle] = od.PlayerOrders(handle, n, [], default=True)
-            continue
-        inputs.defaulted.append(handle)
-        orders[handle] = od.default_orders(ruleset, scenario, handle, n, raw_default)
-        inputs.errors += od.check_rules(orders[handle], state, ruleset, scenario)
+    _without_orders(campaign, state, n, inputs, [h for h in playing if h not in orders],
+                    {h: campaign.rel(paths[0]) for h, paths in claimed.items()}, orders)
     gm_path = campaign.gm_file(n)
     if campaign.has_input(gm_path):
         source = campaign.rel(gm_path)
@@ -205,6 +214,30 @@ def gather(campaign: Campaign, n: int, state: dict, previous: dict | None = None
             inputs.gm = parsed_gm or inputs.gm
     inputs.orders = {h: orders[h] for h in scenario.roster if h in orders}
     return inputs
+
+
+def _without_orders(campaign: Campaign, state: dict, n: int, inputs: TurnInputs, handles: list[str],
+                    files: dict[str, str], orders: dict) -> None:
+    """What each player in play without valid orders plays (pbp.at_deadline):
+    who sent nothing or a blank form is among the defaulted; a refused file's
+    player plays so only when the turn is played at the deadline (`compute`)."""
+    if not handles:
+        return
+    from pbp.at_deadline import Policy
+
+    policy = Policy(campaign, state, n)
+    for handle in handles:
+        refused = handle in inputs.refused
+        if not refused:
+            inputs.defaulted.append(handle)
+        why = "refused" if refused else "blank" if handle in inputs.blank else "missing"
+        try:
+            played = policy.play(handle, why, files[handle] if refused else None)
+        except PbpError as exc:
+            inputs.errors.append(exc)
+            continue
+        inputs.played[handle] = played
+        orders[handle] = played.orders
 
 
 def _about_actions(problem: PbpError, orders: od.PlayerOrders) -> bool:
@@ -225,21 +258,29 @@ def record_of(campaign: Campaign, n: int, remember: bool = True) -> dict:
     path = campaign.turn_dir(n) / RECORD_FILE
     if not path.exists():
         return {}
-    data = yamlio.loads(read_text(path, campaign.rel(path)), campaign.rel(path), remember=remember)
+    text = read_text(path, campaign.rel(path))
+    data = yamlio.loads(text, campaign.rel(path), remember=remember)
+    fmt = (data.get("render") or {}).get("format") if isinstance(data, dict) and isinstance(data.get("render"), dict) else None
+    if fmt is not None and fmt not in FORMATS:  # a turn is replayed in a format pbp has, or refused
+        raise PbpError("bad_choice", file=campaign.rel(path), line=yamlio.line_of(text, ("render", "format")),
+                       value=fmt, valid=list(FORMATS))
     return data if isinstance(data, dict) else {}
 
 
 def new_record(campaign: Campaign, inputs: TurnInputs | None, previous: dict,
-               playing: list[str] | None = None) -> dict:
-    """What turn n records: the roster and rendering it was played with, and
-    the missed-orders counts (consecutive turns without orders, by player).
+               playing: list[str] | None = None, dice: int = 0) -> dict:
+    """What turn n records: the roster, rendering and dice version (`dice`,
+    written when not 0, see `dice_version`) it was played with, and the
+    missed-orders counts (consecutive turns without orders, by player).
     `playing`: who is still in play after the turn; the others (dead, escaped,
     eliminated) have nothing to order any more, so no count is kept for them:
     they are never flagged to chase nor waited for."""
     missed = dict(previous.get("missed") or {})
     inactive = set(previous.get("inactive") or [])
     if inputs is not None:
-        for handle in inputs.defaulted:  # a blank form's sender is among them, counted once
+        # a blank form's sender is among the defaulted, counted once; a refused file played at
+        # the deadline is a turn without orders too
+        for handle in inputs.defaulted + [h for h in inputs.played if h in inputs.refused]:
             missed[handle] = missed.get(handle, 0) + 1
         for handle in inputs.valid:
             missed.pop(handle, None)
@@ -251,10 +292,29 @@ def new_record(campaign: Campaign, inputs: TurnInputs | None, previous: dict,
         missed = {h: count for h, count in missed.items() if h in playing}
         inactive &= set(playing)
     roster = campaign.roster
-    return {"roster": roster, "render": {"lang": campaign.lang, "format": campaign.format,
-                                         "dialect": campaign.dialect},
-            "missed": {h: missed[h] for h in roster if missed.get(h)},
-            "inactive": [h for h in roster if h in inactive]}
+    record = {"roster": roster, "render": {"lang": campaign.lang, "format": campaign.format,
+                                           "dialect": campaign.dialect}}
+    if dice:  # absent means 0: a turn of an archive from before versions replays byte for byte
+        record["dice"] = dice
+    record["missed"] = {h: missed[h] for h in roster if missed.get(h)}
+    record["inactive"] = [h for h in roster if h in inactive]
+    return record
+
+
+def dice_version(campaign: Campaign, n: int, previous: dict) -> int:
+    """The dice version turn n is played with: the one the campaign was set up
+    with, for its whole life (docs/dice.md, "Which version a turn uses").
+    Turn n > 0 takes turn n-1's (`previous`, its record); the set-up takes
+    the newest version, or, replayed, the one its record says (absent: 0).
+    No MJ chooses it once the secret is known: a turn whose record says
+    another version than its previous turn's replays DIFFERENT."""
+    from pbp import dice_versions
+
+    if n > 0:
+        return dice_versions.recorded(previous)
+    if campaign.last_turn() is not None:  # turn 0 is archived: this is its replay
+        return dice_versions.recorded(record_of(campaign, 0, remember=False))
+    return dice_versions.VERSION
 
 
 #: what campaign.yaml means when it does not say (Campaign.lang, .format, .dialect)
@@ -317,14 +377,38 @@ def extra_events(campaign: Campaign, inputs: TurnInputs, state: dict) -> list[ev
             audience = ruleset.roleplay_audience(state, scenario, handle)
             out.append(ev.Event("roleplay", {"player": handle, "character": scenario.name(handle),
                                              "text": orders.roleplay}, audience))
-    if inputs.defaulted:
-        out.append(ev.gm("defaulted", players=inputs.defaulted))
+    if inputs.played:
+        out.append(deadline_event(campaign, inputs))
     for handle, why in inputs.lost.items():
         if handle in inputs.valid:  # they sent orders for a turn they lose: both are told
             out.append(ev.private(handle, "actions_ignored", player=handle, reason=f"{ruleset.id}.{why}"))
     for note in inputs.ignored:
         out.append(ev.gm("file_ignored", file=note.file, player=note.params.get("player")))
     return out
+
+
+def deadline_event(campaign: Campaign, inputs: TurnInputs) -> ev.Event:
+    """For the MJ's report: what each player without valid orders played, and
+    why (nothing sent, a blank form, a refused file; the default orders, or the
+    ruleset's fallback orders where the default ones are not allowed to them).
+    The actions and the rules' reasons are words: given in each language, so
+    the report renders in either (`pbp post --format`, a language changed since)."""
+    from pbp.at_deadline import refusal_texts
+    from pbp.orders import action_lines
+
+    rs = campaign.ruleset
+    players = []
+    for handle, played in inputs.played.items():
+        entry = {"player": handle, "why": played.why, "how": played.how,
+                 "actions": {lang: action_lines(rs, lang, played.orders.actions) for lang in i18n.LANGS}}
+        if played.file:
+            entry["file"] = played.file
+        if played.how == "fallback":
+            entry.update(default={lang: action_lines(rs, lang, played.default) for lang in i18n.LANGS},
+                         source=played.source,
+                         refusals={lang: refusal_texts(played.refusals, lang) for lang in i18n.LANGS})
+        players.append(entry)
+    return ev.gm("deadline_played", players=players)
 
 
 def standing_event(campaign: Campaign, state: dict) -> ev.Event | None:
@@ -390,11 +474,14 @@ def core_events(campaign: Campaign, n: int, record: dict, state: dict) -> list[e
 
 
 def compute(campaign: Campaign, n: int, inputs: TurnInputs | None = None, files: bool = True,
-            state: dict | None = None) -> TurnOutput:
+            state: dict | None = None, at_deadline: bool = False) -> TurnOutput:
     """Resolve turn `n` from the archive's files, without writing anything.
     `inputs`: the turn's orders, already gathered from `state`, the state of
     turn n-1 (`pbp check` has both: neither is read again); `files=False`: no
-    output bytes (the turn is only resolved, to see what it rolls)."""
+    output bytes (the turn is only resolved, to see what it rolls);
+    `at_deadline`: a refused player file does not stop the turn, its player
+    plays as the deadline policy says (pbp.at_deadline); an archived turn is
+    replayed so (a refused file in it was played so)."""
     if n == 0:
         return compute_setup(campaign)
     if state is None:
@@ -404,10 +491,11 @@ def compute(campaign: Campaign, n: int, inputs: TurnInputs | None = None, files:
     previous = record_of(campaign, n - 1, remember=False)
     if inputs is None:
         inputs = gather(campaign, n, state, previous)
-    inputs.raise_errors()
+    inputs.raise_errors(at_deadline)
     from pbp.dice import Dice
 
-    dice = Dice(campaign.secret, n, dict(inputs.gm.rolls))
+    version = dice_version(campaign, n, previous)
+    dice = Dice(campaign.secret, n, dict(inputs.gm.rolls), version)
     try:
         import pickle  # a deep copy of the state, quicker than copy.deepcopy
 
@@ -422,7 +510,7 @@ def compute(campaign: Campaign, n: int, inputs: TurnInputs | None = None, files:
                 for label in dice.unused_forced()]
     events += [ev.gm("forced_unused", label=w.params["label"]) for w in warnings]
     record = new_record(campaign, inputs, previous,
-                        campaign.ruleset.players_to_play(result.state, campaign.scenario))
+                        campaign.ruleset.players_to_play(result.state, campaign.scenario), version)
     events += core_events(campaign, n, record, result.state)
     out = _finish(campaign, n, result.state, events, dice, warnings, record, files)
     out.inputs = inputs
@@ -451,12 +539,13 @@ def compute_setup(campaign: Campaign) -> TurnOutput:
         forced = {str(k): v for k, v in rolls.items()}
     from pbp.dice import Dice
 
-    dice = Dice(campaign.secret, 0, forced)
+    version = dice_version(campaign, 0, {})
+    dice = Dice(campaign.secret, 0, forced, version)
     try:
         result = campaign.ruleset.setup(campaign.scenario, dice)
     except ForcedRollError as exc:
         raise exc.located(campaign.rel(gm_path))
-    record = new_record(campaign, None, {})
+    record = new_record(campaign, None, {}, dice=version)
     events = list(result.events) + core_events(campaign, 0, record, result.state)
     return _finish(campaign, 0, result.state, events, dice, [], record)
 

@@ -228,7 +228,8 @@ def test_empty_and_comment_only_files(camp):
 
 
 def test_invalid_utf8_names_its_line(camp):
-    orders(camp, HEAD.encode() + b"actions: []\nroleplay: caf\xe9\n")
+    # half UTF-8, half Windows-1252: no one reading (a Windows-1252 file alone is read, with a note)
+    orders(camp, HEAD.encode() + b"actions: []\nroleplay: caf\xc3\xa9 ou caf\xe9\n")
     refused(camp, f"{LUCY}:4: le fichier n'est pas en UTF-8 ; enregistrez-le en UTF-8.")
 
 

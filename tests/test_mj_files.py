@@ -232,9 +232,9 @@ def test_schema_types_and_their_messages():
         "f.yaml: `d`: invalid dice expression `2d` (examples: 1d10, 2d6+1, d%, 2d6+1d4-2).",
         "f.yaml: `c`: `nrd` is not a valid value. Did you mean `nord`? Valid values: nord, sud.",
         "f.yaml: `s`: `Abc` does not have the expected form (^[a-z]+$).",
-        "f.yaml: `l`: 2 item(s); at most 1.",
+        "f.yaml: `l`: 2 items; at most 1.",
         "f.yaml: `l[2]`: expected a whole number, found the text `2`.",
-        "f.yaml: `m`: 0 item(s); at least 1 are needed.",
+        "f.yaml: `m`: 0 items; at least 1 are needed.",
         "f.yaml: `z`: unknown field. Valid values: b, c, d, l, m, n, o, s, t, x.",
     ]
     assert problems(spec, []) == ["f.yaml: the file must hold a mapping (`key: value` lines); it holds a list."]

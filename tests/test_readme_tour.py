@@ -54,7 +54,7 @@ EXPECTED = {
     ("pbp check", 0): ["Valides (1) : lucy (1 action)",
                        # johannes's form as `pbp orders --write` wrote it: not sent back yet
                        "Sans ordres (1) : johannes (Johannes) — ordres par défaut s'ils n'envoient rien.",
-                       "Tour 1 : 1 valide(s), 0 refusé(s), 1 sans ordres."],
+                       "Tour 1 : 1 valide, 0 refusé, 1 sans ordres."],
     ("pbp receipt --player lucy", 0): ["[size=150][b]Accusé de réception — mon-event, tour 1[/b][/size]",
                                        "vos ordres sont bien arrivés et sont valides. Voici ce qui sera joué\u00a0:",
                                        "[*]déplacement normal : nord",
@@ -64,7 +64,8 @@ EXPECTED = {
                         "Toujours pas d'ordres de\u00a0: Johannes (johannes).",
                         "Date limite\u00a0: [b]dimanche 6 décembre 2026 à 20 h 00[/b]. Sans ordres valides à temps, "
                         "ce sont les ordres par défaut qui seront joués."],
-    ("pbp run", 0): ["Tour 1 résolu : 8 fichiers dans turns/001.", "Sans ordres (ordres par défaut) : johannes"],
+    ("pbp run", 0): ["Tour 1 résolu : 8 fichiers dans turns/001.", "Joués selon la règle de l'échéance :",
+                     "  johannes (Johannes) : rien envoyé — ordres par défaut : aucune action"],
     ("pbp post", 0): ["[size=200][b]mon-event — tour 1[/b][/size]", "[*][b]Mélétê[/b] : déplacement.",
                       "[b]Ordres du tour 2[/b]\u00a0: à envoyer avant le dimanche 13 décembre 2026 à 20 h 00."],
     ("pbp post --player lucy", 1): ["[size=200][b]Mélétê — tour 1[/b][/size]"],
@@ -73,12 +74,14 @@ EXPECTED = {
     ("pbp orders --player johannes --write", 1): ["Écrit : turns/002/orders/johannes.yaml"],
     ("pbp check", 1): ["Valides (1) : johannes (1 action)",
                        "Sans ordres (1) : lucy (Mélétê) — ordres par défaut s'ils n'envoient rien.",
-                       "Tour 2 : 1 valide(s), 0 refusé(s), 1 sans ordres."],
-    ("pbp run", 1): ["Tour 2 résolu : 8 fichiers dans turns/002.", "Sans ordres (ordres par défaut) : lucy"],
+                       "Tour 2 : 1 valide, 0 refusé, 1 sans ordres."],
+    ("pbp run", 1): ["Tour 2 résolu : 8 fichiers dans turns/002.", "Joués selon la règle de l'échéance :",
+                     "  lucy (Mélétê) : rien envoyé — ordres par défaut : aucune action"],
     # (what a search finds hangs on the dice, whose seed `pbp init` draws: not checked)
     ("pbp post --gm", 0): ["[size=200][b]Rapport MJ — mon-event — tour 2[/b][/size]",
-                           "[*]Sans ordres (ordres par défaut) : lucy", "[*]Mélétê (lucy)\u00a0: 1 tour sans ordres"],
-    ("pbp verify", 0): ["3 tour(s) rejoué(s) à l'identique."],
+                           "[*]Mélétê (lucy)\u00a0: rien envoyé — ordres par défaut\u00a0: aucune action",
+                           "[*]Mélétê (lucy)\u00a0: 1 tour sans ordres"],
+    ("pbp verify", 0): ["3 tours rejoués à l'identique."],
 }
 
 

@@ -16,10 +16,13 @@ LANGS = ["fr", "en"]
 
 
 def orders_part(stdout: str) -> list[str]:
-    """status's lines from its orders table's title on."""
+    """status's lines from its orders table's title on, up to what each player
+    without valid orders will play at the deadline (tests/test_at_deadline.py)."""
     lines = stdout.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(("Ordres du tour", "Orders for turn")))
-    return lines[start:]
+    heads = [i for i, line in enumerate(lines)
+             if line in ("À l'échéance, sans nouvel envoi\u00a0:", "At the deadline, unless something new arrives:")]
+    return lines[start:heads[0] - 1] if heads else lines[start:]
 
 
 def english(root):
@@ -80,7 +83,7 @@ def test_forms_written_by_pbp_orders_are_not_sent_yet_until_a_player_sends_one_b
     for player in ("kira", "brann", "tia"):
         assert pbp("orders", "--player", player, "--write", cwd=root).exit_code == 0
     check = pbp("check", cwd=root)
-    assert check.stdout.splitlines()[-1] == {"fr": "Tour 5 : 0 valide(s), 0 refusé(s), 3 sans ordres.",
+    assert check.stdout.splitlines()[-1] == {"fr": "Tour 5 : 0 valide, 0 refusé, 3 sans ordres.",
                                              "en": "Turn 5: 0 valid, 0 refused, 3 without orders."}[lang]
     assert "vierge" not in check.stdout and "blank" not in check.stdout
     r = pbp("status", cwd=root)
@@ -139,7 +142,7 @@ def test_files_check_refuses_are_to_fix_not_received(tmp_path, lang):
     orders(root, 1, "zoe.yaml", "actions: [avancer: 1]\n")
     check = pbp("check", cwd=root)
     assert check.exit_code == 1 and check.stdout.splitlines()[-1] == {
-        "fr": "Tour 1 : 1 valide(s), 3 refusé(s), 0 sans ordres.", "en": "Turn 1: 1 valid, 3 refused, 0 without orders."
+        "fr": "Tour 1 : 1 valide, 3 refusés, 0 sans ordres.", "en": "Turn 1: 1 valid, 3 refused, 0 without orders."
     }[lang]
     r = pbp("status", cwd=root)
     assert (r.exit_code, r.stderr) == (0, "")
@@ -155,7 +158,7 @@ def test_no_bad_order_file_makes_status_fail(tmp_path):
     orders(root, 1, "Ann.yml", "actions: [avancer: 2]\n")
     (root / "turns/001/orders/bob.yaml").mkdir()
     orders(root, 1, "cid.yaml", "roleplay: " + "x" * 200 + "\n")
-    (root / "turns/001/orders/dan.yaml").write_bytes(b"actions: [avancer: 1]\nroleplay: \xe9t\xe9\n")
+    (root / "turns/001/orders/dan.yaml").write_bytes(b"actions: [avancer: 1]\nroleplay: \xc3\xa9t\xe9\n")  # half UTF-8: no reading
     orders(root, 1, "eve.yaml", "actions: [avancer: 1\n")
     outside = tmp_path / "outside.yaml"
     outside.write_text("actions: [avancer: 1]\n", encoding="utf-8")
@@ -181,7 +184,7 @@ def test_when_the_orders_cannot_be_judged_status_says_why_and_still_prints(tmp_p
     root = toy(tmp_path / "c", "fr", "default_orders: [volerr]\n", players=("lucy", "bob"))
     r = pbp("status", cwd=root)
     assert r.exit_code == 0
-    assert r.stderr == "campaign.yaml: action inconnue « volerr ». Valeurs possibles : avancer, pile_ou_face.\n"
+    assert r.stderr == "campaign.yaml:8: action inconnue « volerr ». Valeurs possibles : avancer, pile_ou_face.\n"
     assert orders_part(r.stdout) == ["Ordres du tour 1",
                                      "pseudo  personnage  ordres  tours manqués d'affilée",
                                      "------  ----------  ------  -----------------------",

@@ -69,7 +69,10 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
     limit = campaign.limits["order_file_bytes"]
     source = "<stdin>" if message == "-" else message
     data = import_orders.read_source(message, click.get_binary_stream("stdin"), limit)
-    text = import_orders.read_message(data, source, limit)
+    notes: list = []
+    text = import_orders.read_message(data, source, limit, notes)
+    for note in notes:
+        click.echo(note.text(lang), err=True)
     if write_file and not force:
         existing = [p for h, p in campaign.order_files(turn.next_turn(campaign)) if h == handle]
         if existing:
@@ -119,7 +122,7 @@ def check(ctx, n):
     inputs = report.inputs
     for error in inputs.errors + report.forced:
         click.echo(error.text(lang), err=True)
-    for note in inputs.ignored + report.unused:
+    for note in inputs.ignored + report.unused + [n for o in inputs.orders.values() for n in o.notes]:
         click.echo(note.text(lang), err=True)
     names = campaign.names
 
@@ -144,6 +147,11 @@ def check(ctx, n):
         say("check_inactive", players=who(inputs.inactive))
     for h, why in inputs.lost.items():  # one line each: a reason is a sentence
         say("check_lost", player=who([h])[0], reason=i18n.t(lang, f"{campaign.ruleset.id}.{why}"))
+    deadline = loop.deadline_lines(campaign, inputs, ahead=True)
+    if deadline:  # what `pbp run` will play for each player without valid orders
+        say("deadline_check_header")
+        for line in deadline:
+            click.echo("  " + line)
     if report.ok and inputs.gm.rolls and not report.unused:
         say("check_forced_ok", count=len(inputs.gm.rolls))
     if report.ok and not missing:
@@ -158,8 +166,7 @@ def check(ctx, n):
 def _n_actions(lang: str, count: int) -> str:
     from pbp import i18n
 
-    one = count <= 1 if lang == "fr" else count == 1
-    return i18n.t(lang, "n_actions_one" if one else "n_actions", count=count)
+    return i18n.t(lang, "n_actions", count=count)
 
 
 @click.command(cls=PbpCommand)

@@ -16,8 +16,9 @@ from pbp.cli.common import (FILE_PATH, FORMAT, PbpCommand, campaign_of, commit, 
 @click.option("--dry-run", is_flag=True)
 @click.option("--no-orders", is_flag=True)
 @click.option("--accept-changes", is_flag=True)
+@click.option("--at-deadline", is_flag=True)
 @click.pass_context
-def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes):
+def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes, at_deadline):
     """Resolve the next turn, write its outputs, commit."""
     from pbp import i18n, seal, turn
     from pbp.errors import PbpError
@@ -41,16 +42,24 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes):
                 raise refusals[0]
         elif edited:
             click.echo(i18n.t(campaign.lang, "run_archive_edited_kept", turn=n, files=edited), err=True)
-        out = turn.compute(campaign, n)
+        state = campaign.state(n - 1)
+        if campaign.ruleset.is_over(state):
+            raise PbpError("game_over", turn=n - 1)
+        inputs = turn.gather(campaign, n, state)
+        if inputs.refused and not at_deadline and not inputs.mj_errors:
+            _refuse_refused_files(ctx, campaign, n, inputs)
+        out = turn.compute(campaign, n, inputs, state=state, at_deadline=at_deadline)
         # nobody sent anything: most often a second `pbp run` (the turn just played is
         # the last one), which would play a whole turn on default orders without a word
-        if not no_orders and out.inputs.defaulted and not out.inputs.valid:
+        if not (no_orders or at_deadline) and out.inputs.defaulted and not out.inputs.valid:
             refusals.append(PbpError("run_no_orders", turn=n, folder=campaign.rel(campaign.turn_dir(n) / "orders"),
                                      players=out.inputs.missing or out.inputs.defaulted))
             if not dry_run:
                 raise refusals[-1]
         for refusal in refusals:
             click.echo(refusal.text(campaign.lang), err=True)
+        if dry_run:
+            _say_played(campaign, out.inputs, err=True)
         turn.render_all(campaign, out, fmt)
         code = seal.seal_output(campaign, out, seal.previous_of(campaign, n, codes))
         for warning in out.warnings:
@@ -71,8 +80,7 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes):
         written = turn.write(campaign, out)
         seal.record_printed(campaign, n, code)
         say("run_done", turn=n, count=len(written), folder=campaign.rel(campaign.turn_dir(n)))
-        if out.inputs.missing:
-            say("run_defaulted", players=out.inputs.defaulted)  # a blank form is among them
+        _say_played(campaign, out.inputs)
         if campaign.ruleset.is_over(out.state):
             say("game_finished")
         commit(campaign, "commit_turn", no_commit, turn=n)
@@ -88,6 +96,34 @@ def post(ctx, n, handle, for_gm, fmt):
     """Print a post as the turn wrote and sealed it (public by default); in another --format, it is rendered again."""
     campaign, n, audience, _ = _which_post(ctx, n, handle, for_gm)
     click.echo(_post_text(campaign, n, audience, fmt), nl=False)
+
+
+def _refuse_refused_files(ctx, campaign, n: int, inputs) -> None:
+    """A refused player file stops `pbp run` before the deadline (the player may
+    still fix it): every problem, then what `--at-deadline` would play for whom."""
+    from pbp import i18n, loop
+
+    lang = campaign.lang
+    for error in inputs.errors:
+        click.echo(error.text(lang), err=True)
+    files = [p.file for p in inputs.played.values() if p.why == "refused"] or \
+        sorted({e.file for h in inputs.refused for e in inputs.by_player[h] if e.file})
+    click.echo(i18n.t(lang, "run_refused_file" if len(files) == 1 else "run_refused_files", turn=n, files=files),
+               err=True)
+    for line in loop.deadline_lines(campaign, inputs):
+        click.echo("  " + line, err=True)
+    ctx.exit(1)
+
+
+def _say_played(campaign, inputs, err: bool = False) -> None:
+    """What each player without valid orders played (pbp.at_deadline), one line each."""
+    from pbp import i18n, loop
+
+    lines = loop.deadline_lines(campaign, inputs)
+    if lines:
+        click.echo(i18n.t(campaign.lang, "deadline_run_header"), err=err)
+        for line in lines:
+            click.echo("  " + line, err=err)
 
 
 def _long_posts(out, limit: int) -> list[tuple[str, int]]:

@@ -2,8 +2,8 @@
 
 One `Turn` plays one turn: the Péjis in roster order, action after action
 (actions.py says what each does; their costs follow, then the thresholds in the
-order noise, fatigue, stress, DESIGN 3), then the exit and the trap of the cell
-where each stops, then the hunters (DESIGN 10), then the reports. This module
+order noise, fatigue, stress, docs/design.md manhunt 3), then the exit and the trap of the cell
+where each stops, then the hunters (docs/design.md manhunt 10), then the reports. This module
 owns the order of play and a Péji's condition (costs, thresholds, wounds,
 death), which every action, trap and fight goes through.
 """
@@ -161,7 +161,7 @@ class Turn:
             if peji["status"] == r.ACTIVE:
                 self.costs(handle, spec["noise"], spec["fatigue"], spec["stress"], cause=("action", action.id))
 
-    # -- a Péji's condition: costs and thresholds (DESIGN 3: noise, then fatigue, then stress)
+    # -- a Péji's condition: costs and thresholds (docs/design.md manhunt 3: noise, then fatigue, then stress)
     def costs(self, handle, noise=0, fatigue=0, stress=0, cause=("action", None)):
         """Pay, then what the thresholds bring; `cause` (kind, what): for the report (_log)."""
         peji = self.peji(handle)
@@ -205,7 +205,7 @@ class Turn:
             self._spot(handle)
 
     def _spot(self, handle):
-        """DESIGN 4: a free hunter appears on a random adjacent cell and tracks the
+        """docs/design.md manhunt 4: a free hunter appears on a random adjacent cell and tracks the
         Péji, whose stress rises. No free hunter: nothing happens, no stress (FAQ 9)."""
         peji = self.peji(handle)
         hid = r.free_hunter(self.state)
@@ -243,7 +243,7 @@ class Turn:
             self.tell(handle, "epuise")
 
     def _forced_drop(self, handle):
-        """DESIGN 5: the items the order names (`jeter`), else the last found."""
+        """docs/design.md manhunt 5: the items the order names (`jeter`), else the last found."""
         peji = self.peji(handle)
         count = self.rules["fatigue"]["drop_count"]
         # the items a `jeter` names, as the player wrote them (accents may be missing)
@@ -267,7 +267,7 @@ class Turn:
         if peji["stress"] < s["panic"] or r.PANIC in peji["recover"] or peji["status"] != r.ACTIVE \
                 or self.fighting:
             return
-        # DESIGN 6: moved 2 random steps, noise and fatigue up, next turn lost.
+        # docs/design.md manhunt 6: moved 2 random steps, noise and fatigue up, next turn lost.
         peji["recover"].append(r.PANIC)
         peji["lost_turns"] = 1
         path = []
@@ -285,14 +285,14 @@ class Turn:
         self.costs(handle, noise=s["panic_noise"], fatigue=s["panic_fatigue"], cause=("panique", None))
 
     def wound(self, handle, cause: str, levels: int = 1):
-        """DESIGN 7: each level reached applies its effect once; the dead level kills."""
+        """docs/design.md manhunt 7: each level reached applies its effect once; the dead level kills."""
         peji = self.peji(handle)
         for _ in range(levels):
             if peji["status"] != r.ACTIVE:
                 return
             peji["wounds"] += 1
             dead = peji["wounds"] >= self.rules["wounds"]["dead_level"]
-            # the level's effect, told with the wound (DESIGN 7): "+1 fatigue" has its cause
+            # the level's effect, told with the wound (docs/design.md manhunt 7): "+1 fatigue" has its cause
             fatigue, stress = (0, 0) if dead else r.wound_costs(self.rules, peji["wounds"], peji["fatigue"])
             self.tell(handle, "blessure", level=peji["wounds"], cause=cause, fatigue=fatigue, stress=stress)
             if dead:
@@ -315,7 +315,7 @@ class Turn:
                 h["target"], h["trace"] = None, None
 
     def cross(self, handle, src, exit_, pay=True) -> dict:
-        """Through a doorway (DESIGN 2): a closed one opens, and costs unless `pay` is False."""
+        """Through a doorway (docs/design.md manhunt 2): a closed one opens, and costs unless `pay` is False."""
         door = self.lab.door(exit_)
         was_open = self.lab.door_open(src, exit_, self.open_doors)
         if not was_open:
@@ -326,7 +326,7 @@ class Turn:
         return {"door": door, "opened": not was_open}
 
     def blind_hunters(self, handle, cells) -> list[str]:
-        """DESIGN 12: the hunters on these cells tracking the Péji lose the trace this turn."""
+        """docs/design.md manhunt 12: the hunters on these cells tracking the Péji lose the trace this turn."""
         lost = []
         for hid in r.hunters_on(self.state, cells):
             if self.hunter(hid)["target"] == handle:
@@ -365,7 +365,7 @@ class Turn:
             self.tell(handle, "traces_perdues", turns=peji["hidden_turns"])
 
     def _trap(self, handle, cell):
-        """DESIGN 13: the trap fires on a Péji stopping here who did not find it;
+        """docs/design.md manhunt 13: the trap fires on a Péji stopping here who did not find it;
         they know it afterwards."""
         peji = self.peji(handle)
         effect = r.trap_effect(self.rules, self.lab.traps[cell])
@@ -378,7 +378,7 @@ class Turn:
         if effect.get("wounds"):
             self.wound(handle, "piege", effect["wounds"])
 
-    # -- hunters (DESIGN 10)
+    # -- hunters (docs/design.md manhunt 10)
     def _hunters_phase(self, dictated: dict):
         for hid in self.state["hunters"]:
             hunter = self.hunter(hid)
