@@ -35,7 +35,9 @@ FORMATS = formats.EXTENSIONS  # format name -> post file extension; the formats 
 DIALECTS = ("phpbb", "forumactif", "xenforo")
 CONFIG_KEYS = ("ruleset", "title", "lang", "format", "dialect", "secret", "players",
                "rules", "default_orders", "limits", "deadline", "nmr")
-HANDLE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+#: a forum handle: letters, digits, `_ - .` and single spaces inside ("Vieux Loup": phpBB
+#: and Forumactif allow them); its files are named by `handle_file`
+HANDLE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9_.-]| (?! ))*(?<! )$")
 #: what a turn folder (turns/NNN/) holds besides a player's report
 TURN_FOLDER = ("state.yaml", "rolls.yaml", "events.yaml", "turn.yaml", "gm.yaml", "orders", "private",
                *(f"{post}.{ext}" for post in ("public", "gm") for ext in FORMATS.values()))
@@ -162,6 +164,13 @@ def place(problem: PbpError, texts: dict[str, str | None], file: str | None = No
     if file is not None:
         problem.file = file
     return problem
+
+
+def handle_file(handle: str) -> str:
+    """The name a handle's files take (turns/NNN/orders/<it>.yaml, private/<it>.*):
+    the handle, each space an underscore ("Vieux Loup" -> Vieux_Loup). Matched in
+    any case; two handles giving one name are refused (open_campaign)."""
+    return str(handle).replace(" ", "_")
 
 
 def turn_name(n: int) -> str:
@@ -364,7 +373,7 @@ class Campaign(Record):
             entries = sorted(folder.iterdir())
         except OSError as exc:
             raise InputError("file_unreadable", file=self.rel(folder), reason=exc.strerror) from None
-        by_fold = {h.casefold(): h for h in self.roster}
+        by_fold = {handle_file(h).casefold(): h for h in self.roster}
         files = []
         for path in entries:
             if path.name.startswith("."):
@@ -549,10 +558,16 @@ def open_campaign(path: str | Path) -> Campaign:
             raise bad("bad_choice", (key,), value=value, valid=list(valid))
     if not isinstance(config["players"], dict):
         raise bad("players_not_mapping", ("players",))
+    files: dict[str, str] = {}
     for handle in config["players"]:
         if not HANDLE.match(str(handle)):
             raise bad("bad_handle", ("players", handle), handle=handle)
-        if str(handle).casefold() in RESERVED_HANDLES:
+        name = handle_file(handle).casefold()
+        if name in files:  # "Vieux Loup" and vieux_loup: one order file for two players
+            raise bad("handle_same_file", ("players", handle), handle=handle, other=files[name],
+                      name=f"{handle_file(handle)}.yaml")
+        files[name] = str(handle)
+        if name in RESERVED_HANDLES or str(handle).casefold() in RESERVED_HANDLES:
             raise bad("reserved_handle", ("players", handle), handle=handle,
                       reserved=sorted({n.split(".")[0] for n in RESERVED_HANDLES}))
     if config.get("rules") is not None and not isinstance(config["rules"], dict):

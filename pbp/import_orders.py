@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 
 from pbp import i18n, importer, loop, orders as od, turn
-from pbp.campaign import Campaign
+from pbp.campaign import Campaign, handle_file
 from pbp.errors import InputError, PbpError
 
 
@@ -76,7 +76,7 @@ def import_message(campaign: Campaign, handle: str, message: str) -> Imported:
     people = [x for h in campaign.roster for x in (h, scenario.name(h))]
     reading = importer.read(message, rs, rs.import_names(state, scenario, handle), people, handle,
                             rs.closed_actions(state, scenario, handle))
-    target = campaign.turn_dir(n) / "orders" / f"{handle}.yaml"
+    target = campaign.turn_dir(n) / "orders" / f"{handle_file(handle)}.yaml"
     out = Imported(handle, n, target, reading, existing=[p for h, p in campaign.order_files(n) if h == handle])
     if reading.questions:
         return out

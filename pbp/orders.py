@@ -102,6 +102,23 @@ def normalize_id(word) -> str:
     return "_".join(text.lower().replace("-", " ").replace("'", " ").split())
 
 
+def match_names(word, names: dict) -> list:
+    """The keys of `names` (key -> name) a player's word may mean: a key itself,
+    else those whose key or whole name it is, else those whose name holds it from
+    the start of a word (`Wei` for Li-Wei, `sylvain`, `boucher de morn`), case,
+    accents and punctuation ignored. One: found; several: ambiguous; none: unknown.
+    Every name a player types goes through it (players, manhunt's hunters)."""
+    if isinstance(word, str) and word in names:
+        return [word]
+    wanted = normalize_id(word)
+    if not wanted:
+        return []
+    exact = [k for k, name in names.items() if wanted in (normalize_id(k), normalize_id(name))]
+    if exact:
+        return exact
+    return [k for k, name in names.items() if "_" + wanted in "_" + normalize_id(name)]
+
+
 def action_index(actions: dict) -> dict[str, str]:
     """Every accepted spelling (id, English id, aliases) -> the action id."""
     cached = _index_cache.get(id(actions))
@@ -191,11 +208,12 @@ def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, prob
         return value
     if kind == "player":
         handles = list(scenario.roster)
-        if str(value) in scenario.roster:
-            return str(value)
-        by_name = {normalize_id(scenario.name(h)): h for h in handles}
-        if normalize_id(value) in by_name:
-            return by_name[normalize_id(value)]
+        found = match_names(value, {h: scenario.name(h) for h in handles})
+        if len(found) == 1:
+            return found[0]
+        if found:
+            problems.add("ambiguous_player_arg", at, value=value, valid=[scenario.name(h) for h in found])
+            return None
         problems.add("unknown_player_arg", at, value=value, valid=handles, suggestion=i18n.closest(str(value), handles))
         return None
     if kind == "choice":
@@ -458,7 +476,8 @@ def action_lines(ruleset: Ruleset, lang: str, actions: list[Action]) -> list[str
     out = []
     for action in actions:
         spec = ruleset.actions.get(action.id) or {}
-        name = spec.get("en", action.id) if lang == "en" else action.id
+        # French: the action's label where its id is no French (recherche_pieges), else the id
+        name = spec.get("en", action.id) if lang == "en" else spec.get("label", action.id)
         arg = _arg_text(action.arg)
         out.append(f"{name.replace('_', ' ')}{' : ' + arg if arg and lang == 'fr' else ''}"
                    f"{': ' + arg if arg and lang == 'en' else ''}")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pbp import events as ev, i18n, yamlio
-from pbp.campaign import FORMATS, Campaign, atomic_write, check_overrides, read_bytes, read_text
+from pbp.campaign import FORMATS, Campaign, atomic_write, check_overrides, handle_file, read_bytes, read_text
 from pbp.deadline import deadline_of, describe
 from pbp.i18n import closest
 from pbp.errors import ErrorList, ForcedRollError, InputError, PbpError
@@ -188,7 +188,10 @@ def gather(campaign: Campaign, n: int, state: dict, previous: dict | None = None
             inputs.refuse(handle, problems)
             continue
         if parsed.blank and handle not in lost:
-            inputs.blank.append(handle)  # an unfilled form: as if nothing was sent
+            # an unfilled form: as if nothing was sent; one still as `pbp orders --write`
+            # wrote it was not sent back at all (not yet): `pbp check` says so
+            if data != order_form(campaign, handle, n, state).encode():
+                inputs.blank.append(handle)
             continue
         orders[handle] = parsed
         inputs.valid.append(handle)
@@ -438,6 +441,23 @@ def standing_event(campaign: Campaign, state: dict) -> ev.Event | None:
             item["params"] = dict(entry["params"])
         players.append(item)
     return ev.public("standing", players=players) if players else None
+
+
+def order_form(campaign: Campaign, handle: str, n: int, state: dict) -> str:
+    """The blank order form of `handle` for turn n, as `pbp orders` prints and writes it."""
+    from pbp import orders as od
+    from pbp.render import Renderer, template_paths
+
+    rs, scenario = campaign.ruleset, campaign.scenario
+    actions = [dict(id=a, en=(spec or {}).get("en"), arg=od.describe((spec or {}).get("arg"), rs, campaign.lang),
+                    spec=spec or {})
+               for a, spec in rs.actions.items()]
+    paths = template_paths(rs.id, campaign.lang, campaign.root, rs.folder())
+    return Renderer(paths, "text", lang=campaign.lang).render(
+        "orders_form", player=handle, character=scenario.name(handle), turn=n, actions=actions,
+        playing=handle in rs.players_to_play(state, scenario), hints=rs.order_context(state, scenario, handle),
+        # a lost turn, said at the top of the form (the reason: a message key of the ruleset)
+        lost=(lambda why: f"{rs.id}.{why}" if why else None)(rs.lost_turn(state, scenario, handle)))
 
 
 def core_events(campaign: Campaign, n: int, record: dict, state: dict) -> list[ev.Event]:
@@ -691,7 +711,7 @@ def render_post(campaign: Campaign, n: int, events: list[ev.Event], audience: ev
 
 def post_path(audience: ev.Audience, ext: str) -> str:
     template, player = _reader(audience)
-    return f"private/{player}.{ext}" if player else f"{template}.{ext}"
+    return f"private/{handle_file(player)}.{ext}" if player else f"{template}.{ext}"
 
 
 def archived_post(campaign: Campaign, n: int, audience: ev.Audience, fmt: str | None = None) -> bytes | None:

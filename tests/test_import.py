@@ -394,7 +394,7 @@ FILE_FR = ("# lu dans un message du joueur par « pbp orders import » : vérifi
            "roleplay: |\n  Mélétê retient son souffle.\n")
 RECEIPT_FR = ("[size=150][b]Accusé de réception — La chasse à l'homme, tour 4[/b][/size]\n\n"
               "[b]Mélétê[/b] (lucy),\nvos ordres sont bien arrivés et sont valides. Voici ce qui sera joué\u00a0:\n"
-              "[list]\n[*]deplacement normal : est\n[*]recherche pieges\n[/list]\n\n"
+              "[list]\n[*]déplacement normal : est\n[*]recherche de pièges\n[/list]\n\n"
               "Votre roleplay, tel qu'il sera cité\u00a0:\n[quote=\"Mélétê\"]Mélétê retient son souffle.[/quote]\n")
 
 

@@ -33,10 +33,30 @@ def english(root):
 
 # -- blank forms are no orders -----------------------------------------------------------------
 
+#: forms `pbp orders --write` wrote and nobody sent back yet: expected, not "sent back blank"
+NOT_SENT = {
+    "fr": ["Ordres du tour 5",
+           "pseudo  personnage  ordres    tours manqués d'affilée",
+           "------  ----------  --------  -----------------------",
+           "kira    Kira Vel    attendus  0",
+           "brann   Brann Dask  attendus  0",
+           "tia     Tia Rook    attendus  0",
+           "",
+           "En attente\u00a0: kira, brann, tia"],
+    "en": ["Orders for turn 5",
+           "handle  character   orders    turns missed in a row",
+           "------  ----------  --------  ---------------------",
+           "kira    Kira Vel    expected  0",
+           "brann   Brann Dask  expected  0",
+           "tia     Tia Rook    expected  0",
+           "",
+           "Waiting for: kira, brann, tia"],
+}
+#: the same forms, sent back by the players without an action
 BLANK = {
     "fr": ["Ordres du tour 5",
-           "pseudo  personnage  ordres             tours manqués",
-           "------  ----------  -----------------  -------------",
+           "pseudo  personnage  ordres             tours manqués d'affilée",
+           "------  ----------  -----------------  -----------------------",
            "kira    Kira Vel    formulaire vierge  0",
            "brann   Brann Dask  formulaire vierge  0",
            "tia     Tia Rook    formulaire vierge  0",
@@ -44,8 +64,8 @@ BLANK = {
            "Formulaire renvoyé vierge (compte comme rien envoyé)\u00a0: kira, brann, tia",
            "En attente\u00a0: kira, brann, tia"],
     "en": ["Orders for turn 5",
-           "handle  character   orders      missed turns",
-           "------  ----------  ----------  ------------",
+           "handle  character   orders      turns missed in a row",
+           "------  ----------  ----------  ---------------------",
            "kira    Kira Vel    blank form  0",
            "brann   Brann Dask  blank form  0",
            "tia     Tia Rook    blank form  0",
@@ -56,7 +76,7 @@ BLANK = {
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_blank_forms_written_by_pbp_orders_are_waited_for_as_check_says(tmp_path, lang):
+def test_forms_written_by_pbp_orders_are_not_sent_yet_until_a_player_sends_one_back(tmp_path, lang):
     root = copy_example("d100", tmp_path)
     if lang == "en":
         english(root)
@@ -66,9 +86,16 @@ def test_blank_forms_written_by_pbp_orders_are_waited_for_as_check_says(tmp_path
     check = pbp("check", cwd=root)
     assert check.stdout.splitlines()[-1] == {"fr": "Tour 5 : 0 valide, 0 refusé, 3 sans ordres.",
                                              "en": "Turn 5: 0 valid, 0 refused, 3 without orders."}[lang]
+    assert "vierge" not in check.stdout and "blank" not in check.stdout
     r = pbp("status", cwd=root)
     assert (r.exit_code, r.stderr) == (0, "")
-    assert orders_part(r.stdout) == BLANK[lang]
+    assert orders_part(r.stdout) == NOT_SENT[lang]
+    for player in ("kira", "brann", "tia"):  # sent back as it came, with the player's mail client's line ends
+        form = root / "turns/005/orders" / f"{player}.yaml"
+        form.write_bytes(form.read_bytes().replace(b"\n", b"\r\n"))
+    check = pbp("check", cwd=root)
+    assert {"fr": "Formulaire renvoyé vierge", "en": "Form sent back blank"}[lang] in check.stdout
+    assert orders_part(pbp("status", cwd=root).stdout) == BLANK[lang]
 
 
 # -- refused files are to fix, and never make status fail ------------------------------------------
@@ -88,16 +115,16 @@ def orders(root, turn_, player, body):
 
 REFUSED = {
     "fr": ["Ordres du tour 1",
-           "pseudo  personnage  ordres      tours manqués",
-           "------  ----------  ----------  -------------",
+           "pseudo  personnage  ordres      tours manqués d'affilée",
+           "------  ----------  ----------  -----------------------",
            "lucy    Lucy        reçus       0",
            "bob     Bob         à corriger  0",
            "eve     Eve         à corriger  0",
            "",
            "À corriger (3)\u00a0: bob, eve, zoe — fichier refusé, les problèmes\u00a0: « pbp check »"],
     "en": ["Orders for turn 1",
-           "handle  character  orders    missed turns",
-           "------  ---------  --------  ------------",
+           "handle  character  orders    turns missed in a row",
+           "------  ---------  --------  ---------------------",
            "lucy    Lucy       received  0",
            "bob     Bob        to fix    0",
            "eve     Eve        to fix    0",
@@ -160,8 +187,8 @@ def test_when_the_orders_cannot_be_judged_status_says_why_and_still_prints(tmp_p
     assert r.exit_code == 0
     assert r.stderr == "campaign.yaml:7: action inconnue « volerr ». Valeurs possibles : avancer, pile_ou_face.\n"
     assert orders_part(r.stdout) == ["Ordres du tour 1",
-                                     "pseudo  personnage  ordres  tours manqués",
-                                     "------  ----------  ------  -------------",
+                                     "pseudo  personnage  ordres  tours manqués d'affilée",
+                                     "------  ----------  ------  -----------------------",
                                      "lucy    Lucy        ?       0",
                                      "bob     Bob         ?       0"]
 
@@ -191,8 +218,8 @@ def test_a_finished_game_waits_for_no_orders(tmp_path):
     r = pbp("status", cwd=root)
     assert r.exit_code == 0 and "Partie terminée." in r.stdout
     assert orders_part(r.stdout) == ["Ordres du tour 2",
-                                     "pseudo  personnage  ordres  tours manqués",
-                                     "------  ----------  ------  -------------",
+                                     "pseudo  personnage  ordres  tours manqués d'affilée",
+                                     "------  ----------  ------  -----------------------",
                                      "lucy    Lucy        —       —",
                                      "bob     Bob         —       —",
                                      "eve     Eve         —       —"]
@@ -227,8 +254,8 @@ def deadly_turns(root):
 
 
 STATUS_4 = ["Ordres du tour 5",
-            "pseudo    personnage  ordres      tours manqués",
-            "--------  ----------  ----------  -------------",
+            "pseudo    personnage  ordres      tours manqués d'affilée",
+            "--------  ----------  ----------  -----------------------",
             "lucy      Mélétê      tour perdu  0",
             "johannes  Johannes    attendus    1",
             "ysolde    Ysolde      attendus    0",
@@ -237,8 +264,8 @@ STATUS_4 = ["Ordres du tour 5",
             "En attente\u00a0: johannes, ysolde, corbin"]
 
 STATUS_5 = ["Ordres du tour 6",
-            "pseudo    personnage  ordres    tours manqués",
-            "--------  ----------  --------  -------------",
+            "pseudo    personnage  ordres    tours manqués d'affilée",
+            "--------  ----------  --------  -----------------------",
             "lucy      Mélétê      —         —",
             "johannes  Johannes    —         —",
             "ysolde    Ysolde      attendus  0",

@@ -24,25 +24,18 @@ def orders(ctx, handle, write_file):
         return
     if handle is None:
         raise click.MissingParameter(ctx=ctx, param=next(p for p in ctx.command.params if p.name == "handle"))
-    from pbp import orders as od, turn
+    from pbp import turn
     from pbp.campaign import atomic_write
     from pbp.errors import PbpError
-    from pbp.render import Renderer, template_paths
 
     campaign = campaign_of(ctx)
     handle = campaign.handle(handle)
     n, state = turn.next_turn_of(campaign, handle, "player_out_no_form")
-    rs, scenario = campaign.ruleset, campaign.scenario
-    actions = [dict(id=a, en=(spec or {}).get("en"), arg=od.describe((spec or {}).get("arg"), rs, campaign.lang),
-                    spec=spec or {})
-               for a, spec in rs.actions.items()]
-    paths = template_paths(rs.id, campaign.lang, campaign.root, rs.folder())
-    text = Renderer(paths, "text", lang=campaign.lang).render(
-        "orders_form", player=handle, character=scenario.name(handle), turn=n, actions=actions,
-        playing=handle in rs.players_to_play(state, scenario),
-        hints=rs.order_context(state, scenario, handle))
+    text = turn.order_form(campaign, handle, n, state)
     if write_file:
-        target = campaign.turn_dir(n) / "orders" / f"{handle}.yaml"
+        from pbp.campaign import handle_file
+
+        target = campaign.turn_dir(n) / "orders" / f"{handle_file(handle)}.yaml"
         if target.exists():
             raise PbpError("orders_exist", file=campaign.rel(target))
         atomic_write(target, text)

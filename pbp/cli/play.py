@@ -215,10 +215,27 @@ def _post_text(campaign, n: int, audience, fmt: str | None = None) -> str:
 
     text = turn.archived_post(campaign, n, audience, fmt)
     if text is None:
+        _say_rendered_again(campaign, n, fmt)
         stored = turn.stored_events(campaign, n)
         text = turn.render_post(campaign, n, stored, audience, turn.renderer(campaign, fmt)).encode()
     code = seal.archive_codes(campaign, upto=n, remembered=True).get(n)
     return (seal.fill(text, code, seal.commitment(campaign.secret)) if code else seal.unfilled(text)).decode()
+
+
+def _say_rendered_again(campaign, n: int, fmt: str | None) -> None:
+    """The MJ is told when the text printed is not the one the turn sealed: the
+    campaign's language, format or dialect changed since (a format asked with
+    --format is rendered again on purpose)."""
+    from pbp import i18n, turn
+
+    was = turn.record_of(campaign, n).get("render")
+    now = {"lang": campaign.lang, "format": fmt or campaign.format, "dialect": campaign.dialect}
+    changed = [k for k in ("lang", "format", "dialect") if was and was.get(k) != now[k]
+               and not (k == "format" and fmt) and not (k == "dialect" and now["format"] == "markdown")]
+    if changed:
+        click.echo(i18n.t(campaign.lang, "post_rendered_again", turn=n,
+                          was=", ".join(str(was.get(k)) for k in changed), now=", ".join(now[k] for k in changed)),
+                   err=True)
 
 
 @click.command(cls=PbpCommand)

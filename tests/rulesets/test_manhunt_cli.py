@@ -53,8 +53,8 @@ la Fosse aux Chiens (S03)  Corbin
 la Serre Morte (S11)       personne
 
 Ordres du tour 4
-pseudo    personnage  ordres  tours manqués
---------  ----------  ------  -------------
+pseudo    personnage  ordres  tours manqués d'affilée
+--------  ----------  ------  -----------------------
 lucy      Mélétê      reçus   0
 johannes  Johannes    reçus   0
 ysolde    Ysolde      reçus   0

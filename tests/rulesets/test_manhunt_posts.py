@@ -288,7 +288,7 @@ def test_places_and_hunters_carry_their_articles():
     post = lines(render(g, "private", player="lucy"))
     assert "Au nord, vous devinez la présence du Boucher de Morn." in post
     assert "À l'est, vous devinez la présence d'Isarn l'Elfe noir." in post
-    assert "[*]Au nord : une porte fermée" in post and "[*]À l'est : un rideau tiré" in post
+    assert "[*]Au nord : une porte fermée" in post and "[*]À l'est : un rideau fermé" in post
     # the MJ's log: « arrive dans le Grand Couloir », never « en le »
     g = Game(lucy="C", bob="G")
     g.sc.world["cells"]["B"]["name"] = "le Grand Couloir"

@@ -117,7 +117,8 @@ def fouille(turn, handle, action):
         peji["inventory"].append(item)
         turn.searched.add(cell)
         turn.reports[handle]["finds"].append(item)
-    turn.tell(handle, "fouille", already=False, table=table, sub=sub, find=find, item=item)
+    turn.tell(handle, "fouille", already=False, table=table, sub=sub, find=find, item=item,
+              article=turn.rules["items"].get(item, {}).get("article") if item else None)
 
 
 def utilisation_equipement(turn, handle, action):

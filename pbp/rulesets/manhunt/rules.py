@@ -10,7 +10,7 @@ all ask these, so a rule is written once.
 from __future__ import annotations
 
 from pbp.dice import parse
-from pbp.orders import normalize_id
+from pbp.orders import match_names, normalize_id
 
 #: a Péji's `status` in the state
 ACTIVE, DEAD, ESCAPED = "active", "dead", "escaped"
@@ -167,12 +167,6 @@ def hunter_genre(scenario, hunter_id: str) -> str | None:
     return hunter_sheet(scenario, hunter_id).get("genre")
 
 
-def _words(text) -> str:
-    """A name as words to search in: `Sylas l'Elfe sylvain` -> `_sylas_l_elfe_sylvain`
-    (case, accents and punctuation ignored; each word starts after a `_`)."""
-    return "_" + normalize_id(text)
-
-
 def match_hunters(scenario, word, among=None) -> list[str]:
     """The hunters a player's word may mean, in id order, among `among` (default:
     every hunter): its id (h3), else the hunters whose id or whole name it is,
@@ -181,15 +175,7 @@ def match_hunters(scenario, word, among=None) -> list[str]:
     several: ambiguous; none: unknown."""
     hunters = scenario.characters.get("hunters") or {}
     pool = list(hunters) if among is None else [h for h in among if h in hunters]
-    if isinstance(word, str) and word in pool:
-        return [word]
-    wanted = normalize_id(word)
-    if not wanted:
-        return []
-    exact = [h for h in pool if wanted in (normalize_id(h), normalize_id(hunter_name(scenario, h)))]
-    if exact:
-        return exact
-    return [h for h in pool if "_" + wanted in _words(hunter_name(scenario, h))]
+    return match_names(word, {h: hunter_name(scenario, h) for h in pool})
 
 
 def find_hunter(scenario, word, among=None) -> str | None:
