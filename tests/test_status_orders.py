@@ -5,7 +5,6 @@ file; and a player out of the game (dead, escaped) is never counted as missing
 orders nor flagged to chase, in status nor in the MJ's report."""
 
 import os
-from pathlib import Path
 
 import pytest
 
@@ -227,20 +226,6 @@ def test_a_finished_game_waits_for_no_orders(tmp_path):
 
 # -- a player out of the game is never chased --------------------------------------------------------
 
-def manhunt_before_dice_versions(tmp_path):
-    """La chasse à l'homme as it was archived before dice versions (played with
-    dice version 0, which its later turns keep: docs/dice.md), so the deaths
-    below come from the dice the archive's secret gives."""
-    import shutil
-
-    from pbp import secret
-
-    root = tmp_path / "manhunt"
-    shutil.copytree(Path(__file__).parent / "fixtures" / "manhunt_dice_v0", root)
-    secret.move(root, "fr")
-    return root
-
-
 def deadly_turns(root):
     """La chasse à l'homme: Johannes sends nothing on turns 4 and 5, Mélétê
     searches on turn 4 and panics (turn 5 lost); both die on turn 5. Ysolde's
@@ -275,7 +260,7 @@ STATUS_5 = ["Ordres du tour 6",
 
 
 def test_a_dead_player_is_neither_counted_nor_chased(tmp_path):
-    root = manhunt_before_dice_versions(tmp_path)
+    root = copy_example("manhunt", tmp_path)
     deadly_turns(root)
     assert orders_part(pbp("status", cwd=root).stdout) == STATUS_4
     write(root, "turns/005/orders/ysolde.yaml", "roleplay: Ysolde retient son souffle.\n")
@@ -296,7 +281,7 @@ def test_status_does_not_chase_a_player_an_older_record_still_counts(tmp_path):
     """An archive played before turn.yaml dropped the players out of the game
     (or edited by hand) may still count them: status shows them out, not to
     chase; nor a player whose next turn is lost."""
-    root = manhunt_before_dice_versions(tmp_path)
+    root = copy_example("manhunt", tmp_path)
     deadly_turns(root)
     record = root / "turns/004/turn.yaml"
     record.write_text(record.read_text(encoding="utf-8").replace("missed:\n  johannes: 1\n",
@@ -317,7 +302,7 @@ def test_status_does_not_chase_a_player_an_older_record_still_counts(tmp_path):
 def test_the_mj_report_chases_no_one_whose_next_turn_is_lost(tmp_path):
     """The missed-orders news of a turn flags only who has orders to send next:
     not a player whose next turn is lost, nor anyone once the game is over."""
-    root = manhunt_before_dice_versions(tmp_path)
+    root = copy_example("manhunt", tmp_path)
     deadly_turns(root)
     campaign = open_campaign(root)
     state = campaign.state(4)
