@@ -1,5 +1,5 @@
 """The longest post a forum takes, by dialect (XenForo 25,000 characters,
-phpBB 60,000, Discourse 32,000: ../shared FORUMS.md), overridable in
+phpBB 60,000, Discourse 32,000: docs/design.md, "The output"), overridable in
 campaign.yaml; `pbp post --split` cuts a long post into posts that fit, never
 inside a tag or a quote (checked with the `bbcode` package's own tokenizer)."""
 
