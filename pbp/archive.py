@@ -79,7 +79,8 @@ def commit(path: Path, message: str) -> str | None:
     the repository it is in); the new commit's id, or None when there was
     nothing to commit.
 
-    Three git processes when all goes well: `add`, limited to the folder
+    Four git processes when all goes well: `symbolic-ref` (no detached HEAD,
+    `_refuse_detached`); `add`, limited to the folder
     (pathspec `.` from it) without the lock of the run in progress; `diff
     --cached`, the paths staged there; and `commit` of those paths alone, the
     id read from its summary line. Not `commit -- .`: a commit given a folder
