@@ -9,6 +9,8 @@ remember=True)`) never loads PyYAML, whose import costs about half of
 
 from __future__ import annotations
 
+import re
+
 import yaml
 from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
@@ -114,22 +116,15 @@ def walk(text: str, source, *, strict: bool, max_depth: int | None = None,
                     break
                 continue
             if kind in (yaml.MappingEndEvent, yaml.SequenceEndEvent):
-                frame = stack.pop()
-                if frame.is_map and frame.count == 1 and frame.only is not _NO_KEY and frame.path is not None:
-                    single[frame.path] = frame.only
-                if frame.key_frame:  # a list or mapping used as a key (loose mode): it matches no path
-                    _attach(stack, object(), None, event, lines, strict, source, is_map=False)
+                _close(stack, single, event, lines, strict, source)
                 continue
             if kind not in (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent, yaml.AliasEvent):
                 continue  # stream start/end, document end
             line = event.start_mark.line + 1
-            if strict:
-                if kind is yaml.AliasEvent or event.anchor is not None:
-                    raise InputError(alias_key, file=source, line=line)
-                if event.tag is not None:
-                    raise InputError("yaml_tag", file=source, line=line, tag=event.tag)
             parent = stack[-1] if stack else None
             as_key = parent is not None and parent.is_map and parent.key is _NO_KEY
+            if strict:
+                _refuse_unread(event, line, source, alias_key, as_key)
             if kind is yaml.ScalarEvent or kind is yaml.AliasEvent:
                 value = _scalar(event, line, source, max_int_digits) if kind is yaml.ScalarEvent else None
                 if parent is None:
@@ -156,18 +151,85 @@ def walk(text: str, source, *, strict: bool, max_depth: int | None = None,
             else:
                 path = _attach(stack, container, line, event, lines, strict, source, is_map=is_map)
             stack.append(_Frame(container, path, is_map))
-    except yaml.MarkedYAMLError as exc:
+    except yaml.YAMLError as exc:
+        raise _input_error(exc, text, source) from None
+    return root, lines, single
+
+
+def _close(stack, single, event, lines, strict, source) -> None:
+    """A list or a mapping ends: a mapping of one key is noted (`single`)."""
+    frame = stack.pop()
+    if frame.is_map and frame.count == 1 and frame.only is not _NO_KEY and frame.path is not None:
+        single[frame.path] = frame.only
+    if frame.key_frame:  # a list or mapping used as a key (loose mode): it matches no path
+        _attach(stack, object(), None, event, lines, strict, source, is_map=False)
+
+
+def _refuse_unread(event, line: int, source, alias_key: str, as_key: bool) -> None:
+    """What the strict reader refuses on its line: anchors and aliases, tags, and
+    a plain `<<` key (the safe loader merges the mapping given there into this
+    one, as with aliases: pbp reads no such indirection)."""
+    if type(event) is yaml.AliasEvent or event.anchor is not None:
+        raise InputError(alias_key, file=source, line=line)
+    if event.tag is not None:
+        raise InputError("yaml_tag", file=source, line=line, tag=event.tag)
+    if as_key and type(event) is yaml.ScalarEvent and event.value == "<<" and event.implicit[0]:
+        raise InputError("yaml_merge_key", file=source, line=line)
+
+
+def _input_error(exc: yaml.YAMLError, text: str, source) -> InputError:
+    """A YAML error said on its line, in words a player or an MJ can act on."""
+    if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
-        raise InputError(_hint(exc.problem or str(exc), text, line), file=source, line=line,
-                         problem=exc.problem or str(exc)) from None
-    except yaml.reader.ReaderError as exc:
-        raise InputError("yaml_syntax", file=source, line=text[:exc.position].count("\n") + 1,
-                         problem=f"{exc.reason} (#x{exc.character:04x})" if isinstance(exc.character, int)
-                         else exc.reason) from None
-    except yaml.YAMLError as exc:
-        raise InputError("yaml_syntax", file=source, problem=str(exc)) from None
-    return root, lines, single
+        problem = exc.problem or str(exc)
+        key, line = _diagnose(problem, text, line)
+        return InputError(key, file=source, line=line, problem=problem)
+    if isinstance(exc, yaml.reader.ReaderError):
+        return InputError("yaml_syntax", file=source, line=text[:exc.position].count("\n") + 1,
+                          problem=f"{exc.reason} (#x{exc.character:04x})" if isinstance(exc.character, int)
+                          else exc.reason)
+    return InputError("yaml_syntax", file=source, problem=str(exc))
+
+
+#: a block text's key line: `roleplay: |`, `roleplay: >-`
+_BLOCK_KEY = re.compile(r"^(\s*)(?:- )?[^\s:#][^:#]*:\s*[|>][+-]?[0-9]?\s*(?:#.*)?$")
+#: a value starting with a character YAML reads as syntax: `roleplay: *nervously* …`
+_SYNTAX_START = re.compile(r"^\s*(?:- +)?(?:[^\s:#'\"][^:#'\"]*:\s+)?([*&!%@`|>])")
+
+
+def _diagnose(problem: str, text: str, line: int | None) -> tuple[str, int | None]:
+    """The message key and the line of a YAML syntax error, the way a player or an MJ
+    can act on it: the two common mistakes (a block text not indented under its
+    `roleplay: |`, a text starting with `*` or `&`) found where they are, and never a
+    line past the file's last one (libyaml's mark sits at the end of the stream)."""
+    rows = text.split("\n")
+    last = max((i + 1 for i, r in enumerate(rows) if r.strip()), default=1)
+    unindented = _unindented_block(rows)
+    if unindented is not None and (line is None or line >= unindented):
+        return "yaml_hint_block_indent", unindented
+    if line is not None:
+        line = min(line, last)
+        found = _SYNTAX_START.match(rows[line - 1]) if line <= len(rows) else None
+        if found and ("alphabetic or numeric" in problem or "cannot start any token" in problem
+                      or "found undefined" in problem):
+            return "yaml_hint_quote_start", line
+    return _hint(problem, text, line), line
+
+
+def _unindented_block(rows: list[str]) -> int | None:
+    """The line of the first text under a `key: |` that is not indented deeper than its key."""
+    for i, row in enumerate(rows):
+        found = _BLOCK_KEY.match(row)
+        if not found:
+            continue
+        nxt = next((j for j in range(i + 1, len(rows)) if rows[j].strip()), None)
+        if nxt is None:
+            continue
+        indent = len(rows[nxt]) - len(rows[nxt].lstrip(" "))
+        if indent <= len(found.group(1)) and not re.match(r"^\s*[A-Za-z_]+\s*:(\s|$)", rows[nxt]):
+            return nxt + 1
+    return None
 
 
 def _hint(problem: str, text: str, line: int | None) -> str:

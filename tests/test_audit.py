@@ -119,7 +119,8 @@ def test_the_bundle_holds_the_archive_and_nothing_else_always_the_same_bytes(pla
         members = tar.getmembers()
         info = yamlio.loads(tar.extractfile("pbp-reveal.yaml").read().decode())
     assert "campaign/notes-du-mj.txt" not in names and not any(".brouillon" in n or ".tmp" in n for n in names)
-    assert names[:3] == ["campaign/campaign.yaml", "campaign/seals.yaml", "campaign/turns/000/events.yaml"]
+    assert names[:4] == ["campaign/campaign.yaml", "campaign/seals.yaml", "campaign/secret.yaml",
+                         "campaign/turns/000/events.yaml"]
     assert names[-1] == "pbp-reveal.yaml"
     assert "campaign/turns/001/orders/lucy.yaml" in names and "campaign/turns/001/gm.yaml" in names
     assert all(m.mtime == 0 and m.uid == 0 and m.uname == "" and m.isfile() for m in members)
@@ -181,17 +182,20 @@ def test_a_file_that_is_no_bundle_is_refused(tmp_path):
     assert missing.exit_code == 1 and "absent.tar.gz" in missing.stderr
 
 
-def test_a_bundles_own_templates_are_not_run_unless_trusted(played, tmp_path):
-    # a template that would fail if it ran (it could as well run code on the auditor's machine)
-    write(played, "templates/public.j2", "{{ undefined_thing.attribute }}\n")
+def test_a_bundles_own_templates_are_replayed_sandboxed(played, tmp_path):
+    # a template that reaches for Python: refused by the sandbox, named with its line
+    write(played, "templates/public.j2", "{{ cycler.__init__.__globals__.os.system('touch pwned') }}\n")
     bundle = reveal(played, tmp_path)
     r = audit(bundle, tmp_path)
-    assert r.exit_code == 0, r.output
-    assert ("L'archive apporte ses propres modèles (templates/) : ce sont des programmes, ils ne sont pas exécutés ; "
-            "les posts sont vérifiés par leurs sceaux seulement (--trust-templates pour les rejouer aussi).\n") in r.output
-    trusted = audit(bundle, tmp_path, None, "--trust-templates")
-    assert trusted.exit_code == 1
-    assert "Tour 1 : DIFFÈRE\n  - le tour ne se rejoue pas : templates/public.j2:1: " in trusted.output
+    assert r.exit_code == 1, r.output
+    assert ("L'archive apporte ses propres modèles (templates/) : des données, rendues dans un bac à sable comme "
+            "tout modèle ; les posts sont rejoués avec eux.\n") in r.output
+    assert ("Tour 1 : DIFFÈRE\n  - le tour ne se rejoue pas : templates/public.j2:1: modèle refusé : un modèle est "
+            "une donnée, rendue dans un bac à sable, et celui-ci va au-delà (access to attribute '__init__' of 'type' "
+            "object is unsafe).") in r.output
+    assert not list(tmp_path.rglob("pwned"))
+    gone = audit(bundle, tmp_path, None, "--trust-templates")
+    assert gone.exit_code == 2 and "--trust-templates" in gone.stderr
 
 
 # -- tampering ----------------------------------------------------------------------------
@@ -221,7 +225,7 @@ def test_any_byte_edited_in_an_old_turn_is_found_and_named(played, tmp_path, rel
             f"  - le fil montre {codes[2]}, l'archive donne {after[2]}\n"
             f"  - pbp avait imprimé {codes[2]} (seals.yaml), l'archive donne {after[2]}\n") in r.output
     assert f"Tour 0 : identique, sceau pbp#0/{codes[0]} comme dans le fil.\n" in r.output
-    assert r.output.endswith("Verdict : 2 problème(s), détaillés plus haut.\n")
+    assert r.output.endswith("Verdict : 2 problèmes, détaillés plus haut.\n")
 
 
 def test_a_published_turn_played_again_with_other_orders_is_found_through_the_thread(played, tmp_path):
@@ -239,12 +243,12 @@ def test_a_published_turn_played_again_with_other_orders_is_found_through_the_th
     assert r.exit_code == 1
     assert f"Tour 1 : identique, sceau pbp#1/{codes[1]} comme dans le fil.\n" in r.output
     assert f"Tour 2 : DIFFÈRE\n  - le fil montre {codes[2]}, l'archive donne {after[2]}\n" in r.output
-    assert r.output.endswith("Verdict : 1 problème(s), détaillés plus haut.\n")
+    assert r.output.endswith("Verdict : 1 problème, détaillé plus haut.\n")
 
 
 def test_a_changed_secret_is_found(played, tmp_path):
     thread = thread_of(played)
-    config = played / "campaign.yaml"
+    config = played / "secret.yaml"
     config.write_text(config.read_text().replace("secret: s3cret", "secret: un-autre-secret-bien-long"))
     r = audit(reveal(played, tmp_path), tmp_path, thread)
     assert r.exit_code == 1
@@ -341,7 +345,7 @@ def test_a_code_in_a_players_roleplay_is_not_a_seal_of_the_thread(played, tmp_pa
     assert "pbp#99/0000-0000-0000-0000" in thread
     r = audit(reveal(played, tmp_path), tmp_path, page_copy(thread) if copied else thread)
     assert r.exit_code == 0, r.output
-    assert "99" not in r.output and "0000-0000" not in r.output
+    assert "pbp#99" not in r.output and "0000-0000" not in r.output
     assert f"Tour 1 : identique, sceau pbp#1/{codes[1]} comme dans le fil.\n" in r.output
     assert f"Tour 3 : identique, sceau pbp#3/{codes[3]} comme dans le fil.\n" in r.output
     assert r.output.endswith("Verdict : tout concorde (4 tours).\n")
@@ -363,7 +367,7 @@ def test_a_seal_line_that_differs_is_found_though_a_roleplay_quotes_the_archives
     assert r.exit_code == 1
     assert f"Tour 1 : DIFFÈRE\n  - le fil montre 1111-2222-3333-4444, l'archive donne {codes[1]}\n" in r.output
     assert f"Tour 2 : identique, sceau pbp#2/{codes[2]} comme dans le fil.\n" in r.output
-    assert r.output.endswith("Verdict : 1 problème(s), détaillés plus haut.\n")
+    assert r.output.endswith("Verdict : 1 problème, détaillé plus haut.\n")
 
 
 def test_a_players_seal_line_in_bold_stays_roleplay(played, tmp_path):
@@ -410,3 +414,81 @@ def test_a_commitment_line_that_differs_is_found_though_a_roleplay_quotes_the_ri
     assert r.exit_code == 1
     assert (f"Engagement des dés DIFFÉRENT : le fil montre sha256:{'0' * 64}, le secret révélé donne "
             f"sha256:{commit} — le secret n'est pas celui de la mise en place.\n") in r.output
+
+
+# -- bundles built to exhaust the auditor's machine ---------------------------------------
+
+def _raw_bundle(path, headers: list[bytes], tail: bytes = b""):
+    """A tar.gz made of these raw tar blocks, as no honest tool writes them."""
+    import gzip
+
+    with gzip.open(path, "wb", compresslevel=1) as gz:
+        for block in headers:
+            gz.write(block)
+        gz.write(tail)
+    return path
+
+
+@pytest.fixture
+def scratch(tmp_path, monkeypatch):
+    """The audit's scratch folder, kept so a test can see what was written in it."""
+    import contextlib
+
+    from pbp import audit as audit_module
+
+    folder = tmp_path / "scratch"
+    folder.mkdir()
+    monkeypatch.setattr(audit_module.tempfile, "TemporaryDirectory",
+                        lambda **kw: contextlib.nullcontext(str(folder)))
+    return folder
+
+
+def test_a_member_larger_than_an_audit_accepts_is_refused_at_its_header(tmp_path, scratch):
+    """A 1.8 MB bundle may unpack to a 400 MB world.yaml: refused from its header, nothing read."""
+    ok = tarfile.TarInfo("campaign/campaign.yaml")
+    ok.size = 0
+    huge = tarfile.TarInfo("campaign/world.yaml")
+    huge.size = 400 * 1024 * 1024
+    bundle = _raw_bundle(tmp_path / "bombe.tar.gz", [ok.tobuf(), huge.tobuf()], b"a" * 4096)
+    r = pbp("audit", bundle)
+    assert r.exit_code == 1
+    assert r.stderr == (f"{bundle}: « campaign/world.yaml » fait 419430400 octets une fois décompressé, au plus "
+                        "16777216 par élément : ce n'est pas une archive de pbp reveal ; rien n'en a été extrait.\n")
+    assert list(scratch.iterdir()) == []
+
+
+def test_too_many_members_are_refused_before_anything_is_written(tmp_path, scratch):
+    empty = tarfile.TarInfo("campaign/turns/001/orders/x.yaml")
+    empty.size = 0
+    bundle = _raw_bundle(tmp_path / "foule.tar.gz", [empty.tobuf()] * 100_001)
+    r = pbp("audit", bundle)
+    assert r.exit_code == 1
+    assert r.stderr == (f"{bundle}: l'archive contient plus de 100000 éléments : ce n'est pas une archive de pbp "
+                        "reveal ; rien n'en a été extrait.\n")
+    assert list(scratch.iterdir()) == []
+
+
+def test_an_extended_header_larger_than_pbp_writes_is_refused(tmp_path, scratch):
+    member = tarfile.TarInfo("campaign/campaign.yaml")
+    member.size = 0
+    member.pax_headers = {"comment": "x" * 200_000}
+    bundle = _raw_bundle(tmp_path / "pax.tar.gz", [member.tobuf(tarfile.PAX_FORMAT)])
+    r = pbp("audit", bundle)
+    assert r.exit_code == 1
+    assert "éléments" not in r.stderr and "une fois décompressé, au plus 65536 par élément" in r.stderr, r.stderr
+    assert list(scratch.iterdir()) == []
+
+
+def test_a_member_a_pax_header_makes_larger_is_refused_by_name(tmp_path):
+    """A PAX `size` record gives the member another size than its own header:
+    checked again as tarfile reads it."""
+    member = tarfile.TarInfo("campaign/world.yaml")
+    member.size = 0
+    member.pax_headers = {"size": str(300 * 1024 * 1024)}
+    after = tarfile.TarInfo("campaign/characters.yaml")  # what a header-by-header reading sees next
+    after.size = 0
+    bundle = _raw_bundle(tmp_path / "pax.tar.gz", [member.tobuf(tarfile.PAX_FORMAT), after.tobuf()])
+    r = pbp("audit", bundle)
+    assert r.exit_code == 1
+    assert r.stderr == (f"{bundle}: « campaign/world.yaml » fait 314572800 octets une fois décompressé, au plus "
+                        "16777216 par élément : ce n'est pas une archive de pbp reveal ; rien n'en a été extrait.\n")

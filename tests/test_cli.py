@@ -1,4 +1,4 @@
-"""The command line on a toy campaign: every command of DESIGN.md's table, the
+"""The command line on a toy campaign: every command docs/design.md lists, the
 exit codes, the messages with file and line, and nothing written on bad input."""
 
 import subprocess
@@ -67,7 +67,7 @@ def test_run_resolves_renders_and_replays(ready):
     assert pbp("post", "--player", "lucy", cwd=ready).output == (folder / "private/lucy.bbcode").read_text()
     assert pbp("post", "--gm", cwd=ready).output == (folder / "gm.bbcode").read_text()
     v = pbp("verify", cwd=ready)
-    assert v.exit_code == 0 and "2 tour(s)" in v.output
+    assert v.exit_code == 0 and "2 tours rejoués" in v.output
 
 
 def test_verify_reports_a_tampered_archive(ready):
@@ -191,7 +191,6 @@ def test_finished_game_refuses_turns(ready):
     ("ruleset: toy\nsecret: x\nplayers: {lucy: Lucy}\nlang: de\n", "campaign.yaml:4: « de » n'est pas une valeur possible."),
     ("ruleset: tyo\nsecret: x\nplayers: {lucy: Lucy}\n", "campaign.yaml:1: jeu de règles inconnu « tyo »."),
     ("ruleset: toy\nsecret: x\nplayers: {lucy: Lucy}\nrules: {romos: 3}\n", "campaign.yaml:4: règle inconnue « romos »"),
-    ("ruleset: toy\nplayers: {lucy: Lucy}\n", "campaign.yaml:1: la clé « secret » est obligatoire."),
     ("ruleset: toy\nsecret: x\nplayers: {lucy: Lucy}\nplayrs: {}\n", "Vouliez-vous dire « players » ?"),
     ("ruleset: toy\nsecret: x\nplayers: {../x: Lucy}\n", "campaign.yaml:3: pseudo « ../x » invalide"),
 ])
@@ -267,13 +266,39 @@ def test_commit_while_locked_and_ignored_lock(ready):
     assert ".pbp.lock" not in tracked and "turns/001/public.bbcode" in tracked
 
 
+def test_a_turns_commit_takes_what_is_staged_in_the_campaign_and_nothing_outside(tmp_path, ready):
+    """archive.commit names the staged paths to git (not the folder, which git would
+    read whole again): a file the MJ staged by hand goes with the turn, so does one
+    whose name git would read as a pattern; a change staged outside the campaign's
+    folder stays staged, out of the turn's commit."""
+    git = ["git", "-C", str(tmp_path)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "start"], check=True)
+    (tmp_path / "notes.txt").write_text("not the campaign's\n")
+    subprocess.run([*git, "add", "notes.txt"], check=True)
+    write(ready, "notes/:mj*.txt", "a name git would read as a pattern\n")
+    write(ready, "notes/staged.txt", "staged by hand\n")
+    subprocess.run(["git", "-C", str(ready), "add", "notes/staged.txt"], check=True)
+    r = pbp("run", "--no-orders", cwd=ready)
+    assert r.exit_code == 0 and "Archivé dans git" in r.output, r.output
+    shown = subprocess.run([*git, "show", "--name-only", "--format=", "HEAD"], capture_output=True, text=True,
+                           check=True).stdout.splitlines()
+    rel = ready.relative_to(tmp_path).as_posix()
+    assert f"{rel}/turns/001/state.yaml" in shown and f"{rel}/notes/staged.txt" in shown
+    assert f"{rel}/notes/:mj*.txt" in shown and "notes.txt" not in shown
+    staged = subprocess.run([*git, "diff", "--cached", "--name-only"], capture_output=True, text=True).stdout
+    assert staged == "notes.txt\n"
+
+
 @pytest.mark.parametrize("ruleset_id", ["manhunt"])
 def test_init_new_campaign_from_the_skeleton_sets_up(tmp_path, ruleset_id):
     target = tmp_path / "event"
     r = pbp("init", target, "--ruleset", ruleset_id, "--lang", "en")
     assert r.exit_code == 0, r.output
     config = yamlio.load_file(target / "campaign.yaml")
-    assert config["lang"] == "en" and len(config["secret"]) == 32 and config["secret"] != "{secret}"
+    secret = yamlio.load_file(target / "secret.yaml")["secret"]
+    assert config["lang"] == "en" and "secret" not in config and len(secret) == 32 and secret != "{secret}"
     s = pbp("setup", cwd=target)
     assert s.exit_code == 0, s.output
     assert "Committed" in s.output or "Archived" in s.output

@@ -232,7 +232,7 @@ def test_an_archive_from_before_versions_replays_plays_on_with_version_0_and_aud
 
     r = pbp("verify", cwd=archive_v0)
     assert r.exit_code == 0, r.output
-    assert "3 tour(s) rejoué(s) à l'identique." in r.output
+    assert "3 tours rejoués à l'identique." in r.output
     assert pbp("run", "--no-commit", cwd=archive_v0).exit_code == 0
     # its next turn keeps the dice it was set up with (docs/dice.md): version 0, recorded by absence
     assert "dice" not in yamlio.load_file(archive_v0 / "turns/003/turn.yaml")

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import click
 
-from pbp import help as local_help
+from pbp import formats, help as local_help
 from pbp.help import LocalHelp, PbpCommand
 
 __all__ = ["CONTEXT", "FILE_PATH", "FOLDER_PATH", "FORMAT", "PbpCommand", "PbpSubgroup", "campaign_of", "commit",
-           "lang_of", "say"]
+           "lang_of", "say", "warn_secret_in_config"]
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -73,7 +73,7 @@ class PathType(click.ParamType):
 FILE_PATH = PathType(folder=False)
 FOLDER_PATH = PathType(folder=True)
 
-FORMAT = click.option("--format", "fmt", type=click.Choice(["bbcode", "markdown"]), default=None)
+FORMAT = click.option("--format", "fmt", type=click.Choice(formats.NAMES), default=None)
 
 
 def campaign_of(ctx):
@@ -82,6 +82,15 @@ def campaign_of(ctx):
     campaign = open_campaign(ctx.obj["dir"])
     ctx.obj["lang"] = campaign.lang
     return campaign
+
+
+def warn_secret_in_config(campaign) -> None:
+    """A campaign made before secret.yaml: its dice secret is archived with every
+    commit; told once by the commands of the turn loop (pbp/secret.py)."""
+    if campaign.config.get("secret") is not None:
+        from pbp import i18n
+
+        click.echo(i18n.t(campaign.lang, "secret_in_config"), err=True)
 
 
 def commit(campaign, key: str, no_commit: bool, **params) -> None:
@@ -130,7 +139,7 @@ def _head_before_title(kind: str) -> tuple[bytes, ...]:
         return (histogram_svg("", "", []).split("<title>")[0].encode(),)
     from pbp import preview
 
-    return tuple(preview.page("", "text", "phpbb", lang, "", "").split("<title>")[0].encode() for lang in i18n.LANGS)
+    return tuple(preview.page("", "markdown", "phpbb", lang, "", "").split("<title>")[0].encode() for lang in i18n.LANGS)
 
 
 def output_target(ctx: click.Context, path: Path, kind: str, option: str, own_in_archive=None) -> Path:

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import click
 
-from pbp.cli.common import FILE_PATH, PbpCommand, campaign_of, commit, output_target, say, write_output
+from pbp import formats
+from pbp.cli.common import (CONTEXT, FILE_PATH, PbpCommand, PbpSubgroup, campaign_of, commit, output_target, say,
+                            write_output)
 
 
 @click.command(cls=PbpCommand)
@@ -73,14 +75,13 @@ def reveal(ctx, output, before_end):
 @click.command("audit", cls=PbpCommand)
 @click.argument("bundle", type=FILE_PATH)
 @click.option("--posts", "posts_file", type=FILE_PATH, default=None)
-@click.option("--trust-templates", is_flag=True)
 @click.pass_context
-def audit_command(ctx, bundle, posts_file, trust_templates):
+def audit_command(ctx, bundle, posts_file):
     """Check a revealed game: the secret, every turn replayed, every code (anyone can run it)."""
     from pbp import audit
 
     posts_text = audit.read_posts(posts_file) if posts_file is not None else None
-    report = audit.audit_bundle(bundle, posts_text, trust_templates)
+    report = audit.audit_bundle(bundle, posts_text)
     ctx.obj["lang"] = report.lang
     for line in audit.lines(report, report.lang):
         click.echo(line)
@@ -90,7 +91,7 @@ def audit_command(ctx, bundle, posts_file, trust_templates):
 
 @click.command("dice-report", cls=PbpCommand)
 @click.argument("bundle", type=FILE_PATH, required=False)
-@click.option("--format", "fmt", type=click.Choice(["text", "bbcode", "markdown"]), default="text")
+@click.option("--format", "fmt", type=click.Choice((formats.TEXT.name, *formats.NAMES)), default="text")
 @click.option("--min-rolls", type=click.IntRange(2), default=30)
 @click.option("--svg", "svg_path", type=FILE_PATH, default=None)
 @click.option("--expr", "chart_expr", default=None)
@@ -119,3 +120,28 @@ def dice_report(ctx, bundle, fmt, min_rolls, svg_path, chart_expr):
                            valid=[f.name for f in report.expressions + report.faces])
         write_output(svg_path, drawn[0], "--svg")
         say("dice_report_svg", path=svg_path, expr=drawn[1])
+
+
+@click.group("secret", cls=PbpSubgroup, context_settings=CONTEXT)
+def secret_group():
+    """The secret dice seed."""
+
+
+@secret_group.command("move", cls=PbpCommand)
+@click.option("--no-commit", is_flag=True)
+@click.pass_context
+def secret_move(ctx, no_commit):
+    """Move the dice secret from campaign.yaml to secret.yaml (git ignores it)."""
+    from pbp import secret
+
+    campaign = campaign_of(ctx)
+    with campaign.lock():
+        if not secret.move(campaign.root, campaign.lang):
+            campaign.secret  # noqa: B018 - a campaign without any secret is told so
+            say("secret_already_moved")
+            return
+        say("secret_moved")
+        commit(campaign, "commit_secret_move", no_commit)
+
+
+secret_move.help_key = "help_secret_move"
