@@ -88,6 +88,9 @@ def test_a_dice_expression_with_a_run_of_spaces_is_refused_at_once():
     text = "1 +" + " " * 50_000 + "x"
     with pytest.raises(PbpError) as refused:
         cpu(lambda: dice.parse(text))
+    assert refused.value.key == "dice_too_long"  # refused before it is read (pbp.dice_notation.MAX_LENGTH)
+    with pytest.raises(PbpError) as refused:  # and within the limit, read in one pass
+        cpu(lambda: dice.parse("1 +" + " " * 190 + "x"))
     assert refused.value.key == "bad_dice"
     assert str(dice.parse(" 2 d 6 +  - 3".replace("+  -", "-"))) == "2d6-3"
     assert str(dice.parse("d%")) == "1d100"
