@@ -1,0 +1,118 @@
+"""What the balance tools and the order form need from a data ruleset: the legal
+orders bots pick from, the player's view for the form, and the exact odds of
+every table and check the rules declare (`pbp odds --rule data.<name>`)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from pbp.orders import Action, PlayerOrders
+
+from . import checks, rules as R
+
+#: the most values of a number argument a bot tries (a range 1-100 is sampled at its ends and middle)
+NUMBER_SAMPLES = 3
+
+
+def arg_values(rs, state: dict, handle: str, spec: dict) -> list:
+    """The values a bot may give an action's argument ([None]: it takes none)."""
+    arg = spec.get("arg")
+    if arg is None:
+        return [None]
+    arg = {"type": arg} if isinstance(arg, str) else arg
+    kind = R.word(arg["type"])
+    if kind == "character":
+        return checks.targets_of(rs, state, handle, spec)
+    if kind == "choice":
+        return [str(v) for v in arg.get("values") or []]
+    if kind == "number":
+        low, high = arg.get("min", 0), arg.get("max", arg.get("min", 0) + 10)
+        return sorted({low, (low + high) // 2, high})[:NUMBER_SAMPLES]
+    return ["…"]
+
+
+def legal_orders(rs, state: dict, scenario, handle: str) -> list[list[Action]]:
+    """Every single action the rules allow now (each with each argument a bot may
+    give), each passing check_orders; doing nothing when none is allowed (an empty
+    order file reads as no orders at all)."""
+    options = []
+    for action_id, spec in rs.program.data["actions"].items():
+        for value in arg_values(rs, state, handle, spec):
+            option = [Action(action_id, value, 0)]
+            if not checks.check_orders(rs, state, scenario, PlayerOrders(handle, state["turn"] + 1, option)):
+                options.append(option)
+    return options or [[]]
+
+
+def order_context(rs, state: dict, scenario, handle: str) -> dict:
+    """The form's view: the actions possible now with their cost, and the player's sheet."""
+    from .resolve import sheet_values
+
+    data = rs.program.data
+    actions = []
+    for action_id in checks.possible(rs, state, handle):
+        spec = data["actions"][action_id]
+        actions.append({"id": action_id, "en": spec.get("en") or action_id, "name": R.name_of(spec, action_id),
+                        "cost": spec.get("cost")})
+    sheet = sheet_values(rs.program, state, handle, owner=True) if handle in state["characters"] else []
+    return {"possible": actions, "sheet": sheet, "budget": data.get("budget") or {}}
+
+
+def calculators(rs) -> dict:
+    """One calculator per table (the chance of each row) and per check (the
+    chance of success against a target given with --set target=N)."""
+    from pbp.odds import Calculator, Param
+
+    out = {}
+    for table_id in rs.program.tables:
+        out[table_id] = Calculator(_title(rs.program.tables[table_id], table_id), {},
+                                   lambda params, t=table_id: table_odds(rs, t))
+    for check_id, spec in (rs.program.data.get("checks") or {}).items():
+        default = spec["target"] if isinstance(spec["target"], int) else 10
+        out[check_id] = Calculator(_title(spec, check_id), {"target": Param(default, "target")},
+                                   lambda params, c=check_id: check_odds(rs, c, params["target"]))
+    return out
+
+
+def _title(spec: dict, ident: str) -> str:
+    return R.name_of(spec, ident)["fr"]
+
+
+def table_distribution(rs, table_id: str) -> list[tuple[dict, Fraction]]:
+    """(row, exact probability) of each row of a table (sub-tables folded in)."""
+    from pbp.datarules.lint import rows_by_face, table_dice
+    from pbp.odds import distribution
+
+    spec = rs.program.tables[table_id]
+    faces = distribution(table_dice(spec))
+    out = []
+    for low, high, i in rows_by_face(spec):
+        p = sum((q for face, q in faces.items() if low <= face <= high), Fraction(0))
+        out.append((spec["rows"][i], p))
+    return out
+
+
+def table_odds(rs, table_id: str):
+    from pbp.datarules.lint import table_dice
+    from pbp.odds import Table, pct
+
+    spec = rs.program.tables[table_id]
+    rows = []
+    for row, p in table_distribution(rs, table_id):
+        faces = row.get("roll", row.get("weight", ""))
+        columns = ", ".join(f"{k} {v}" for k, v in row.items() if k not in ("roll", "weight", "text", "table"))
+        rows.append([str(faces), R.words(row.get("text"))["fr"] or columns, columns, f"{p} ({pct(p)})"])
+    return Table(f"{_title(spec, table_id)} ({table_dice(spec)})", ["", "", "", ""], rows)
+
+
+def check_odds(rs, check_id: str, target: int):
+    from pbp.odds import Table, distribution, pct
+
+    from .resolve import judge
+
+    spec = rs.program.data["checks"][check_id]
+    success = sum((q for face, q in distribution(str(spec["dice"])).items()
+                   if judge(spec, face, target)["success"]), Fraction(0))
+    sign = spec.get("success", "<=")
+    return Table(f"{_title(spec, check_id)}: {spec['dice']} {sign} {target}", ["", ""],
+                 [["success", f"{success} ({pct(success)})"], ["failure", f"{1 - success} ({pct(1 - success)})"]])
