@@ -57,7 +57,7 @@ def _rule_odds(rule: str, settings):
     from pbp.errors import PbpError
 
     rid, _, name = rule.partition(".")
-    calculators = ruleset.get(rid).odds()
+    calculators = _ruleset_for_odds(rid).odds()
     if name not in calculators:
         raise PbpError("unknown_calculator", rule=rule, valid=[f"{rid}.{n}" for n in calculators],
                        suggestion=i18n.closest(name, calculators))
@@ -75,6 +75,21 @@ def _rule_odds(rule: str, settings):
             except ValueError:
                 raise PbpError("param_not_int", param=key, value=value) from None
     return calc.compute(params)
+
+
+def _ruleset_for_odds(rid: str):
+    """The campaign's own ruleset when pbp runs in a campaign of that ruleset (a
+    data ruleset's calculators are its rules file's tables and checks), else the
+    ruleset as it ships."""
+    from pbp import ruleset
+    from pbp.campaign import CAMPAIGN_FILE
+
+    ctx = click.get_current_context()
+    if (ctx.obj["dir"] / CAMPAIGN_FILE).is_file():
+        campaign = campaign_of(ctx)
+        if campaign.config.get("ruleset") == rid:
+            return campaign.ruleset
+    return ruleset.get(rid)
 
 
 @click.command(cls=PbpCommand)
