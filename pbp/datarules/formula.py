@@ -26,7 +26,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Callable
 
-from pbp.errors import InputError, PbpError, Phrase
+from pbp.errors import ByLang, InputError, PbpError, Phrase
 
 #: a formula's most characters, nesting depth and nodes (a rules file is a stranger's input)
 MAX_SOURCE = 2000
@@ -298,7 +298,7 @@ def _parse(source: str, place: _Place) -> Node:
     from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
     try:
-        tree = _parser().parse(source)
+        tree = _tree(source)
     except UnexpectedToken as exc:
         raise _unexpected_token(exc, source, place) from None
     except UnexpectedCharacters as exc:
@@ -307,6 +307,13 @@ def _parse(source: str, place: _Place) -> Node:
         raise place.error("formula_syntax", getattr(exc, "pos_in_stream", None) or 0) from None
     _check_size(tree, place)
     return _Builder(source, place).node(tree)
+
+
+@functools.lru_cache(maxsize=1024)
+def _tree(source: str):
+    """lark's parse tree of a source (only read afterwards): a rules file compiles
+    the same formula for each character, action or gauge it applies to."""
+    return _parser().parse(source)
 
 
 def _check_size(tree, place: _Place) -> None:
@@ -493,6 +500,10 @@ FUNCTIONS = {f.id: f for f in (
 _FUNCTION_NAMES = {spelling: f for f in FUNCTIONS.values() for spelling in (f.fr, f.en)}
 
 
+def _clamped(x, lo, hi):
+    return lo if x < lo else hi if x > hi else x
+
+
 def round_half_away(value):
     """The nearest whole number, a half going away from zero (2.5 -> 3, -2.5 -> -3), as by hand."""
     if type(value) is int:
@@ -579,6 +590,15 @@ def _modifier(rest: str, count: int, kept: int, explodes: bool, successes: bool,
     raise ValueError(term)
 
 
+def _spaced_comparison(term: str) -> str | None:
+    """`1d20>=15` written as the comparison `1d20 >= 15`, when the term ends with a success count."""
+    for op in (">=", "<=", ">", "<"):
+        head, found, tail = term.rpartition(op)
+        if found and tail.isdigit() and head and head[-1] not in "!r<>=":
+            return f"{head} {op} {tail}"
+    return None
+
+
 # -- compiling -----------------------------------------------------------------------------
 
 class _Compiler:
@@ -606,17 +626,24 @@ class _Compiler:
 
     def wrong_kind(self, node: Node, wanted: str) -> FormulaError:
         text = self.place.text_of(node)
-        if node.op == "dice" and wanted == BOOL and any(c in node.value[0] for c in "<>"):
-            fixed = node.value[0]
-            for op in (">=", "<=", ">", "<"):
-                if op in fixed:
-                    fixed = fixed.replace(op, f" {op} ", 1)
-                    break
-            return self.place.error("formula_pool_not_condition", node.start, text=text, fixed=fixed)
+        if node.op == "dice" and wanted == BOOL and _spaced_comparison(node.value[0]):
+            return self.place.error("formula_pool_not_condition", node.start, text=text,
+                                    fixed=_spaced_comparison(node.value[0]))
         if node.kind == LIST:
             return self.place.error("formula_list_here", node.start, text=text)
         return self.place.error("formula_wrong_kind", node.start, text=text, expected=_kind_phrase(wanted),
                                 actual=_kind_phrase(node.kind))
+
+    def bad_dice(self, node: Node, exc: Exception) -> FormulaError:
+        """A dice term pbp.dice refuses, in its words; `1d20>=15` (a success count
+        to pbp.dice) most likely meant a comparison: the spaces it needs are shown."""
+        term = node.value[0]
+        if _spaced_comparison(term):
+            return self.place.error("formula_dice_comparison", node.start, text=term,
+                                    fixed=_spaced_comparison(term))
+        if isinstance(exc, PbpError):  # pbp.dice's own refusal: what is wrong and what is valid
+            return self.place.error(exc.key, node.start, **exc.params)
+        return self.place.error("bad_dice", node.start, expr=term)
 
     # leaves
     def _num(self, node: Node):
@@ -662,10 +689,8 @@ class _Compiler:
         term, label = node.value
         try:
             low, high = self.dice(term)
-        except ValueError:
-            raise self.place.error("bad_dice", node.start, expr=term) from None
-        except PbpError as exc:  # pbp.dice's own refusal: what is wrong and what is valid
-            raise self.place.error(exc.key, node.start, **exc.params) from None
+        except (ValueError, PbpError) as exc:
+            raise self.bad_dice(node, exc) from None
         if label is None:
             label = f"d{len(self.dice_terms) + 1}"
         if any(other.value[1] == label for other in self.dice_terms):
@@ -781,13 +806,14 @@ class _Compiler:
 
         function = _FUNCTION_NAMES.get(node.value.lower())
         if function is None:
-            spellings = [getattr(f, self.lang if self.lang in ("fr", "en") else "fr") for f in FUNCTIONS.values()]
+            spellings = {lang: [getattr(f, lang) for f in FUNCTIONS.values()] for lang in ("fr", "en")}
             raise self.place.error("formula_unknown_function", node.start, name=node.value,
-                                   suggestion=i18n.closest(node.value, spellings), valid=spellings)
+                                   suggestion=ByLang(**{lang: i18n.closest(node.value, names)
+                                                        for lang, names in spellings.items()}),
+                                   valid=ByLang(**spellings))
         if not function.least <= len(node.args) <= function.most:
             raise self.place.error("formula_arg_count", node.start, function=node.value,
-                                   signature=function.signature.get(self.lang, function.signature["fr"]),
-                                   count=len(node.args))
+                                   signature=ByLang(**function.signature), count=len(node.args))
         node.value = function.id
         return getattr(self, "_call_" + function.id, self._call_rounding)(node)
 
@@ -817,6 +843,9 @@ class _Compiler:
     def _call_clamp(self, node: Node):
         value, low, high = (self.expect(a, NUMBER) for a in node.args)
         node.kind = NUMBER
+        lo, hi = node.args[1].constant, node.args[2].constant
+        if lo is not _NOT_CONSTANT and hi is not _NOT_CONSTANT and lo <= hi:
+            return lambda env, roll: _clamped(value(env, roll), lo, hi)
 
         def clamp(env, roll):
             x, lo, hi = value(env, roll), low(env, roll), high(env, roll)
@@ -851,31 +880,35 @@ def _checked(value, node: Node, place: _Place):
     return value
 
 
-def _add(left, right, node, place):
-    def run(env, roll):
-        value = left(env, roll) + right(env, roll)
-        if type(value) is int and -LIMIT < value < LIMIT:
-            return value
-        return _checked(value, node, place)
-    return run
+def _ring(combine):
+    """The closure of +, - or *: one operand a constant is read once, not called
+    (`5 * competence.x`); the result checked to stay within LIMIT."""
+    def build(left, right, node, place):
+        a, b = node.args
+        if b.constant is not _NOT_CONSTANT:
+            constant = b.constant
 
+            def run(env, roll):
+                value = combine(left(env, roll), constant)
+                if type(value) is int and -LIMIT < value < LIMIT:
+                    return value
+                return _checked(value, node, place)
+        elif a.constant is not _NOT_CONSTANT:
+            constant = a.constant
 
-def _sub(left, right, node, place):
-    def run(env, roll):
-        value = left(env, roll) - right(env, roll)
-        if type(value) is int and -LIMIT < value < LIMIT:
-            return value
-        return _checked(value, node, place)
-    return run
-
-
-def _mul(left, right, node, place):
-    def run(env, roll):
-        value = left(env, roll) * right(env, roll)
-        if type(value) is int and -LIMIT < value < LIMIT:
-            return value
-        return _checked(value, node, place)
-    return run
+            def run(env, roll):
+                value = combine(constant, right(env, roll))
+                if type(value) is int and -LIMIT < value < LIMIT:
+                    return value
+                return _checked(value, node, place)
+        else:
+            def run(env, roll):
+                value = combine(left(env, roll), right(env, roll))
+                if type(value) is int and -LIMIT < value < LIMIT:
+                    return value
+                return _checked(value, node, place)
+        return run
+    return build
 
 
 def _division(divide):
@@ -893,14 +926,17 @@ def _division(divide):
     return build
 
 
-_ARITH = {"+": _add, "-": _sub, "*": _mul, "/": _division(Fraction), "//": _division(operator.floordiv),
+_ARITH = {"+": _ring(operator.add), "-": _ring(operator.sub), "*": _ring(operator.mul), "/": _division(Fraction), "//": _division(operator.floordiv),
           "%": _division(operator.mod)}
 
 
 # the closures that read a name's value from env, checking it is of the name's kind
 def _load_number(name, node, place):
     def run(env, roll):
-        value = _lookup(env, name, node, place)
+        try:
+            value = env[name]
+        except KeyError:
+            raise _missing(name, node, place) from None
         if type(value) is int and -LIMIT < value < LIMIT:
             return value
         if type(value) is Fraction and -LIMIT < value < LIMIT and value.denominator < LIMIT:
@@ -912,7 +948,10 @@ def _load_number(name, node, place):
 def _load_of_type(kind, types):
     def loader(name, node, place):
         def run(env, roll):
-            value = _lookup(env, name, node, place)
+            try:
+                value = env[name]
+            except KeyError:
+                raise _missing(name, node, place) from None
             if isinstance(value, types):
                 return value
             raise _bad_value(name, kind, value, node, place)
@@ -920,11 +959,8 @@ def _load_of_type(kind, types):
     return loader
 
 
-def _lookup(env, name, node, place):
-    try:
-        return env[name]
-    except KeyError:
-        raise place.error("formula_missing_value", node.start, name=name) from None
+def _missing(name, node, place) -> FormulaError:
+    return place.error("formula_missing_value", node.start, name=name)
 
 
 def _bad_value(name, kind, value, node, place) -> FormulaError:
@@ -942,9 +978,28 @@ class _Bounds:
     """Interval analysis: the least and the most each node can be, from the
     names' bounds and the dice's; divisions whose divisor can be 0 are noted."""
 
-    def __init__(self, name_bounds: Mapping):
+    def __init__(self, name_bounds: Mapping, nonzero: frozenset = frozenset(), risky: list | None = None):
         self.name_bounds = name_bounds
-        self.risky: list[Node] = []
+        self.nonzero = nonzero  # names known not to be 0 here (`si(x != 0, 10 / x, 0)`)
+        self.risky: list[Node] = [] if risky is None else risky
+
+    def assuming(self, condition: Node, truth: bool) -> "_Bounds | None":
+        """The analysis of what runs only when `condition` is `truth` (a branch of
+        si, the right side of et/ou): each name the condition compares with a
+        constant narrowed. None when that can never happen."""
+        bounds, nonzero = dict(self.name_bounds), set(self.nonzero)
+        for name, op, limit in _facts(condition, truth):
+            lo, hi = self._named(name)
+            if op in ("<", "<=", "=="):
+                hi = min(hi, limit)
+            if op in (">", ">=", "=="):
+                lo = max(lo, limit)
+            if lo > hi or (op in ("<", ">", "!=") and lo == hi == limit):
+                return None
+            bounds[name] = Interval(lo, hi)
+            if _EXCLUDES_ZERO[op](limit):
+                nonzero.add(name)
+        return _Bounds(bounds, frozenset(nonzero), self.risky)
 
     def of(self, node: Node) -> Interval:
         if node.constant is not _NOT_CONSTANT and node.kind in (NUMBER, BOOL):
@@ -956,9 +1011,12 @@ class _Bounds:
         return getattr(self, "_" + node.op)(node)
 
     def _name(self, node: Node) -> Interval:
-        given = self.name_bounds.get(node.value)
+        return CONDITION if node.kind == BOOL and node.value not in self.name_bounds else self._named(node.value)
+
+    def _named(self, name: str) -> Interval:
+        given = self.name_bounds.get(name)
         if given is None:
-            return CONDITION if node.kind == BOOL else EVERYTHING
+            return EVERYTHING
         return given if isinstance(given, Interval) else Interval(*given)
 
     def _dice(self, node: Node) -> Interval:
@@ -978,7 +1036,9 @@ class _Bounds:
         if op == "*":
             return _span(_times(x, y) for x in a for y in b)
         if b.lo <= 0 <= b.hi:
-            self.risky.append(node)
+            divisor = node.args[1]
+            if not (divisor.op == "name" and divisor.value in self.nonzero):
+                self.risky.append(node)
             if op != "%":
                 return EVERYTHING
         if op == "%":
@@ -1001,11 +1061,19 @@ class _Bounds:
         return CONDITION
 
     def _and(self, node: Node) -> Interval:
-        a, b = (self.of(arg) for arg in node.args)
+        a = self.of(node.args[0])
+        inside = self.assuming(node.args[0], True)  # the right side runs only when the left is true
+        if inside is None or a.hi == 0:
+            return Interval(0, 0)
+        b = inside.of(node.args[1])
         return Interval(min(a.lo, b.lo), min(a.hi, b.hi))
 
     def _or(self, node: Node) -> Interval:
-        a, b = (self.of(arg) for arg in node.args)
+        a = self.of(node.args[0])
+        inside = self.assuming(node.args[0], False)  # the right side runs only when the left is false
+        if inside is None or a.lo == 1:
+            return Interval(1, 1)
+        b = inside.of(node.args[1])
         return Interval(max(a.lo, b.lo), max(a.hi, b.hi))
 
     def _not(self, node: Node) -> Interval:
@@ -1014,12 +1082,7 @@ class _Bounds:
 
     def _call(self, node: Node) -> Interval:
         if node.value == "if":
-            condition = self.of(node.args[0])
-            if condition.lo == 1:
-                return self.of(node.args[1])
-            if condition.hi == 0:
-                return self.of(node.args[2])
-            return self.of(node.args[1]).hull(self.of(node.args[2]))
+            return self._if(node)
         if node.value == "count":
             return Interval(0, math.inf)
         bounds = [self.of(arg) for arg in node.args]
@@ -1040,6 +1103,45 @@ class _Bounds:
         rounding = _ROUNDING[node.value]
         (x,) = bounds
         return Interval(_finite_or(rounding, x.lo), _finite_or(rounding, x.hi))
+
+
+    def _if(self, node: Node) -> Interval:
+        condition, then, otherwise = node.args
+        known = self.of(condition)
+        taken = []
+        for branch, truth in ((then, True), (otherwise, False)):
+            inside = self.assuming(condition, truth)
+            if inside is not None and known.lo <= truth <= known.hi:
+                taken.append(inside.of(branch))
+        if not taken:  # neither branch can run: the names' bounds contradict each other
+            return EVERYTHING
+        return taken[0] if len(taken) == 1 else taken[0].hull(taken[1])
+
+
+_NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+_MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+#: whether `x op limit` tells x is not 0
+_EXCLUDES_ZERO = {"<": lambda c: c <= 0, "<=": lambda c: c < 0, ">": lambda c: c >= 0, ">=": lambda c: c > 0,
+                  "==": lambda c: c != 0, "!=": lambda c: c == 0}
+
+
+def _facts(node: Node, truth: bool) -> list[tuple]:
+    """What `node` being `truth` tells about names: (name, op, constant) for each
+    comparison of a number's name with a constant it implies."""
+    if node.op == "not":
+        return _facts(node.args[0], not truth)
+    if (node.op == "and" and truth) or (node.op == "or" and not truth):
+        return _facts(node.args[0], truth) + _facts(node.args[1], truth)
+    if node.op != "compare" or not (truth or len(node.value) == 1):
+        return []
+    out = []
+    for op, a, b in zip(node.value, node.args, node.args[1:]):
+        op = op if truth else _NEGATED[op]
+        if a.op == "name" and a.kind == NUMBER and b.kind == NUMBER and b.constant is not _NOT_CONSTANT:
+            out.append((a.value, op, b.constant))
+        elif b.op == "name" and b.kind == NUMBER and a.kind == NUMBER and a.constant is not _NOT_CONSTANT:
+            out.append((b.value, _MIRRORED[op], a.constant))
+    return out
 
 
 def _finite_or(function, value):
