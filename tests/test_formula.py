@@ -513,3 +513,46 @@ def test_any_text_is_refused_or_compiles():
     def check(source, data):
         _check_within_bounds(source, data)
     check()
+
+
+# -- the MJ's reference: every example of docs/formulas.md gives what the page says ---------
+
+DOC_NAMES = {"stat.force": "number", "competence.tir": "number", "malus": "number", "blessé": "bool",
+             "rôle": "text", "sac": "list"}
+DOC_VALUES = {"stat.force": 7, "competence.tir": 3, "malus": 2, "blessé": False, "rôle": "loup",
+              "sac": ["corde", "lampe"]}
+
+
+def _doc_examples():
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parent.parent / "docs" / "formulas.md"
+    examples, in_table = [], False
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if line in ("| Formule | Résultat |", "| Formula | Result |"):
+            in_table = True
+        elif not line.startswith("|"):
+            in_table = False
+        elif in_table and not line.startswith("|---"):
+            source, result = (cell.strip() for cell in line.strip("|").split("|"))
+            examples.append((source.strip("`"), result))
+    return examples
+
+
+def _doc_result(text: str):
+    if text in ("vrai", "true", "faux", "false"):
+        return text in ("vrai", "true")
+    if text.startswith('"'):
+        return text.strip('"')
+    return Fraction(text) if "/" in text else int(text)
+
+
+@pytest.mark.parametrize("source, result", _doc_examples())
+def test_the_reference_examples(source, result):
+    expected = _doc_result(result)
+    found = compile_formula(source, names=DOC_NAMES).evaluate(DOC_VALUES)
+    assert found == expected and type(found) is type(expected)
+
+
+def test_the_reference_has_its_examples():
+    assert len(_doc_examples()) >= 60
