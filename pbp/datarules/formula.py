@@ -120,7 +120,8 @@ class FormulaError(InputError):
         place = ""
         if self.file:
             place = i18n.shown(self.file, 300)
-            place += f":{self.line}" + (f":{self.column}" if self.column else "") if self.line else ""
+            if self.line:
+                place += f":{self.line}:{self.column}" if self.column else f":{self.line}"
             place += ": "
         out = place + i18n.t(lang, self.key, **params)
         if self.excerpt:
@@ -255,19 +256,36 @@ def _keyword(token):
 def _parser():
     """The LALR parser, built once per process; lark is imported here, so that a
     command that compiles no formula never loads it. Building the tables costs
-    some 0.1 s: they are kept in the user's cache folder (lark checks they were
-    made from this grammar and this lark), which brings it down to a few ms."""
+    about as much as importing lark: they are kept in the user's cache folder
+    (named by the grammar's checksum, put in place whole), read back in a few ms."""
+    import os
     import sys
+    import zlib
 
     import lark
 
+    def build(cache):
+        return lark.Lark(_GRAMMAR, parser="lalr", lexer="basic", lexer_callbacks={"NAME": _keyword}, cache=cache)
+
+    place = _cache_folder(lark.__version__, sys.version_info)
+    if place is None:
+        return build(False)
+    kept = place / f"formula-{zlib.crc32(_GRAMMAR.encode('utf-8')):08x}.lark"
+    if kept.is_file():
+        return build(str(kept))
+    fresh = place / f"formula-{os.getpid()}.tmp"
+    parser = build(str(fresh))  # lark writes the tables there; another pbp may be reading `kept`
+    try:
+        os.replace(fresh, kept)
+    except OSError:
+        pass
+    return parser
+
+
+def _cache_folder(lark_version: str, python):
     from pbp import usercache
 
-    cache: str | bool = False
-    place = usercache.folder("lark", usercache._digest(f"{lark.__version__} {sys.version}"))
-    if place is not None:
-        cache = str(place / "formula.lark-cache")
-    return lark.Lark(_GRAMMAR, parser="lalr", lexer="basic", lexer_callbacks={"NAME": _keyword}, cache=cache)
+    return usercache.folder("lark", f"{lark_version}-py{python[0]}.{python[1]}")
 
 
 # -- nodes -------------------------------------------------------------------------------
@@ -527,7 +545,10 @@ def dice_bounds(term: str) -> tuple:
     low, high = getattr(parsed, "minimum", None), getattr(parsed, "maximum", None)
     if isinstance(low, int) and isinstance(high, (int, float)):
         return low, high
-    return notation_bounds(term)
+    try:
+        return notation_bounds(term)
+    except ValueError:  # a notation pbp.dice rolls and this reading does not know: no bounds
+        return -math.inf, math.inf
 
 
 def notation_bounds(term: str) -> tuple:
