@@ -42,7 +42,7 @@ from pbp.errors import InputError, PbpError
 BUNDLE_FORMAT = 1
 MANIFEST = "pbp-reveal.yaml"
 PREFIX = "campaign"
-CAMPAIGN_FILES = (CAMPAIGN_FILE, "world.yaml", "characters.yaml", seal.SEALS_FILE)
+CAMPAIGN_FILES = (CAMPAIGN_FILE, "world.yaml", "characters.yaml", "rules.yaml", seal.SEALS_FILE)  # rules.yaml: a data campaign's rules
 CAMPAIGN_FOLDERS = ("templates", "turns")
 #: what an audit accepts of a bundle: it comes from a stranger
 MAX_MEMBERS = 100_000

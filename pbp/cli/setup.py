@@ -5,17 +5,18 @@ from __future__ import annotations
 import click
 
 from pbp import help as local_help
-from pbp.cli.common import FOLDER_PATH, FORMAT, PbpCommand, campaign_of, commit, lang_of, say
+from pbp.cli.common import FILE_PATH, FOLDER_PATH, FORMAT, PbpCommand, campaign_of, commit, lang_of, say
 
 
 @click.command(cls=PbpCommand)
 @click.argument("path", type=FOLDER_PATH)
-@click.option("--ruleset", "ruleset_id", required=True)
+@click.option("--ruleset", "ruleset_id", default=None)
+@click.option("--rules", "rules_file", type=FILE_PATH, default=None)
 @click.option("--example", is_flag=True)
 @click.option("--lang", type=click.Choice(["fr", "en"]), default=None)
 @click.option("--no-git", is_flag=True)
 @click.pass_context
-def init(ctx, path, ruleset_id, example, lang, no_git):
+def init(ctx, path, ruleset_id, rules_file, example, lang, no_git):
     """Create a new campaign folder."""
     import secrets
     import shutil
@@ -27,6 +28,10 @@ def init(ctx, path, ruleset_id, example, lang, no_git):
 
     if lang:
         ctx.obj["lang"] = lang
+    rules_text = _rules_file(ctx, rules_file, ruleset_id, example, lang) if rules_file is not None else None
+    ruleset_id = "data" if rules_file is not None else ruleset_id
+    if ruleset_id is None:
+        raise click.UsageError(local_help.say(ctx, "init_needs_ruleset"), ctx)
     cls = type(ruleset.get(ruleset_id))
     if path.exists() and any(path.iterdir()):
         raise PbpError("init_not_empty", file=path)
@@ -40,7 +45,10 @@ def init(ctx, path, ruleset_id, example, lang, no_git):
             atomic_write(config, _with_lang(config.read_text(encoding="utf-8"), lang))
     else:
         skeleton = cls.folder() / "skeleton"
-        if skeleton.is_dir():
+        if rules_text is not None:  # the MJ's own rules: the data skeleton's campaign.yaml beside them
+            atomic_write(path / "rules.yaml", rules_text)
+            shutil.copy(skeleton / "campaign.yaml", path / "campaign.yaml")
+        elif skeleton.is_dir():
             shutil.copytree(skeleton, path, dirs_exist_ok=True)
         else:
             path.mkdir(parents=True, exist_ok=True)
@@ -63,6 +71,19 @@ def init(ctx, path, ruleset_id, example, lang, no_git):
         else:
             archive.commit(path.resolve(), f"pbp init ({ruleset_id})")
     say("init_example_next" if example else "init_next", path=path)
+
+
+def _rules_file(ctx, rules_file, ruleset_id, example, lang) -> bytes:
+    """`--rules FILE`: a data campaign from the MJ's rules file, which must read
+    as pbp will play it (every problem at once, at FILE:line)."""
+    from pbp.campaign import read_bytes
+    from pbp.datarules import load
+
+    if example or (ruleset_id not in (None, "data")):
+        raise click.UsageError(local_help.say(ctx, "init_rules_alone"), ctx)
+    data = read_bytes(rules_file, str(rules_file))
+    load.parse(data, str(rules_file), lang=lang or "fr")
+    return data
 
 
 def _with_lang(text: str, lang: str) -> str:

@@ -207,7 +207,8 @@ def _effects(rules: RulesFile, effects: list, path: tuple) -> list[PbpError]:
                              path=path + (schema.Index(i),))
         verbs = [v for v in VERBS if v in effect]
         if not found and len(verbs) != 1:
-            found.append(rules.error("rules_effect_verb", at, found=verbs or "-", verbs=_verbs()))
+            found.append(rules.error("rules_effect_verb", at, found=_verbs(verbs) if verbs else "-",
+                                     verbs=_verbs()))
         errors += found
         for branch in ("then", "else"):
             if isinstance(effect.get(branch), list):
@@ -215,10 +216,11 @@ def _effects(rules: RulesFile, effects: list, path: tuple) -> list[PbpError]:
     return errors
 
 
-def _verbs():
+def _verbs(verbs=VERBS):
+    """Verbs as a message lists them: in French for a French MJ."""
     from pbp.errors import ByLang
 
-    return ByLang(fr=list(VERBS_FR), en=list(VERBS))
+    return ByLang(fr=[VERBS_FR[VERBS.index(v)] for v in verbs], en=list(verbs))
 
 
 def effect_lists(data: dict):

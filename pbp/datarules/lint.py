@@ -92,11 +92,15 @@ def table_problems(rules: RulesFile, table_id: str) -> list[PbpError]:
         if first < low or last > high:
             errors.append(rules.error("rules_row_outside", base + ("rows", i), first=first, last=last,
                                       dice=table["dice"], low=low, high=high))
+        twice = []
         for face in range(max(first, low), min(last, high) + 1):
             if face in seen:
-                errors.append(rules.error("rules_row_overlap", base + ("rows", i), face=face, other=seen[face] + 1))
-                break
-            seen[face] = i
+                twice.append(face)
+            else:
+                seen[face] = i
+        if twice:
+            errors.append(rules.error("rules_row_overlap", base + ("rows", i), face=_spans(twice),
+                                      other=seen[twice[0]] + 1))
     holes = [face for face in range(low, high + 1) if face not in seen]
     if holes:
         errors.append(rules.error("rules_table_hole", base + ("rows",), faces=_spans(holes), dice=table["dice"]))
@@ -110,4 +114,62 @@ def _spans(faces: list[int]) -> list[str]:
         if face != previous + 1 if face is not None else True:
             out.append(str(start) if start == previous else f"{start}-{previous}")
             start = face
+    return out
+
+
+def warnings(rules: RulesFile) -> list[PbpError]:
+    """What runs but is most likely a mistake (`pbp rules check`): a threshold its
+    gauge can never reach, a formula that can divide by zero."""
+    errors = []
+    for gauge_id, gauge in (rules.data.get("gauges") or {}).items():
+        low, high = gauge.get("min"), gauge.get("max")
+        for i, threshold in enumerate(gauge.get("thresholds") or []):
+            if _unreachable(threshold, low, high):
+                value = next(threshold[k] for k in ("at", "below", "above") if k in threshold)
+                errors.append(rules.error("rules_warning_unreachable", ("gauges", gauge_id, "thresholds", i),
+                                          value=value, gauge=gauge_id, low=_shown(low, "-∞"), high=_shown(high, "∞")))
+    bounds = name_bounds(rules.data)
+    for path, formula in rules.program.formulas:
+        known = {name: bounds[canonical(name)] for name in formula.names_used if canonical(name) in bounds}
+        divisors = formula.zero_divisors(known)
+        if divisors:
+            errors.append(rules.error("rules_warning_divide", path, divisors=list(divisors)))
+    return errors
+
+
+def _shown(value, default: str):
+    return default if value is None else value
+
+
+def _unreachable(threshold: dict, low, high) -> bool:
+    low = -float("inf") if low is None else low
+    high = float("inf") if high is None else high
+    if "at" in threshold:
+        return not low <= threshold["at"] <= high
+    if "below" in threshold:
+        return threshold["below"] <= low
+    if "above" in threshold:
+        return threshold["above"] >= high
+    return False
+
+
+def canonical(name: str) -> str:
+    from pbp.datarules.program import canonical_name
+
+    return canonical_name(name)
+
+
+def name_bounds(data: dict) -> dict:
+    """The bounds of every name a formula may read that the rules bound: the
+    gauges (and the target's), the number stats with a min or a max."""
+    from pbp.datarules.formula import Interval
+
+    out = {}
+    for section in ("gauges", "stats"):
+        for ident, spec in (data.get(section) or {}).items():
+            if spec.get("min") is None and spec.get("max") is None:
+                continue
+            interval = Interval(-float("inf") if spec.get("min") is None else spec["min"],
+                                float("inf") if spec.get("max") is None else spec["max"])
+            out[ident] = out[f"target.{ident}"] = interval
     return out

@@ -68,7 +68,7 @@ class Effect(Record):
 class Program(Record):
     """The compiled rules: plain definitions (the file's data) and compiled parts."""
 
-    __slots__ = ("data", "actions", "thresholds", "checks", "end_when", "costs", "requires")
+    __slots__ = ("data", "actions", "thresholds", "checks", "end_when", "costs", "requires", "formulas")
 
     def __init__(self, data: dict):
         self.data = data
@@ -78,6 +78,7 @@ class Program(Record):
         self.costs: dict[str, object] = {}
         self.requires: dict[str, list] = {}  # action id -> [(formula, message words, path)]
         self.end_when = None
+        self.formulas: list[tuple[tuple, object]] = []  # (path in the file, formula): every one compiled
 
     @property
     def stats(self) -> dict:
@@ -169,14 +170,16 @@ class _Compiler:
             self.errors.append(self.rules.error("rules_formula_too_long", path, length=len(text), limit=400))
             return Formula0(0)
         try:
-            return compile_formula(text, names=lambda name: scope.get(canonical_name(name)),
-                                   where=(self.rules.source, self.rules.line(path)), lang=self.lang,
-                                   expect=kind)
+            compiled = compile_formula(text, names=lambda name: scope.get(canonical_name(name)),
+                                       where=(self.rules.source, self.rules.line(path)), lang=self.lang,
+                                       expect=kind)
         except FormulaError as exc:
             if exc.file is None:
                 exc.located(self.rules.source, self.rules.line(path))
             self.errors.append(exc)
             return Formula0(0)
+        self.program.formulas.append((path, compiled))
+        return compiled
 
     def dice(self, expr, path: tuple) -> None:
         from pbp.dice import parse

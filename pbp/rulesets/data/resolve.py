@@ -154,7 +154,7 @@ class Turn:
         for name, formula in effect.formulas.items():
             amount = _whole(self.evaluate(formula, scope))
             for handle in self.who(effect, scope):
-                self.change(handle, name, amount, scope, effect.to)
+                self.change(handle, name, amount, scope, effect.to, scope.depth)
 
     def do_set(self, effect, scope) -> None:
         for name, formula in effect.formulas.items():
@@ -162,7 +162,7 @@ class Turn:
             for handle in self.who(effect, scope):
                 me = self.state["characters"][handle]
                 if name in me["gauges"]:
-                    self.change(handle, name, _whole(value) - me["gauges"][name], scope, effect.to)
+                    self.change(handle, name, _whole(value) - me["gauges"][name], scope, effect.to, scope.depth)
                 else:
                     me["stats"][name] = value
                     spec = self.program.stats[name]
@@ -179,6 +179,8 @@ class Turn:
         audience = R.audience(to or R.visibility(spec.get("visibility")), handle, scope.target)
         self.emit(audience, "gauge", who=handle, gauge=gauge_id, name=R.name_of(spec, gauge_id), before=before,
                   change=amount, after=after, clamped=after != before + amount)
+        if depth > self.rs.rules["limits"]["threshold_chain"]:
+            raise PbpError("data.threshold_chain", gauge=gauge_id, limit=self.rs.rules["limits"]["threshold_chain"])
         for i, threshold in enumerate(spec.get("thresholds") or []):
             times = R.crossings(threshold, before, after)
             key = f"{gauge_id}.{i}"
@@ -187,7 +189,7 @@ class Turn:
             for _ in range(times):
                 if threshold.get("once"):
                     me["fired"].append(key)
-                inner = Scope(handle, None, None, f"{handle}.{gauge_id}")
+                inner = Scope(handle, None, None, f"{handle}.{gauge_id}", depth + 1)
                 self.run(self.program.thresholds[gauge_id, i], inner)
                 if threshold.get("once"):
                     break
@@ -320,10 +322,11 @@ class Scope:
     """Where effects run: who acts, on whom, with what argument, the results
     bound so far (`as:`), and the prefix of their rolls' labels."""
 
-    __slots__ = ("actor", "target", "arg", "label", "bound")
+    __slots__ = ("actor", "target", "arg", "label", "bound", "depth")
 
-    def __init__(self, actor, target, arg, label):
+    def __init__(self, actor, target, arg, label, depth: int = 0):
         self.actor, self.target, self.arg, self.label = actor, target, arg, label
+        self.depth = depth  # thresholds set off by thresholds, so far
         self.bound: dict = {}
 
     def bind_row(self, name: str, total: int, row: dict) -> None:

@@ -1,0 +1,48 @@
+"""`pbp` commands. A data campaign's rules file: `pbp rules check` reads it as pbp
+will (every problem at once, file:line) and says what is most likely a mistake."""
+
+from __future__ import annotations
+
+import click
+
+from pbp import help as local_help
+from pbp.cli.common import CONTEXT, FILE_PATH, PbpCommand, PbpSubgroup, say
+
+
+@click.group(cls=PbpSubgroup, context_settings=CONTEXT)
+def rules():
+    """A data campaign's rules file (rules.yaml)."""
+
+
+@rules.command("check", cls=PbpCommand)
+@click.argument("file", required=False, type=FILE_PATH)
+@click.pass_context
+def check(ctx, file):
+    """Every problem of a rules file at once (the campaign's rules.yaml by default)."""
+    from pbp.campaign import read_bytes
+    from pbp.datarules import lint, load
+    from pbp.errors import ErrorList, PbpError
+
+    folder = ctx.obj["dir"]
+    lang = local_help.campaign_lang(str(folder)) or local_help.help_lang(str(folder))
+    ctx.obj["lang"] = lang
+    path = file if file is not None else folder / load.RULES_FILE
+    name = str(file) if file is not None else load.RULES_FILE
+    try:
+        found = load.parse(read_bytes(path, name), name, lang=lang)
+        problems = lint.warnings(found)
+    except ErrorList as exc:
+        found, problems = None, exc.errors
+    except PbpError as exc:
+        found, problems = None, [exc]
+    for problem in sorted(problems, key=lambda p: p.line or 0):
+        click.echo(problem.text(lang))
+    if problems:
+        say("rules_check_problem" if len(problems) == 1 else "rules_check_problems", count=len(problems), file=name)
+        ctx.exit(1)
+    data = found.data
+    say("rules_check_ok", file=name, actions=len(data["actions"]), gauges=len(data.get("gauges") or {}),
+        tables=len(data.get("tables") or {}), checks=len(data.get("checks") or {}))
+
+
+check.help_key = "help_rules_check"
