@@ -51,12 +51,14 @@ RESERVED = frozenset(KEYWORDS)
 
 class Interval:
     """The values a number can take, lo and hi included; `math.inf` for no bound.
-    A condition's interval is within [0, 1] (false, true)."""
+    A condition's interval is within [0, 1] (false, true). `whole`: every value is
+    a whole number (a gauge, a stat, a die), which tightens `x > 0` to `x >= 1`
+    and `x % 7` to 0..6; it is extra knowledge, not part of equality."""
 
-    __slots__ = ("lo", "hi")
+    __slots__ = ("lo", "hi", "whole")
 
-    def __init__(self, lo=-math.inf, hi=math.inf):
-        self.lo, self.hi = _plain(lo), _plain(hi)
+    def __init__(self, lo=-math.inf, hi=math.inf, whole: bool = False):
+        self.lo, self.hi, self.whole = _plain(lo), _plain(hi), whole
 
     def __iter__(self):
         return iter((self.lo, self.hi))
@@ -71,7 +73,7 @@ class Interval:
         return self.lo <= value <= self.hi
 
     def __repr__(self) -> str:
-        return f"Interval({self.lo!r}, {self.hi!r})"
+        return f"Interval({self.lo!r}, {self.hi!r}{', whole=True' if self.whole else ''})"
 
     def hull(self, other: "Interval") -> "Interval":
         return Interval(min(self.lo, other.lo), max(self.hi, other.hi))
@@ -1010,26 +1012,42 @@ class _Bounds:
         constant narrowed. None when that can never happen."""
         bounds, nonzero = dict(self.name_bounds), set(self.nonzero)
         for name, op, limit in _facts(condition, truth):
-            lo, hi = self._named(name)
-            if op in ("<", "<=", "=="):
-                hi = min(hi, limit)
-            if op in (">", ">=", "=="):
-                lo = max(lo, limit)
+            known = self._named(name)
+            lo, hi = _narrowed(known, op, limit)
             if lo > hi or (op in ("<", ">", "!=") and lo == hi == limit):
                 return None
-            bounds[name] = Interval(lo, hi)
-            if _EXCLUDES_ZERO[op](limit):
+            bounds[name] = Interval(lo, hi, known.whole)
+            if _EXCLUDES_ZERO[op](limit) or lo > 0 or hi < 0:
                 nonzero.add(name)
         return _Bounds(bounds, frozenset(nonzero), self.risky)
 
     def of(self, node: Node) -> Interval:
         if node.constant is not _NOT_CONSTANT and node.kind in (NUMBER, BOOL):
-            return Interval(node.constant, node.constant)
+            return Interval(node.constant, node.constant, type(node.constant) is not Fraction)
         if node.kind in (TEXT, LIST):
             for arg in node.args:  # a text's own bounds mean nothing, but its divisions count
                 self.of(arg)
             return EVERYTHING
-        return getattr(self, "_" + node.op)(node)
+        found = getattr(self, "_" + node.op)(node)
+        if found.whole or not self.whole(node):
+            return found
+        return Interval(_finite_or(math.ceil, found.lo), _finite_or(math.floor, found.hi), True)
+
+    def whole(self, node: Node) -> bool:
+        """Whether every value of `node` is a whole number, whatever the names' values."""
+        op = node.op
+        if node.kind == BOOL or op == "dice" or (op == "call" and node.value in _WHOLE_FUNCTIONS) or (
+                op == "arith" and node.value == "//"):
+            return True
+        if op == "name":
+            return self._named(node.value).whole
+        if op == "num":
+            return type(node.value) is int
+        if op == "arith" and node.value == "/":
+            return False
+        if op == "call" and node.value == "if":
+            return self.whole(node.args[1]) and self.whole(node.args[2])
+        return op in ("neg", "arith", "call") and all(self.whole(arg) for arg in node.args)
 
     def _name(self, node: Node) -> Interval:
         return CONDITION if node.kind == BOOL and node.value not in self.name_bounds else self._named(node.value)
@@ -1063,9 +1081,10 @@ class _Bounds:
             if op != "%":
                 return EVERYTHING
         if op == "%":
+            step = 1 if a.whole and b.whole else 0  # a whole remainder is at most the divisor less 1
             if a.lo >= 0 and b.lo > 0:
-                return Interval(0, min(a.hi, b.hi))
-            return Interval(min(0, b.lo), max(0, b.hi))
+                return Interval(0, min(a.hi, b.hi - step))
+            return Interval(min(0, b.lo + step), max(0, b.hi - step))
         quotient = _span(_over(x, y) for x in a for y in b)
         return quotient if op == "/" else Interval(_floor(quotient.lo), _floor(quotient.hi))
 
@@ -1137,6 +1156,27 @@ class _Bounds:
         if not taken:  # neither branch can run: the names' bounds contradict each other
             return EVERYTHING
         return taken[0] if len(taken) == 1 else taken[0].hull(taken[1])
+
+
+#: the functions whose value is always a whole number
+_WHOLE_FUNCTIONS = frozenset(("round", "floor", "ceil", "count"))
+
+
+def _narrowed(known: Interval, op: str, limit) -> tuple:
+    """The bounds of a name within `known` that `name op limit` leaves."""
+    lo, hi = known.lo, known.hi
+    if known.whole:  # x > 2.5 is x >= 3 for a whole x; x != 3 at an end moves that end
+        if op in ("<", "<=", ">", ">=") or (op == "==" and type(limit) is int):
+            floor, ceil = math.floor(limit), math.ceil(limit)
+            limit = {"<": ceil - 1, "<=": floor, ">": floor + 1, ">=": ceil, "==": limit}[op]
+            op = {"<": "<=", ">": ">="}.get(op, op)
+        elif op == "!=" and limit in (lo, hi) and lo != hi:
+            return (lo + 1, hi) if limit == lo else (lo, hi - 1)
+    if op in ("<", "<=", "=="):
+        hi = min(hi, limit)
+    if op in (">", ">=", "=="):
+        lo = max(lo, limit)
+    return lo, hi
 
 
 _NEGATED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
