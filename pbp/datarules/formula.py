@@ -520,10 +520,6 @@ FUNCTIONS = {f.id: f for f in (
 _FUNCTION_NAMES = {spelling: f for f in FUNCTIONS.values() for spelling in (f.fr, f.en)}
 
 
-def _clamped(x, lo, hi):
-    return lo if x < lo else hi if x > hi else x
-
-
 def round_half_away(value):
     """The nearest whole number, a half going away from zero (2.5 -> 3, -2.5 -> -3), as by hand."""
     if type(value) is int:
@@ -868,7 +864,10 @@ class _Compiler:
         node.kind = NUMBER
         lo, hi = node.args[1].constant, node.args[2].constant
         if lo is not _NOT_CONSTANT and hi is not _NOT_CONSTANT and lo <= hi:
-            return lambda env, roll: _clamped(value(env, roll), lo, hi)
+            def clamp_between(env, roll):  # the usual case (`borne(..., 1, 95)`), one call fewer
+                x = value(env, roll)
+                return lo if x < lo else hi if x > hi else x
+            return clamp_between
 
         def clamp(env, roll):
             x, lo, hi = value(env, roll), low(env, roll), high(env, roll)
