@@ -12,7 +12,7 @@ from pbp.cli.common import FILE_PATH, FOLDER_PATH, FORMAT, PbpCommand, campaign_
 @click.argument("path", type=FOLDER_PATH)
 @click.option("--ruleset", "ruleset_id", default=None)
 @click.option("--rules", "rules_file", type=FILE_PATH, default=None)
-@click.option("--example", is_flag=True)
+@click.option("--example", is_flag=False, flag_value="", default=None, metavar="[NAME]")
 @click.option("--lang", type=click.Choice(["fr", "en"]), default=None)
 @click.option("--no-git", is_flag=True)
 @click.pass_context
@@ -35,10 +35,9 @@ def init(ctx, path, ruleset_id, rules_file, example, lang, no_git):
     cls = type(ruleset.get(ruleset_id))
     if path.exists() and any(path.iterdir()):
         raise PbpError("init_not_empty", file=path)
-    if example:
-        if not cls.example or not (package_dir("campaigns") / cls.example).is_dir():
-            raise PbpError("no_example", ruleset=ruleset_id)
-        shutil.copytree(package_dir("campaigns") / cls.example, path, dirs_exist_ok=True,
+    if example is not None:
+        source = _example_folder(cls, ruleset_id, example)
+        shutil.copytree(source, path, dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns(".pbp.lock", "*.tmp", "__pycache__"))
         if lang:  # the turns played so far keep theirs (turn.yaml); the next ones are in `lang`
             config = path / "campaign.yaml"
@@ -70,7 +69,28 @@ def init(ctx, path, ruleset_id, rules_file, example, lang, no_git):
             say("git_initialised")
         else:
             archive.commit(path.resolve(), f"pbp init ({ruleset_id})")
-    say("init_example_next" if example else "init_next", path=path)
+    say("init_example_next" if example is not None else "init_next", path=path)
+
+
+def _example_folder(cls, ruleset_id: str, name: str):
+    """The bundled example campaign to copy: `--example` alone, the ruleset's own;
+    `--example NAME`, that campaign of campaigns/ if it plays this ruleset (the
+    data ruleset has one per event written as data)."""
+    from pbp import i18n, yamlio
+    from pbp.errors import PbpError
+    from pbp.render import package_dir
+
+    root = package_dir("campaigns")
+    if not name:
+        if not cls.example or not (root / cls.example).is_dir():
+            raise PbpError("no_example", ruleset=ruleset_id)
+        return root / cls.example
+    mine = sorted(d.name for d in root.iterdir() if (d / "campaign.yaml").is_file()
+                  and (yamlio.load_file(d / "campaign.yaml") or {}).get("ruleset") == ruleset_id)
+    if name not in mine:
+        raise PbpError("unknown_example", example=name, ruleset=ruleset_id, valid=mine,
+                       suggestion=i18n.closest(name, mine))
+    return root / name
 
 
 def _rules_file(ctx, rules_file, ruleset_id, example, lang) -> bytes:
@@ -79,7 +99,7 @@ def _rules_file(ctx, rules_file, ruleset_id, example, lang) -> bytes:
     from pbp.campaign import read_bytes
     from pbp.datarules import load
 
-    if example or (ruleset_id not in (None, "data")):
+    if example is not None or (ruleset_id not in (None, "data")):
         raise click.UsageError(local_help.say(ctx, "init_rules_alone"), ctx)
     data = read_bytes(rules_file, str(rules_file))
     load.parse(data, str(rules_file), lang=lang or "fr")

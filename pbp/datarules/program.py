@@ -68,7 +68,7 @@ class Effect(Record):
 class Program(Record):
     """The compiled rules: plain definitions (the file's data) and compiled parts."""
 
-    __slots__ = ("data", "actions", "thresholds", "checks", "end_when", "costs", "requires", "formulas")
+    __slots__ = ("data", "actions", "thresholds", "checks", "end_when", "costs", "requires", "formulas", "plays")
 
     def __init__(self, data: dict):
         self.data = data
@@ -78,6 +78,7 @@ class Program(Record):
         self.costs: dict[str, object] = {}
         self.requires: dict[str, list] = {}  # action id -> [(formula, message words, path)]
         self.end_when = None
+        self.plays = None  # who is asked for orders (None: everyone in play)
         self.formulas: list[tuple[tuple, object]] = []  # (path in the file, formula): every one compiled
 
     @property
@@ -131,6 +132,10 @@ class _Compiler:
             self.dice(check["dice"], ("checks", check_id, "dice"))
             program.checks[check_id] = self.formula(check["target"], ("checks", check_id, "target"),
                                                     self.scope({}), "number")
+        if data.get("plays") is not None:
+            program.plays = self.formula(data["plays"], ("plays",), self.scope({}), "bool")
+        for table in (data.get("tables") or {}).values():
+            fill_columns(table)
         end = data.get("end") or {}
         if end.get("when") is not None:
             program.end_when = self.formula(end["when"], ("end", "when"), {"turn": "number", **self.gm_names()},
@@ -224,10 +229,13 @@ class _Compiler:
             value = self.ref(value, "stats", path + (verb,), also="gauges")
         elif verb == "lose_turn":
             formulas["lose_turn"] = self.formula(value if value is not True else 1, path + (verb,), scope, "number")
+        then_scope, else_scope = dict(scope), dict(scope)
         if isinstance(raw.get("then"), list):
-            then = self.effects(raw["then"], path + ("then",), dict(scope))
+            then = self.effects(raw["then"], path + ("then",), then_scope)
         if isinstance(raw.get("else"), list):
-            otherwise = self.effects(raw["else"], path + ("else",), dict(scope))
+            otherwise = self.effects(raw["else"], path + ("else",), else_scope)
+        # a result bound in both branches (`as:` in `then` and in `else`) is known after them
+        scope.update({k: v for k, v in then_scope.items() if k not in scope and else_scope.get(k) == v})
         return Effect(verb, value, on, as_name, to, then, otherwise, path, formulas)
 
     def changes(self, value, path, scope, formulas, verb) -> dict:
@@ -286,3 +294,18 @@ class _Compiler:
                                                     valid=["public", "actor", "target", "gm"]))
             out.append(found)
         return tuple(out)
+
+
+def fill_columns(table: dict) -> None:
+    """Every row of a table with every column the table's rows name: a row that
+    does not say one gets 0, false or an empty text (the kind of the column's
+    other values), so `<as>.<column>` has a value whatever row is rolled."""
+    blank = {}
+    for row in table.get("rows") or []:
+        for column, value in row.items():
+            if column in ("roll", "weight", "table", "text"):
+                continue
+            blank.setdefault(column, False if isinstance(value, bool) else 0 if isinstance(value, int) else "")
+    for row in table.get("rows") or []:
+        for column, value in blank.items():
+            row.setdefault(column, value)

@@ -56,7 +56,12 @@ class DataRuleset(Ruleset):
     def players_to_play(self, state, scenario):
         if state.get("over"):
             return []
-        return R.playing(state, scenario.roster)
+        playing = R.playing(state, scenario.roster)
+        if self.program.plays is None:
+            return playing
+        formula = self.program.plays
+        return [h for h in playing if formula.evaluate(R.env(formula.names_used, state, self.program.data, h, None,
+                                                                None, {}))]
 
     def lost_turn(self, state, scenario, player):
         return "lost_turn" if state["characters"][player]["lost"] > 0 else None

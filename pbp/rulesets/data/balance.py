@@ -100,9 +100,36 @@ def table_odds(rs, table_id: str):
     rows = []
     for row, p in table_distribution(rs, table_id):
         faces = row.get("roll", row.get("weight", ""))
-        columns = ", ".join(f"{k} {v}" for k, v in row.items() if k not in ("roll", "weight", "text", "table"))
+        columns = ", ".join(f"{k} {_cell(row[k])}" for k in _columns(spec) if k in row)
         rows.append([str(faces), R.words(row.get("text"))["fr"] or columns, columns, f"{p} ({pct(p)})"])
-    return Table(f"{_title(spec, table_id)} ({table_dice(spec)})", ["", "", "", ""], rows)
+    notes = []
+    distribution = table_distribution(rs, table_id)
+    for column in _yes_no_columns(spec):
+        p = sum((q for row, q in distribution if row.get(column) is True), Fraction(0))
+        notes.append(f"{column}: {p} ({pct(p)})")
+    return Table(f"{_title(spec, table_id)} ({table_dice(spec)})", ["", "", "", ""], rows, notes)
+
+
+def _columns(spec: dict) -> list[str]:
+    """A table's columns in the order its rows first name them."""
+    out = []
+    for row in spec["rows"]:
+        out += [k for k in row if k not in ("roll", "weight", "text", "table") and k not in out]
+    return out
+
+
+def _cell(value) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def _yes_no_columns(spec: dict) -> list[str]:
+    """The columns of a table whose values are true/false: each gets its chance."""
+    columns = []
+    for row in spec["rows"]:
+        for column, value in row.items():
+            if isinstance(value, bool) and column not in columns:
+                columns.append(column)
+    return columns
 
 
 def check_odds(rs, check_id: str, target: int):

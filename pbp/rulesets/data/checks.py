@@ -179,12 +179,19 @@ def scenario_problems(rs, scenario) -> list[PbpError]:
     program = rs.program
     known = list(program.stats) + list(program.gauges)
     errors = []
-    for handle, sheet in (scenario.characters or {}).items():
+    characters = scenario.characters or {}
+    if not isinstance(characters, dict):
+        return [PbpError("file_not_mapping", file="characters.yaml", at=())]
+    for handle, sheet in characters.items():
         if handle not in scenario.roster:
             errors.append(PbpError("data.sheet_not_player", file="characters.yaml", at=(handle,), handle=handle,
                                    valid=list(scenario.roster)))
             continue
-        for key, value in (sheet or {}).items():
+        if not isinstance(sheet, dict):
+            if sheet is not None:
+                errors.append(PbpError("data.sheet_not_mapping", file="characters.yaml", at=(handle,), handle=handle))
+            continue
+        for key, value in sheet.items():
             if key in ("name", "nom"):
                 continue
             if key not in known:
