@@ -582,3 +582,21 @@ def test_the_reference_examples(source, result):
 
 def test_the_reference_has_its_examples():
     assert len(_doc_examples()) >= 60
+
+
+def test_every_formula_message_is_in_both_languages_with_the_same_parameters():
+    import re
+    from pathlib import Path
+
+    import yaml
+
+    import pbp.datarules.formula as formula_module
+
+    catalogue = yaml.safe_load((Path(formula_module.__file__).with_name("messages.yaml")).read_text("utf-8"))
+    keys = {k: v for k, v in catalogue.items() if k.startswith("formula_")}
+    source = Path(formula_module.__file__).read_text("utf-8")
+    for key in re.findall(r'"(formula_\w+)"', source):
+        assert key in keys, key
+    for key, texts in keys.items():
+        assert set(texts) == {"fr", "en"}, key
+        assert set(re.findall(r"{(\w+)}", texts["fr"])) == set(re.findall(r"{(\w+)}", texts["en"])), key

@@ -418,8 +418,7 @@ class _Builder:
         value = Fraction(token.value) if "." in token.value else int(token.value)
         if not -LIMIT < value < LIMIT:
             raise self.place.error("formula_number_too_large", token.start_pos, limit=LIMIT_TEXT)
-        node = Node("num", _plain(value), (), token.start_pos, token.end_pos)
-        return node
+        return Node("num", _plain(value), (), token.start_pos, token.end_pos)
 
     def _text(self, children) -> Node:
         token = children[0]
