@@ -1,4 +1,4 @@
-"""The command line on a toy campaign: every command of DESIGN.md's table, the
+"""The command line on a toy campaign: every command docs/design.md lists, the
 exit codes, the messages with file and line, and nothing written on bad input."""
 
 import subprocess

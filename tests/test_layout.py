@@ -1,6 +1,6 @@
 """The code's shape, held by a test: the data flows one way, so no module of
 pbp imports its way back in a circle (function-level imports included: a lazy
-import only hides a circle), and every ruleset has the same layout (DESIGN.md,
+import only hides a circle), and every ruleset has the same layout (docs/design.md,
 "One ruleset shape"; pbp/rulesets/README.md): a newcomer who knows one knows all.
 """
 

@@ -1,5 +1,5 @@
 """Escaping checked with real parsers: the `bbcode` package (phpBB-like) and
-Python-Markdown, the one DESIGN.md names."""
+Python-Markdown, the one docs/design.md names."""
 
 import functools
 import re

@@ -1,4 +1,4 @@
-"""d100 keeps the common ruleset shape (DESIGN.md, "One ruleset shape"): which
+"""d100 keeps the common ruleset shape (docs/design.md, "One ruleset shape"): which
 module may import which, read from the source's ast (imports inside functions
 count), no circle, nothing importing the package's __init__, no module past
 ~500 lines."""

@@ -1,4 +1,4 @@
-"""manhunt rules with forced dice: each rule of seed 001 and DESIGN.md's
+"""manhunt rules with forced dice: each rule of seed 001 and docs/design.md's
 decisions, with the exact numbers the rules give."""
 
 import copy
@@ -102,7 +102,7 @@ def test_melete_turn_one_noise_2_stress_5():
 def test_melete_turn_two_table_wins_over_the_example():
     g = Game().play(lucy=[{"deplacement_normal": "nord"}, "recherche_pieges"])
     g.play(forced={"lucy.fouille.table": 12, "lucy.fouille.potion": 8}, lucy=["fouille"])
-    assert numbers(g.p()) == (4, 0, 7)  # DESIGN 1: +2 noise, 0 fatigue
+    assert numbers(g.p()) == (4, 0, 7)  # docs/design.md manhunt 1: +2 noise, 0 fatigue
     assert g.p()["inventory"] == ["cape en peau d'écorce"]
 
 
@@ -232,7 +232,7 @@ def test_each_new_multiple_of_five_only_once():
 
 
 def test_no_free_hunter_nothing_happens_no_spotted_stress():
-    """FAQ 9 (DESIGN, "The MJ's loop"): once every hunter is busy, noise calls nobody."""
+    """FAQ 9 (docs/design.md, "The MJ's loop"): once every hunter is busy, noise calls nobody."""
     g = Game(lucy="B", bob="G")
     for h in g.state["hunters"].values():
         h["out"] = True
@@ -285,7 +285,7 @@ def test_a_lost_turn_says_why(recover, why):
 
 
 def test_actions_passed_for_a_lost_turn_are_not_played():
-    """The core gives a lost turn no action (DESIGN, "The MJ's loop"); the rules ignore any all the same."""
+    """The core gives a lost turn no action (docs/design.md, "The MJ's loop"); the rules ignore any all the same."""
     g = Game(lucy="B", bob="C")
     g.p().update(fatigue=8, lost_turns=1, recover=["panique"], stress=12, noise=4, inventory=["clé", "rondache"])
     assert g.refusals("lucy", ["fouille", "recherche_pieges", {"deplacement_normal": "ouest"}]) == []

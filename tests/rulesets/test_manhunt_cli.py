@@ -178,7 +178,7 @@ def test_mj_hunter_orders_refused_by_the_rules(example):
      "[*]Mélétê: orders sent for a lost turn, actions ignored: the Péji is getting over their panic.\n"),
 ])
 def test_orders_sent_for_a_lost_turn_are_accepted_and_ignored(example, lang, check, private, gm):
-    """DESIGN, "The MJ's loop": after a panic, Mélétê's move of turn 4 passes the check,
+    """docs/design.md, "The MJ's loop": after a panic, Mélétê's move of turn 4 passes the check,
     is not played, and both her report and the MJ's say so."""
     if lang == "en":
         english(example)

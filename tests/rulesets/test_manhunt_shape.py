@@ -1,4 +1,4 @@
-"""manhunt keeps the common ruleset shape (DESIGN.md, "One ruleset shape"): who
+"""manhunt keeps the common ruleset shape (docs/design.md, "One ruleset shape"): who
 imports whom inside the package, read from the source's syntax trees, so an
 import hidden in a function counts as much as one at the top."""
 

@@ -1,4 +1,4 @@
-"""The murder package keeps the one ruleset shape (DESIGN.md, "One ruleset shape"):
+"""The murder package keeps the one ruleset shape (docs/design.md, "One ruleset shape"):
 each module imports only the modules below it, function-level imports included,
 no module but the package's own `__init__` imports the package, and every file
 stays small enough to read."""

@@ -1,4 +1,4 @@
-"""skirmish's package keeps the common ruleset shape (DESIGN.md, "One ruleset
+"""skirmish's package keeps the common ruleset shape (docs/design.md, "One ruleset
 shape"), read off the source's syntax trees: which module may import which
 (function-level imports count), no import circle, nobody inside imports the
 package's __init__, no private name of another module, every file under 500 lines."""

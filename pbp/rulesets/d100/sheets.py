@@ -43,7 +43,7 @@ SLOTS = ("inventaire", "equipement", "armement")
 SHEET_KEYS = ("nom", "physique", "logique", "mental", "pv", "force", "action", "alignement", "travers",
               "competences", "inventaire", "equipement", "armement", "confiance",
               "espece", "histoire", "notes", "generation", "genre")
-#: a character's grammatical gender (DESIGN, "The output"); neutral wording when absent
+#: a character's grammatical gender (docs/design.md, "The output"); neutral wording when absent
 GENRES = ("f", "m", "n")
 SHEET_ALIASES = {
     "name": "nom", "physical": "physique", "logic": "logique", "mind": "mental", "hp": "pv",

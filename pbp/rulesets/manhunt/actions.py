@@ -77,7 +77,7 @@ def repos(turn, handle, action):
 
 
 def se_cacher(turn, handle, action):
-    """DESIGN 12: hunters on adjacent cells lose the Péji's trace this turn."""
+    """docs/design.md manhunt 12: hunters on adjacent cells lose the Péji's trace this turn."""
     peji = turn.peji(handle)
     lost = turn.blind_hunters(handle, turn.lab.neighbours(peji["cell"]))
     if not turn.quiet:
@@ -96,7 +96,7 @@ def recherche_pieges(turn, handle, action):
 
 
 def fouille(turn, handle, action):
-    """DESIGN 14: d20 on the table, d20 on the sub-table; one find per cell; the
+    """docs/design.md manhunt 14: d20 on the table, d20 on the sub-table; one find per cell; the
     neighbouring cells are described."""
     peji = turn.peji(handle)
     cell = peji["cell"]
@@ -154,7 +154,7 @@ def revetir_armure(turn, handle, action):
 
 
 def jeter(turn, handle, action):
-    return False  # only names what a forced drop takes (DESIGN 5); costs nothing
+    return False  # only names what a forced drop takes (docs/design.md manhunt 5); costs nothing
 
 
 # -- fights ---------------------------------------------------------------------------------
@@ -193,7 +193,7 @@ def combat(turn, handle, action):
 
 
 def melee(turn, handle, hid, weapon, attacker):
-    """DESIGN 8: 3 assaults; each side rolls its weapon, minus the other's
+    """docs/design.md manhunt 8: 3 assaults; each side rolls its weapon, minus the other's
     protection and its own fatigue malus; 2 assaults won win the fight. The
     fight is told before what it caused (wounds, death)."""
     rules, scenario, peji, hunter = turn.rules, turn.scenario, turn.peji(handle), turn.hunter(hid)
@@ -212,7 +212,7 @@ def melee(turn, handle, hid, weapon, attacker):
             break
         p = turn.dice.roll(f"{handle}.combat.{hid}.{n}", peji_dice, f"assaut {n} contre {hid}")
         h = turn.dice.roll(f"{hid}.combat.{handle}.{n}", hunter_dice, f"assaut {n} contre {handle}")
-        # each side's total with its parts (DESIGN 8): the Péji's roll minus the hunter's
+        # each side's total with its parts (docs/design.md manhunt 8): the Péji's roll minus the hunter's
         # protection and their own fatigue malus, plus a potion's bonus; the hunter's
         # roll minus the Péji's protection (asked again: a wound's forced drop may take armour)
         hunter_terms = [("protection", -r.protection(rules, peji))]
@@ -253,7 +253,7 @@ def melee(turn, handle, hid, weapon, attacker):
 
 
 def tir(turn, handle, action):
-    """DESIGN 9: one roll minus protection (and fatigue malus) against the
+    """docs/design.md manhunt 9: one roll minus protection (and fatigue malus) against the
     hunter's defence; a hit wounds; `ko_on` knocks out (FAQ 5)."""
     peji = turn.peji(handle)
     present = r.hunters_on(turn.state, [peji["cell"], *turn.lab.neighbours(peji["cell"])])

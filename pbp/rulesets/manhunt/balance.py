@@ -156,7 +156,7 @@ def game_summary(rules: dict, state: dict) -> dict:
     }
 
 
-# -- exact odds of a fight (DESIGN 8) ----------------------------------------------------
+# -- exact odds of a fight (docs/design.md manhunt 8) ----------------------------------------------------
 
 def assault_odds(rules: dict, params: dict) -> tuple[Fraction, Fraction, Fraction]:
     """P(the Péji wins / ties / loses one assault)."""

@@ -2,8 +2,8 @@
 
 One `Turn` plays one turn: the Péjis in roster order, action after action
 (actions.py says what each does; their costs follow, then the thresholds in the
-order noise, fatigue, stress, DESIGN 3), then the exit and the trap of the cell
-where each stops, then the hunters (DESIGN 10), then the reports. This module
+order noise, fatigue, stress, docs/design.md manhunt 3), then the exit and the trap of the cell
+where each stops, then the hunters (docs/design.md manhunt 10), then the reports. This module
 owns the order of play and a Péji's condition (costs, thresholds, wounds,
 death), which every action, trap and fight goes through.
 """
@@ -152,7 +152,7 @@ class Turn:
             if peji["status"] == r.ACTIVE:
                 self.costs(handle, spec["noise"], spec["fatigue"], spec["stress"])
 
-    # -- a Péji's condition: costs and thresholds (DESIGN 3: noise, then fatigue, then stress)
+    # -- a Péji's condition: costs and thresholds (docs/design.md manhunt 3: noise, then fatigue, then stress)
     def costs(self, handle, noise=0, fatigue=0, stress=0):
         peji = self.peji(handle)
         peji["noise"] = max(0, peji["noise"] + noise)
@@ -173,7 +173,7 @@ class Turn:
             self._spot(handle)
 
     def _spot(self, handle):
-        """DESIGN 4: a free hunter appears on a random adjacent cell and tracks the
+        """docs/design.md manhunt 4: a free hunter appears on a random adjacent cell and tracks the
         Péji, whose stress rises. No free hunter: nothing happens, no stress (FAQ 9)."""
         peji = self.peji(handle)
         hid = r.free_hunter(self.state)
@@ -209,7 +209,7 @@ class Turn:
             self.tell(handle, "epuise")
 
     def _forced_drop(self, handle):
-        """DESIGN 5: the items the order names (`jeter`), else the last found."""
+        """docs/design.md manhunt 5: the items the order names (`jeter`), else the last found."""
         peji = self.peji(handle)
         count = self.rules["fatigue"]["drop_count"]
         # the items a `jeter` names, as the player wrote them (accents may be missing)
@@ -233,7 +233,7 @@ class Turn:
         if peji["stress"] < s["panic"] or r.PANIC in peji["recover"] or peji["status"] != r.ACTIVE \
                 or self.fighting:
             return
-        # DESIGN 6: moved 2 random steps, noise and fatigue up, next turn lost.
+        # docs/design.md manhunt 6: moved 2 random steps, noise and fatigue up, next turn lost.
         peji["recover"].append(r.PANIC)
         peji["lost_turns"] = 1
         path = []
@@ -251,7 +251,7 @@ class Turn:
         self.costs(handle, noise=s["panic_noise"], fatigue=s["panic_fatigue"])
 
     def wound(self, handle, cause: str, levels: int = 1):
-        """DESIGN 7: each level reached applies its effect once; the dead level kills."""
+        """docs/design.md manhunt 7: each level reached applies its effect once; the dead level kills."""
         peji = self.peji(handle)
         for _ in range(levels):
             if peji["status"] != r.ACTIVE:
@@ -279,7 +279,7 @@ class Turn:
                 h["target"], h["trace"] = None, None
 
     def cross(self, handle, src, exit_, pay=True) -> dict:
-        """Through a doorway (DESIGN 2): a closed one opens, and costs unless `pay` is False."""
+        """Through a doorway (docs/design.md manhunt 2): a closed one opens, and costs unless `pay` is False."""
         door = self.lab.door(exit_)
         was_open = self.lab.door_open(src, exit_, self.open_doors)
         if not was_open:
@@ -290,7 +290,7 @@ class Turn:
         return {"door": door, "opened": not was_open}
 
     def blind_hunters(self, handle, cells) -> list[str]:
-        """DESIGN 12: the hunters on these cells tracking the Péji lose the trace this turn."""
+        """docs/design.md manhunt 12: the hunters on these cells tracking the Péji lose the trace this turn."""
         lost = []
         for hid in r.hunters_on(self.state, cells):
             if self.hunter(hid)["target"] == handle:
@@ -328,7 +328,7 @@ class Turn:
             self.tell(handle, "traces_perdues", turns=peji["hidden_turns"])
 
     def _trap(self, handle, cell):
-        """DESIGN 13: the trap fires on a Péji stopping here who did not find it;
+        """docs/design.md manhunt 13: the trap fires on a Péji stopping here who did not find it;
         they know it afterwards."""
         peji = self.peji(handle)
         effect = r.trap_effect(self.rules, self.lab.traps[cell])
@@ -341,7 +341,7 @@ class Turn:
         if effect.get("wounds"):
             self.wound(handle, "piege", effect["wounds"])
 
-    # -- hunters (DESIGN 10)
+    # -- hunters (docs/design.md manhunt 10)
     def _hunters_phase(self, dictated: dict):
         for hid in self.state["hunters"]:
             hunter = self.hunter(hid)

@@ -1,4 +1,4 @@
-"""La chasse à l'homme (seed 001), with DESIGN.md's decisions manhunt 1-16: the
+"""La chasse à l'homme (seed 001), with docs/design.md's decisions manhunt 1-16: the
 rules as pure functions on plain dicts.
 
 Every number comes from `rules` (data.yaml with the campaign's overrides); no
@@ -32,7 +32,7 @@ HUNTER_REMOVE = ("retirer", "remove")
 # -- a Péji's numbers --------------------------------------------------------------
 
 def fatigue_level(rules: dict, fatigue: int) -> int:
-    """DESIGN 5: level 1 + total // per_level, at most max_level (a total below 0
+    """docs/design.md manhunt 5: level 1 + total // per_level, at most max_level (a total below 0
     counts as 0). Every cost a Péji pays asks it: written with comparisons, which
     cost a fraction of builtin min/max calls."""
     f = rules["fatigue"]
@@ -58,7 +58,7 @@ def fatigue_malus(rules: dict, fatigue: int) -> int:
 
 def noise_calls(rules: dict, peji: dict) -> int:
     """How many new multiples of the noise threshold a Péji's noise has reached
-    beyond those already counted (`noise_mark`): each calls a hunter (DESIGN 4)."""
+    beyond those already counted (`noise_mark`): each calls a hunter (docs/design.md manhunt 4)."""
     return peji["noise"] // rules["noise"]["threshold"] - peji["noise_mark"]
 
 
@@ -87,12 +87,12 @@ def best_weapon(rules: dict, peji: dict, kind: str) -> str | None:
 
 
 def peji_dice(rules: dict, weapon: str | None) -> str:
-    """A Péji's melee roll: their weapon's damage, else bare hands (DESIGN 8)."""
+    """A Péji's melee roll: their weapon's damage, else bare hands (docs/design.md manhunt 8)."""
     return rules["items"][weapon]["damage"] if weapon else rules["combat"]["unarmed"]
 
 
 def wound_costs(rules: dict, level: int, fatigue: int) -> tuple[int, int]:
-    """The fatigue and stress a Péji gains on reaching a wound level (DESIGN 7).
+    """The fatigue and stress a Péji gains on reaching a wound level (docs/design.md manhunt 7).
     A `fatigue_level` effect raises the total to that level, never lowers it."""
     effect = (rules["wounds"].get("effects") or {}).get(level) or {}
     gained = effect.get("fatigue", 0)
@@ -102,13 +102,13 @@ def wound_costs(rules: dict, level: int, fatigue: int) -> tuple[int, int]:
 
 
 def door_cost(rules: dict, door: str) -> tuple[int, int]:
-    """Noise and stress of opening a closed doorway (DESIGN 2)."""
+    """Noise and stress of opening a closed doorway (docs/design.md manhunt 2)."""
     cost = rules["doors"][door]
     return cost["noise"], cost["stress"]
 
 
 def trap_effect(rules: dict, trap: dict) -> dict:
-    """A trap's effect: world.yaml's own over the rules' default (DESIGN 13)."""
+    """A trap's effect: world.yaml's own over the rules' default (docs/design.md manhunt 13)."""
     return {**rules["traps"]["effect"], **(trap.get("effect") or {})}
 
 
@@ -209,7 +209,7 @@ def hunters_on(state: dict, cells) -> list[str]:
 
 
 def free_hunter(state: dict) -> str | None:
-    """The hunter a noise calls (DESIGN 4): one tracking nobody and in play, first
+    """The hunter a noise calls (docs/design.md manhunt 4): one tracking nobody and in play, first
     among those not yet in the labyrinth, in id order; None when there is none."""
     hunters = state["hunters"]
     free = [h for h in hunters if not hunters[h]["out"] and hunters[h]["target"] is None]
@@ -220,7 +220,7 @@ def free_hunter(state: dict) -> str | None:
 # -- fights ------------------------------------------------------------------------
 
 def reckoning(roll, terms) -> dict:
-    """A total with its parts, for the player to check (DESIGN "The output"):
+    """A total with its parts, for the player to check (docs/design.md, "The output"):
     the dice and their faces, the dice expression's own constant (`bonus`, a
     weapon's +2), then each named term with its sign (`protection`, `fatigue`,
     `bonus`), and the total, which is their sum (it may be negative: README).
@@ -243,7 +243,7 @@ def reckoned_total(roll, terms) -> int:
 
 
 def assault_winner(peji_total: int, hunter_total: int) -> str | None:
-    """DESIGN 8: the higher total wins the assault; a tie scores for nobody."""
+    """docs/design.md manhunt 8: the higher total wins the assault; a tie scores for nobody."""
     return "peji" if peji_total > hunter_total else "hunter" if hunter_total > peji_total else None
 
 
@@ -254,7 +254,7 @@ def fight_winner(rules: dict, wins: dict[str, int]) -> str | None:
 
 
 def shot_result(spec: dict, total: int, defence: int) -> tuple[bool, bool]:
-    """DESIGN 9: hit when the total reaches the defence; knocked out (FAQ 5) when a
+    """docs/design.md manhunt 9: hit when the total reaches the defence; knocked out (FAQ 5) when a
     hit reaches the weapon's `ko_on`."""
     hit = total >= defence
     return hit, hit and spec.get("ko_on") is not None and total >= spec["ko_on"]
@@ -300,7 +300,7 @@ def players_to_play(state: dict, roster) -> list[str]:
 
 def lost_turn(peji: dict) -> str | None:
     """Why a Péji in play cannot act this turn (a key of messages.yaml), or None:
-    the turn after a panic or an exhaustion (DESIGN 5, 6) is lost."""
+    the turn after a panic or an exhaustion (docs/design.md manhunt 5, 6) is lost."""
     if not peji["lost_turns"]:
         return None
     causes = tuple(c for c in (PANIC, EXHAUSTION) if c in peji["recover"])
@@ -308,7 +308,7 @@ def lost_turn(peji: dict) -> str | None:
 
 
 def event_ends(rules: dict, state: dict, turn: int) -> bool:
-    """DESIGN 16: every Péji escaped or dead, or the turn limit reached."""
+    """docs/design.md manhunt 16: every Péji escaped or dead, or the turn limit reached."""
     return all(p["status"] != ACTIVE for p in state["pejis"].values()) or turn >= rules["turn_limit"]
 
 

@@ -1,5 +1,5 @@
 """Turn 0 of murder (`pbp setup`): the sheet draw, the order of play and the
-placement (DESIGN murder 1, 2 and 5; README.md "Set-up").
+placement (docs/design.md murder 1, 2 and 5; README.md "Set-up").
 
 A module of its own: the draw (two lots, re-rolls, a composition to fill, a
 drawn order so the roster's order tells nothing) is a concern as big as a turn,

@@ -5,7 +5,7 @@ Each takes the rules (`Murder.rules`: data.yaml merged with the campaign's
 no printing, no events (resolve.py and draw.py tell what happens), and no rules
 number in this file: every number comes from the rules.
 
-README.md explains every decision; DESIGN.md "murder 1-10" is the source.
+README.md explains every decision; docs/design.md "murder 1-10" is the source.
 """
 
 from __future__ import annotations

@@ -303,7 +303,7 @@ def end_turn(rules: dict, state: dict) -> list:
 
 def defeats(state: dict, players) -> list:
     """A private `defeated` event for each of `players` whose last character just
-    fell: their report ends there (DESIGN, "The output")."""
+    fell: their report ends there (docs/design.md, "The output")."""
     out = []
     for p in dict.fromkeys(p for p in players if p):
         mine = [u for u in state["units"].values() if u["type"] == CHARACTER and u.get("player") == p]

@@ -2,12 +2,12 @@
 out, every number from `rules` (data.yaml merged with the campaign's overrides).
 No I/O, no events, no dice: the callers roll and report.
 
-- geometry: Euclidean distance between square centres (DESIGN skirmish 1);
+- geometry: Euclidean distance between square centres (docs/design.md skirmish 1);
 - characteristic and luck bonuses, faction help, own-character hindrance, the
-  range malus (DESIGN skirmish 2-5);
+  range malus (docs/design.md skirmish 2-5);
 - the chances of an attack, a dodge, a spell and a counter, each as its parts
   (so the MJ log shows them) and capped; who may dodge or counter;
-- damage: the damage-bonus table, the dice of a hit, the reduction (DESIGN 6);
+- damage: the damage-bonus table, the dice of a hit, the reduction (docs/design.md skirmish 6);
 - spells: range by level, the units a zone touches, the PA a counter costs;
 - levels from XP, and the players still in the game.
 
@@ -50,7 +50,7 @@ def dist2(a, b) -> int:
 
 
 def distance(a, b) -> float:
-    """Euclidean distance between square centres (DESIGN skirmish 1)."""
+    """Euclidean distance between square centres (docs/design.md skirmish 1)."""
     return math.sqrt(dist2(a, b))
 
 
