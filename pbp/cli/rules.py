@@ -24,12 +24,14 @@ def check(ctx, file):
     from pbp.errors import ErrorList, PbpError
 
     folder = ctx.obj["dir"]
-    lang = local_help.campaign_lang(str(folder)) or local_help.help_lang(str(folder))
-    ctx.obj["lang"] = lang
     path = file if file is not None else folder / load.RULES_FILE
     name = str(file) if file is not None else load.RULES_FILE
+    data = read_bytes(path, name)
+    # the campaign's language, else PBP_LANG, else the one the file's keys are written in
+    lang = local_help.campaign_lang(str(folder)) or local_help.env_lang() or _written_in(data, name)
+    ctx.obj["lang"] = lang
     try:
-        found = load.parse(read_bytes(path, name), name, lang=lang)
+        found = load.parse(data, name, lang=lang)
         problems = lint.warnings(found)
     except ErrorList as exc:
         found, problems = None, exc.errors
@@ -46,3 +48,14 @@ def check(ctx, file):
 
 
 check.help_key = "help_rules_check"
+
+
+def _written_in(data: bytes, name: str) -> str:
+    """The language a rules file's keys are written in (English if it cannot be read)."""
+    from pbp.datarules import format as rules_format
+    from pbp.errors import PbpError
+
+    try:
+        return rules_format.parse(data, name).lang
+    except PbpError:
+        return local_help.help_lang(None)

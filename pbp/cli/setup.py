@@ -57,8 +57,8 @@ def init(ctx, path, ruleset_id, rules_file, example, lang, no_git):
         text = text.replace("{secret}", secrets.token_hex(16)).replace("{title}", path.name)
         if "secret:" not in text:
             text += f"secret: {secrets.token_hex(16)}\n"
-        if lang:
-            text = _with_lang(text, lang)
+        if lang or rules_text is not None:
+            text = _with_lang(text, lang or ctx.obj["lang"])
         atomic_write(config, text)
     # from here on pbp speaks the new campaign's language, as every command in it will
     ctx.obj["lang"] = lang or local_help.campaign_lang(str(path)) or lang_of(ctx)
@@ -97,12 +97,13 @@ def _rules_file(ctx, rules_file, ruleset_id, example, lang) -> bytes:
     """`--rules FILE`: a data campaign from the MJ's rules file, which must read
     as pbp will play it (every problem at once, at FILE:line)."""
     from pbp.campaign import read_bytes
-    from pbp.datarules import load
+    from pbp.datarules import format as rules_format, load
 
     if example is not None or (ruleset_id not in (None, "data")):
         raise click.UsageError(local_help.say(ctx, "init_rules_alone"), ctx)
     data = read_bytes(rules_file, str(rules_file))
-    load.parse(data, str(rules_file), lang=lang or "fr")
+    ctx.obj["lang"] = lang or rules_format.parse(data, str(rules_file)).lang  # the rules' own language
+    load.parse(data, str(rules_file), lang=ctx.obj["lang"])
     return data
 
 

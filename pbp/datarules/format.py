@@ -61,7 +61,7 @@ VERBS_FR = ("ajouter", "fixer", "tirer", "tester", "si", "dire", "hors_jeu", "pe
 #: French words of the values the engine reads (the keys are respelt by keys.yaml)
 VALUE_WORDS = {"moi": "self", "cible": "target", "tous": "all", "autres": "others", "proprietaire": "owner",
                "joueur": "owner", "mj": "gm", "nombre": "number", "texte": "text", "oui_non": "bool",
-               "choix": "choice", "personnage": "character", "partie": "game", "objet": "item", "lieu": "place"}
+               "choix": "choice", "liste": "list", "personnage": "character", "partie": "game", "objet": "item", "lieu": "place"}
 
 
 def aliases() -> dict[str, tuple[str, ...]]:
@@ -80,10 +80,11 @@ def aliases() -> dict[str, tuple[str, ...]]:
 class RulesFile(Record):
     """A rules file as read: its canonical data and where each value was."""
 
-    __slots__ = ("data", "lines", "source", "program")
+    __slots__ = ("data", "lines", "source", "program", "lang")
 
-    def __init__(self, data: dict, lines: yamlio.Lines, source: str = RULES_FILE):
+    def __init__(self, data: dict, lines: yamlio.Lines, source: str = RULES_FILE, lang: str = "en"):
         self.data = data
+        self.lang = lang  # the language its keys are written in: what pbp speaks about it outside a campaign
         self.lines = lines
         self.source = source
         self.program = None  # the compiled rules (pbp.datarules.program), once checked
@@ -108,7 +109,8 @@ def parse(data: bytes | str, source: str = RULES_FILE, overrides: dict | None = 
         raise InputError("rules_empty", file=source)
     if not isinstance(raw, dict):
         raise InputError("rules_not_mapping", file=source, line=lines.line(()))
-    rules = RulesFile(canonical(node, raw), lines, source)
+    french = any(_field(node, key) != key for key in raw if isinstance(key, str))
+    rules = RulesFile(canonical(node, raw), lines, source, "fr" if french else "en")
     if overrides:
         _override(rules.data, overrides)
     errors = schema.check(node, rules.data, file=source, lines=lines)

@@ -5,7 +5,8 @@ file:line. The engine (pbp/rulesets/data) runs a Program; `pbp rules check`
 
 Names a formula may use (French spellings in brackets):
 
-    <stat>, <gauge>              the acting character's (the gauge's owner in a threshold)
+    <stat>, <gauge>              the acting character's (the gauge's owner in a threshold);
+                                 `stat.<stat>`, `jauge.<gauge>` say the same
     target.<stat> [cible.]       the character the action's argument names
     arg [argument]               the action's argument (a number, a text, a choice)
     gm.<input> [mj.]             what the MJ gave in gm.yaml (`inputs:`)
@@ -25,6 +26,8 @@ from pbp.record import Record
 KIND = {"number": "number", "text": "text", "bool": "bool", "list": "text", "choice": "text", "character": "text",
         "item": "text"}
 PREFIXES = {"cible": "target", "mj": "gm"}
+#: prefixes that only say what kind of value a name is (`jauge.energie` is the actor's `energie`)
+KIND_PREFIXES = ("stat", "stats", "carac", "jauge", "jauges", "gauge", "gauges")
 PLAIN = {"tour": "turn", "argument": "arg"}
 AUDIENCES = ("public", "actor", "self", "target", "gm", "owner", "all")
 AUDIENCE_WORDS = {"acteur": "actor", "moi": "actor", "self": "actor", "joueur": "actor", "cible": "target",
@@ -34,8 +37,14 @@ AUDIENCE_WORDS = {"acteur": "actor", "moi": "actor", "self": "actor", "joueur": 
 def canonical_name(name: str) -> str:
     """A formula's name in the engine's spelling (`cible.force` -> `target.force`)."""
     head, dot, rest = name.partition(".")
+    if dot and head in KIND_PREFIXES:
+        return canonical_name(rest)
     if dot:
-        return f"{PREFIXES.get(head, head)}.{rest}"
+        head = PREFIXES.get(head, head)
+        sub, dot2, last = rest.partition(".")
+        if head == "target" and dot2 and sub in KIND_PREFIXES:  # cible.jauge.pv
+            return f"target.{last}"
+        return f"{head}.{rest}"
     return PLAIN.get(name, name)
 
 
