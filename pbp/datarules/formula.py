@@ -237,7 +237,7 @@ _SEP: "," | ";"
 ADDOP: "+" | "-"
 MULOP: "//" | "*" | "/" | "%"
 CMP: "<=" | ">=" | "==" | "!=" | "<>" | "<" | ">" | "=" | "≤" | "≥" | "≠"
-DICE.3: /\d*[dD](?:\d+|%|F)""" + _DICE_MODIFIER + r"""*+(?![\w.])/
+DICE.3: /\d*[dD](?:\d+|%|[fF])""" + _DICE_MODIFIER + r"""*+(?![\w.])/
 NUMBER.2: /\d+(?:\.\d+)?/
 NAME: /[^\W\d]\w*(?:\.\w+)*/
 STRING: /"[^"]*"|'[^']*'|«[^»]*»/
@@ -558,7 +558,7 @@ def notation_bounds(term: str) -> tuple:
     d = lower.index("d")
     count = int(text[:d]) if text[:d] else 1
     rest = text[d + 1:]
-    if rest.startswith(("%", "F")):
+    if rest.startswith(("%", "F", "f")):
         faces, rest = ((1, 100) if rest[0] == "%" else (-1, 1)), rest[1:]
     else:
         digits = _leading_digits(rest)
