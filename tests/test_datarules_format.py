@@ -83,6 +83,8 @@ def test_every_problem_at_once_with_its_line():
 def test_a_shape_problem_says_where_and_what_was_expected_in_english_too():
     found = problems(MINIMAL_EN.replace("start: 10", "start: ten"), "en")
     assert found == ["rules.yaml:2: `gauges.hp.start`: expected a whole number, found the text `ten`."]
+    found = problems(MINIMAL_FR.replace("départ: 10", "départ: dix"))
+    assert found == ["rules.yaml:2: « jauges.pv.départ » : attendu un nombre entier, trouvé le texte « dix »."]
 
 
 def test_an_effect_does_one_thing():

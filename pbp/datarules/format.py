@@ -14,6 +14,7 @@ pbp.datarules.load runs after the shape.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from pbp import i18n, schema, yamlio
@@ -110,12 +111,16 @@ def parse(data: bytes | str, source: str = RULES_FILE, overrides: dict | None = 
     if not isinstance(raw, dict):
         raise InputError("rules_not_mapping", file=source, line=lines.line(()))
     french = any(_field(node, key) != key for key in raw if isinstance(key, str))
-    rules = RulesFile(canonical(node, raw), lines, source, "fr" if french else "en")
+    written: dict[tuple, str] = {}
+    rules = RulesFile(canonical(node, raw, (), written), lines, source, "fr" if french else "en")
     if overrides:
         _override(rules.data, overrides)
     errors = schema.check(node, rules.data, file=source, lines=lines)
     if not errors:
-        errors = _effects_shape(rules)
+        errors = _effects_shape(rules, written)
+    for error in errors:
+        if isinstance(error.params.get("path"), str):
+            error.params["path"] = as_written(error.params["path"], written)
     if errors:
         raise ErrorList(sorted(errors, key=lambda e: e.line or 0))
     return rules
@@ -131,10 +136,11 @@ def _spelling(key) -> str:
     return meanings[0] if meanings and len(meanings) == 1 else word
 
 
-def canonical(node: schema.Node, value):
+def canonical(node: schema.Node, value, path: tuple = (), written: dict | None = None):
     """`value` with the keys of the schema's mappings in their canonical spelling
     (`jauges` -> `gauges`, `coût` -> `cost`): a key is respelt only where the
-    schema has a field of that name. Names the MJ chose (a gauge's id) stay."""
+    schema has a field of that name. Names the MJ chose (a gauge's id) stay.
+    `written` gets each respelt key's path (canonical) -> the key as written."""
     if node is None:
         return value
     kind = node.kind
@@ -143,16 +149,39 @@ def canonical(node: schema.Node, value):
             if option.kind == "choice" and _choice(option, value) is not value:
                 return _choice(option, value)
         option = next((o for o in node.options if o.accepts_kind(value)), None)
-        return canonical(option, value)
+        return canonical(option, value, path, written)
     if kind == "choice":
         return _choice(node, value)
     if kind == "mapping" and isinstance(value, dict):
-        return {_field(node, k): canonical(node.fields.get(_field(node, k)), v) for k, v in value.items()}
+        out = {}
+        for key, item in value.items():
+            name = _field(node, key)
+            if written is not None and name != key:
+                written[path + (name,)] = str(key)
+            out[name] = canonical(node.fields.get(name), item, path + (name,), written)
+        return out
     if kind == "map" and isinstance(value, dict):
-        return {k: canonical(node.items, v) for k, v in value.items()}
+        return {k: canonical(node.items, v, path + (str(k),), written) for k, v in value.items()}
     if kind == "list" and isinstance(value, list):
-        return [canonical(node.of, v) for v in value]
+        return [canonical(node.of, v, path + (i,), written) for i, v in enumerate(value)]
     return value
+
+
+_STEP = re.compile(r"\[(\d+)\]|([^.\[\]]+)")
+
+
+def as_written(shown: str, written: dict[tuple, str]) -> str:
+    """A path as a message shows it (`gauges.energie.start`), in the keys the MJ
+    wrote (`jauges.energie.départ`)."""
+    out, steps = "", ()
+    for index, key in _STEP.findall(shown):
+        if index:
+            steps += (int(index) - 1,)
+            out += f"[{index}]"
+        else:
+            steps += (key,)
+            out += ("." if out else "") + written.get(steps, key)
+    return out
 
 
 def _choice(node: schema.Node, value):
@@ -188,25 +217,24 @@ def _override(data: dict, overrides: dict) -> None:
             data[key] = value
 
 
-def _effects_shape(rules: RulesFile) -> list[PbpError]:
+def _effects_shape(rules: RulesFile, written: dict) -> list[PbpError]:
     """Every effect list of the file held to the effect's shape, nested ones too,
     their keys respelt like the rest (the schema cannot say a recursive shape)."""
     errors: list[PbpError] = []
     for path, effects in effect_lists(rules.data):
-        errors += _effects(rules, effects, path)
+        errors += _effects(rules, effects, path, written)
     return errors
 
 
-def _effects(rules: RulesFile, effects: list, path: tuple) -> list[PbpError]:
+def _effects(rules: RulesFile, effects: list, path: tuple, written: dict) -> list[PbpError]:
     errors = []
     for i, effect in enumerate(effects):
-        at = path + (i,)
+        at = path + (schema.Index(i),)
         if not isinstance(effect, dict):
             errors.append(rules.error("rules_effect_shape", at, verbs=_verbs()))
             continue
-        effect = effects[i] = canonical(effect_node(), effect)
-        found = schema.check(effect_node(), effect, file=rules.source, lines=rules.lines,
-                             path=path + (schema.Index(i),))
+        effect = effects[i] = canonical(effect_node(), effect, at, written)
+        found = schema.check(effect_node(), effect, file=rules.source, lines=rules.lines, path=at)
         verbs = [v for v in VERBS if v in effect]
         if not found and len(verbs) != 1:
             found.append(rules.error("rules_effect_verb", at, found=_verbs(verbs) if verbs else "-",
@@ -214,7 +242,7 @@ def _effects(rules: RulesFile, effects: list, path: tuple) -> list[PbpError]:
         errors += found
         for branch in ("then", "else"):
             if isinstance(effect.get(branch), list):
-                errors += _effects(rules, effect[branch], at + (branch,))
+                errors += _effects(rules, effect[branch], at + (branch,), written)
     return errors
 
 
@@ -232,7 +260,7 @@ def effect_lists(data: dict):
         yield ("actions", action_id, "effects"), action["effects"]
     for gauge_id, gauge in (data.get("gauges") or {}).items():
         for i, threshold in enumerate(gauge.get("thresholds") or []):
-            yield ("gauges", gauge_id, "thresholds", i, "effects"), threshold["effects"]
+            yield ("gauges", gauge_id, "thresholds", schema.Index(i), "effects"), threshold["effects"]
 
 
 def word(value) -> str:

@@ -169,7 +169,8 @@ def name_bounds(data: dict) -> dict:
         for ident, spec in (data.get(section) or {}).items():
             if spec.get("min") is None and spec.get("max") is None:
                 continue
+            whole = section == "gauges" or spec.get("type", "number") in ("number", "nombre")
             interval = Interval(-float("inf") if spec.get("min") is None else spec["min"],
-                                float("inf") if spec.get("max") is None else spec["max"])
+                                float("inf") if spec.get("max") is None else spec["max"], whole=whole)
             out[ident] = out[f"target.{ident}"] = interval
     return out
