@@ -380,6 +380,9 @@ def _expected(names) -> _Join:
 def _unexpected_token(exc, source: str, place: _Place) -> FormulaError:
     token = exc.token
     expected = _expected(exc.expected)
+    before = source[:token.start_pos if token.type != "$END" else len(source)].rstrip()
+    if before.endswith("%") and token.type in ("$END", "RPAR", "_SEP", "RSQB"):
+        return place.error("formula_percent", len(before) - 1)
     if token.type == "$END":
         return place.error("formula_unexpected_end", len(source.rstrip()), expected=expected)
     at = token.start_pos
