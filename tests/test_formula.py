@@ -122,6 +122,16 @@ def test_short_circuit_and_lazy_branches():
     assert value("vrai ou 1 / (malus - 2) > 0") is True
 
 
+def test_explain_shows_the_parts_of_a_number():
+    formula = compile_formula("borne(stat.force + 5 * competence.x - malus, 1, 95)", names=NAMES)
+    assert formula.explain(ENV) == "borne(7 + 5 * 3 - 2, 1, 95)"
+    rolled = compile_formula("si(non blessé, 1d6 + 2, 1d4[petit]) + stat.force / 2", names=NAMES)
+    assert rolled.explain({**ENV, "stat.force": Fraction(7, 2)}, {"d1": 4}) == (
+        "si(non faux, 1d6 (4) + 2, 1d4[petit]) + 7/2 / 2")
+    condition = compile_formula("rôle dans sac ou blessé", names=NAMES)
+    assert condition.explain(ENV, lang="en") == '"loup" dans ["corde", "lampe"] ou false'
+
+
 # -- errors: placed, in the MJ's language, saying what would be valid ----------------------
 
 def test_unknown_name_in_french_and_english_with_did_you_mean():

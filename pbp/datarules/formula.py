@@ -629,6 +629,7 @@ class _Compiler:
         self.place, self.names, self.lang, self.dice = place, names, lang, dice
         self.used: set[str] = set()
         self.dice_terms: list[Node] = []
+        self.name_nodes: list[Node] = []
 
     def build(self, node: Node):
         run = getattr(self, "_" + node.op)(node)
@@ -688,6 +689,7 @@ class _Compiler:
             raise ValueError(f"the kind of {name!r} is {kind!r}, not one of {KINDS}")
         node.kind = kind
         self.used.add(name)
+        self.name_nodes.append(node)
         return _LOADERS[kind](name, node, self.place)
 
     def unknown_name(self, node: Node) -> FormulaError:
@@ -1251,7 +1253,7 @@ def _compare_bounds(op: str, a: Interval, b: Interval) -> Interval:
 class Formula:
     """A compiled formula: `evaluate(env, roll)`, and what the lint asks of it."""
 
-    __slots__ = ("source", "kind", "names_used", "dice_terms", "where", "_root", "_run")
+    __slots__ = ("source", "kind", "names_used", "dice_terms", "where", "_root", "_run", "_parts")
 
     def __init__(self, source: str, root: Node, run, compiler: _Compiler, where: tuple):
         self.source = source
@@ -1261,6 +1263,10 @@ class Formula:
         self.dice_terms = tuple((n.value[1], n.value[0]) for n in ordered)
         self.where = where
         self._root, self._run = root, run
+        # where each name and each dice term is written, for `explain`
+        parts = [(n.start, n.end, "name", n.value) for n in compiler.name_nodes]
+        parts += [(n.start, n.end, "dice", n.value[1]) for n in ordered]
+        self._parts = tuple(sorted(parts))
 
     def evaluate(self, env: Mapping[str, object], roll: Callable[[str, str], int] | None = None):
         """The formula's value with the names' values in `env`; `roll(term, label)`
@@ -1282,8 +1288,36 @@ class Formula:
         analysis.of(self._root)
         return tuple(self.source[n.args[1].start:n.args[1].end] for n in analysis.risky)
 
+    def explain(self, env: Mapping[str, object], rolls: Mapping[str, int] | None = None, lang: str = "fr") -> str:
+        """The formula as the MJ wrote it, each name's value in its place and each
+        dice term's total beside it (`rolls`: label -> total): the parts of a
+        number for a post or a report, `borne(7 + 5 * 3 - 2, 1, 95)`, `1d6 (4) + 2`."""
+        out, at = [], 0
+        for start, end, what, key in self._parts:
+            written = self.source[start:end]
+            out.append(self.source[at:start])
+            if what == "name":
+                out.append(_shown_value(env[key], lang) if key in env else written)
+            else:
+                total = (rolls or {}).get(key)
+                out.append(written if total is None else f"{written} ({total})")
+            at = end
+        out.append(self.source[at:])
+        return "".join(out)
+
     def __repr__(self) -> str:
         return f"Formula({self.source!r}, kind={self.kind!r})"
+
+
+def _shown_value(value, lang: str) -> str:
+    """A value as a formula would write it."""
+    if isinstance(value, bool):
+        return ("vrai" if value else "faux") if lang == "fr" else ("true" if value else "false")
+    if isinstance(value, str):
+        return f'"{value}"'
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return "[" + ", ".join(_shown_value(v, lang) for v in value) + "]"
+    return str(value)
 
 
 def compile_formula(source, *, names: Mapping[str, str] | Callable[[str], str | None],
