@@ -619,3 +619,10 @@ def test_every_formula_message_is_in_both_languages_with_the_same_parameters():
     for key, texts in keys.items():
         assert set(texts) == {"fr", "en"}, key
         assert set(re.findall(r"{(\w+)}", texts["fr"])) == set(re.findall(r"{(\w+)}", texts["en"])), key
+
+
+def test_the_reference_advice_on_quoting_in_yaml():
+    import yaml
+
+    written = yaml.safe_load("si: '\"corde\" dans sac'\nnom: 'rôle = ''loup'''\nlong: >-\n  borne(stat.force\n  + 5, 1, 95)\n")
+    assert [compile_formula(v, names=NAMES).evaluate(ENV) for v in written.values()] == [True, True, 12]
