@@ -175,9 +175,12 @@ def test_error_lines_and_columns_follow_the_formula():
     ("1 + 2)", "formula_unexpected",
      "« ) » inattendu ici ; attendu : un opérateur (+ - * / < = et ou…), la fin de la formule.",
      "unexpected `)` here; expected: an operator (+ - * / < = and or…), the end of the formula."),
-    ("a & b", "formula_use_and", "« & » n'existe pas : écrivez et (ou and).", "`&` does not exist: write and (or et)."),
-    ("a || b", "formula_use_or", "« | » n'existe pas : écrivez ou (ou or).", "`|` does not exist: write or (or ou)."),
-    ("!blessé", "formula_use_not", "« ! » seul n'existe pas : écrivez non (ou not) ; « différent de » s'écrit !=.",
+    ("a & b", "formula_use_and", "« & » n'existe pas : écrivez et (ou and).",
+     "`&` does not exist: write and (or et)."),
+    ("a || b", "formula_use_or", "« | » n'existe pas : écrivez ou (ou or).",
+     "`|` does not exist: write or (or ou)."),
+    ("!blessé", "formula_use_not",
+     "« ! » seul n'existe pas : écrivez non (ou not) ; « différent de » s'écrit !=.",
      "`!` alone does not exist: write not (or non); \"different from\" is !=."),
     ("2 ** 3", "formula_no_power", "pas de puissance dans les formules : écrivez la multiplication (x * x).",
      "formulas have no power operator: write the multiplication (x * x)."),
@@ -210,7 +213,8 @@ def test_error_lines_and_columns_follow_the_formula():
     ("stat.force + blessé", "formula_wrong_kind",
      "« blessé » est une condition (vrai ou faux) ; il faut ici un nombre.",
      "`blessé` is a condition (true or false); a number is needed here."),
-    ("si(stat.force, 1, 2)", "formula_wrong_kind", "« stat.force » est un nombre ; il faut ici une condition (vrai ou faux).",
+    ("si(stat.force, 1, 2)", "formula_wrong_kind",
+     "« stat.force » est un nombre ; il faut ici une condition (vrai ou faux).",
      "`stat.force` is a number; a condition (true or false) is needed here."),
     ("si(blessé, 1, 'a')", "formula_wrong_kind", "« 'a' » est un texte ; il faut ici un nombre.",
      "`'a'` is a text; a number is needed here."),
@@ -371,7 +375,8 @@ BOUNDS = {"stat.force": Interval(1, 10), "competence.x": Interval(0, 5), "malus"
     ("stat.force + 5 * competence.x - malus", -2, 35),
     ("1d100 + stat.force", 2, 110), ("2d6+3", 5, 15), ("-1d6", -6, -1), ("1d6 * -2", -12, -2),
     ("stat.force / 2", Fraction(1, 2), 5), ("stat.force // 3", 0, 3), ("stat.force % 4", 0, 4),
-    ("jauge.energie % 7", 0, 7), ("(stat.force - 20) % 7", 0, 7), ("stat.force % 20", 0, 10), ("arrondi(stat.force / 4)", 0, 3),
+    ("jauge.energie % 7", 0, 7), ("(stat.force - 20) % 7", 0, 7), ("stat.force % 20", 0, 10),
+    ("arrondi(stat.force / 4)", 0, 3),
     ("plancher(stat.force / 4)", 0, 2), ("plafond(stat.force / 4)", 1, 3), ("abs(malus - 2)", 0, 2),
     ("min(stat.force, 5)", 1, 5), ("max(stat.force, 5)", 5, 10), ("si(blessé, 1, 10)", 1, 10),
     ("si(stat.force > 20, 1, 10)", 10, 10), ("stat.force > 0", 1, 1), ("stat.force > 10", 0, 0),
@@ -393,8 +398,9 @@ WHOLE = {"stat.force": Interval(1, 10, whole=True), "malus": Interval(0, 3, whol
     ("stat.force % 4", 0, 3), ("jauge.energie % 7", 0, 6), ("(stat.force - 20) % 7", 0, 6),
     ("competence.x % 4", 0, 4), ("1d6 % 3", 0, 2), ("si(malus > 0, 12 // malus, 0)", 0, 12),
     ("si(malus != 0, 12 / malus, 0)", 0, 12), ("si(malus = 0, 0, 12 / malus)", 0, 12),
-    ("si(malus < 1, 0, 6 / malus)", 0, 6), ("si(malus > 5/2, malus, 0)", 0, 3), ("si(stat.force > 5/2, 0, stat.force)", 0, 2),
-    ("si(malus != 3, malus, 9)", 0, 9), ("si(malus != 3, malus, 0)", 0, 2), ("stat.force / 4", Fraction(1, 4), Fraction(5, 2)),
+    ("si(malus < 1, 0, 6 / malus)", 0, 6), ("si(malus > 5/2, malus, 0)", 0, 3),
+    ("si(stat.force > 5/2, 0, stat.force)", 0, 2), ("si(malus != 3, malus, 9)", 0, 9),
+    ("si(malus != 3, malus, 0)", 0, 2), ("stat.force / 4", Fraction(1, 4), Fraction(5, 2)),
     ("plancher(stat.force / 4) + arrondi(competence.x)", 0, 7), ("malus > 2.5", 0, 1),
 ])
 def test_bounds_of_whole_numbers(source, low, high):
@@ -624,5 +630,7 @@ def test_every_formula_message_is_in_both_languages_with_the_same_parameters():
 def test_the_reference_advice_on_quoting_in_yaml():
     import yaml
 
-    written = yaml.safe_load("si: '\"corde\" dans sac'\nnom: 'rôle = ''loup'''\nlong: >-\n  borne(stat.force\n  + 5, 1, 95)\n")
+    written = yaml.safe_load("si: '\"corde\" dans sac'\n"
+                             "nom: 'rôle = ''loup'''\n"
+                             "long: >-\n  borne(stat.force\n  + 5, 1, 95)\n")
     assert [compile_formula(v, names=NAMES).evaluate(ENV) for v in written.values()] == [True, True, 12]

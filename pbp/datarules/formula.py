@@ -952,7 +952,8 @@ def _division(divide):
     return build
 
 
-_ARITH = {"+": _ring(operator.add), "-": _ring(operator.sub), "*": _ring(operator.mul), "/": _division(Fraction), "//": _division(operator.floordiv),
+_ARITH = {"+": _ring(operator.add), "-": _ring(operator.sub), "*": _ring(operator.mul), "/": _division(Fraction),
+          "//": _division(operator.floordiv),
           "%": _division(operator.mod)}
 
 
