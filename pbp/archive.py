@@ -21,8 +21,8 @@ _PREVIEW_GLOB = f"{seal.PREVIEW_PREFIX}*{seal.PREVIEW_SUFFIX}"
 FALLBACK_IDENTITY = ["-c", "user.name=pbp", "-c", "user.email=pbp@localhost"]
 
 
-def _git(root: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
+def _git(root: Path, *args: str, check: bool = True, stdin: str | None = None) -> subprocess.CompletedProcess:
+    done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, input=stdin)
     if check and done.returncode != 0:
         raise _failed(args, done)
     return done
@@ -58,11 +58,14 @@ def commit(path: Path, message: str) -> str | None:
     the repository it is in); the new commit's id, or None when there was
     nothing to commit.
 
-    Two git processes when all goes well: `add` and `commit`, each limited to
-    the folder (pathspec `.` from it) without the lock of the run in progress,
-    and the id read from commit's summary line. Only when the commit fails is
-    git asked why: nothing to commit (None), no identity configured (committed
-    again with pbp's), or an error, said as one."""
+    Three git processes when all goes well: `add`, limited to the folder
+    (pathspec `.` from it) without the lock of the run in progress; `diff
+    --cached`, the paths staged there; and `commit` of those paths alone, the
+    id read from its summary line. Not `commit -- .`: a commit given a folder
+    reads every file under it again, a cost that grows with the archive (about
+    0.3 s at 500 turns), where the paths staged are a turn's few files. Only
+    when the commit fails is git asked why: no identity configured (committed
+    again with pbp's), or an error, said as one. Nothing staged: None."""
     path = Path(path).resolve()
     # the lock of the run in progress is never part of the history; a pattern, not
     # its name: git refuses a pathspec naming a file .gitignore lists
@@ -76,14 +79,17 @@ def commit(path: Path, message: str) -> str | None:
         if repository(path) is None:
             return None
         raise _failed(("add", "-A"), added)
-    done = _git(path, "commit", "-m", message, *spec, check=False)
+    staged = _git(path, "diff", "--cached", "--name-only", "--no-renames", "-z", "--relative", *spec).stdout
+    if not staged.strip("\0"):
+        return None
+    # the paths as git wrote them, read literally (a file name may start with `:`)
+    commit_args = ("--literal-pathspecs", "commit", "-m", message, "--pathspec-from-file=-", "--pathspec-file-nul")
+    done = _git(path, *commit_args, check=False, stdin=staged)
     if done.returncode != 0:
-        if _git(path, "diff", "--cached", "--quiet", *spec, check=False).returncode == 0:
-            return None
         identity = _identity(path)
         if not identity:
             raise _failed(("commit", "-m"), done)
-        done = _git(path, *identity, "commit", "-m", message, *spec)
+        done = _git(path, *identity, *commit_args, stdin=staged)
     found = _SUMMARY.match(done.stdout)
     return found.group(1) if found else _git(path, "rev-parse", "--short", "HEAD").stdout.strip()
 

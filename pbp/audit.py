@@ -16,22 +16,25 @@ nor *.tmp, nor `pbp preview` pages (no code covers them). The bundle is
 deterministic: sorted entries, no dates, no owners, so the same archive always
 gives the same bytes.
 
-The audit opens a bundle as an untrusted file (each member a plain file with a
-plain relative path, sizes bounded) in a scratch folder, then checks: the
+The audit opens a bundle as an untrusted file: its raw tar headers are read
+first (member count, each member's size, the total: a refusal before anything
+is written), then each member, a plain file with a plain relative path, is
+copied a block at a time into a scratch folder. The audit then checks: the
 secret against the commitment (turn 0's post, seals.yaml, the thread), every
 turn replayed byte for byte as `pbp verify` does, every code recomputed, and,
 given the thread's posts pasted into a text file, every code its seal lines
-show (seal.find_codes). A campaign's own templates are code for jinja2: they
-are not run unless the auditor says so (`--trust-templates`); the posts are
-then checked through their codes only.
+show (seal.find_codes). A campaign's own templates are data: they render in
+jinja2's sandbox, bounded (pbp.render), like every template.
 """
 
 from __future__ import annotations
 
 import gzip
 import io
+import shutil
 import tarfile
 import tempfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -45,8 +48,10 @@ PREFIX = "campaign"
 CAMPAIGN_FILES = (CAMPAIGN_FILE, "world.yaml", "characters.yaml", "rules.yaml", seal.SEALS_FILE)  # rules.yaml: a data campaign's rules
 CAMPAIGN_FOLDERS = ("templates", "turns")
 #: what an audit accepts of a bundle: it comes from a stranger
-MAX_MEMBERS = 100_000
-MAX_BYTES = 512 * 1024 * 1024
+MAX_MEMBERS = 100_000  # tar headers: a 200-turn game of 50 players writes some 22,000
+MAX_MEMBER_BYTES = 16 * 1024 * 1024  # one file, unpacked (a large world.yaml is some hundred KiB)
+MAX_HEADER_BYTES = 64 * 1024  # a PAX or long-name header, and the manifest
+MAX_BYTES = 256 * 1024 * 1024
 MAX_POSTS_BYTES = 64 * 1024 * 1024
 
 
@@ -109,39 +114,102 @@ def _member_path(name: str, bundle: str) -> PurePosixPath:
     return path
 
 
+class _HeaderTooLarge(Exception):
+    """A tar metadata header (PAX, GNU long name) larger than any pbp writes:
+    tarfile would read it whole into memory."""
+
+    def __init__(self, size: int):
+        self.size = size
+
+
+class _BoundedTarInfo(tarfile.TarInfo):
+    """tarfile's member, refusing an extended header over MAX_HEADER_BYTES
+    before tarfile reads it (it reads the size the header claims, whole)."""
+
+    def _proc_gnulong(self, tarfile_):
+        self._bounded()
+        return super()._proc_gnulong(tarfile_)
+
+    def _proc_pax(self, tarfile_):
+        self._bounded()
+        return super()._proc_pax(tarfile_)
+
+    def _bounded(self):
+        if self.size > MAX_HEADER_BYTES:
+            raise _HeaderTooLarge(self.size)
+
+
+def _scan(bundle: Path, shown: str) -> None:
+    """The bundle's limits, checked on its raw tar headers before anything is
+    written: how many members, each member's size, the total. A header is 512
+    bytes; its data is skipped unread (tarfile would parse each header whole:
+    seconds for a hundred thousand empty members)."""
+    count = total = 0
+    with gzip.open(bundle, "rb") as stream:
+        while (header := stream.read(tarfile.BLOCKSIZE)) and header.strip(b"\0"):
+            count += 1
+            if count > MAX_MEMBERS:
+                raise InputError("bundle_too_many_members", file=shown, limit=MAX_MEMBERS)
+            size = tarfile.nti(header[124:136])
+            metadata = header[156:157] in tarfile.XHDTYPE + tarfile.XGLTYPE + tarfile.GNUTYPE_LONGNAME \
+                + tarfile.GNUTYPE_LONGLINK
+            limit = MAX_HEADER_BYTES if metadata else MAX_MEMBER_BYTES
+            if size > limit:
+                name = header[:100].split(b"\0", 1)[0].decode("utf-8", "replace")
+                raise InputError("bundle_member_too_large", file=shown, member=name, size=size, limit=limit)
+            total += size
+            if total > MAX_BYTES:
+                raise InputError("bundle_too_large", file=shown, limit=MAX_BYTES)
+            stream.seek(-(-size // tarfile.BLOCKSIZE) * tarfile.BLOCKSIZE, io.SEEK_CUR)
+
+
+def _members(tar: tarfile.TarFile):
+    """The members in order, not kept (TarFile keeps every member it read)."""
+    while (member := tar.next()) is not None:
+        tar.members.clear()
+        yield member
+
+
 def open_bundle(bundle: Path, dest: Path) -> tuple[Path, dict]:
-    """Unpack a bundle into `dest`, as an untrusted file: plain files with plain
-    relative paths only, bounded sizes. Returns the campaign folder and the manifest."""
+    """Unpack a bundle into `dest`, as an untrusted file: its limits checked
+    first (`_scan`), then plain files with plain relative paths only, each
+    copied a block at a time. Returns the campaign folder and the manifest."""
     shown = str(bundle)
     if not bundle.is_file():
         raise InputError("file_missing", file=shown)
-    total = count = 0
     found_manifest: dict = {}
+    total = 0
     try:
-        with tarfile.open(bundle, mode="r:gz") as tar:
-            for member in tar:
-                count += 1
-                if count > MAX_MEMBERS:
-                    raise InputError("bundle_too_large", file=shown, limit=MAX_MEMBERS)
+        _scan(bundle, shown)
+        with tarfile.open(bundle, mode="r:gz", tarinfo=_BoundedTarInfo) as tar:
+            for member in _members(tar):
                 if member.isdir():
                     _member_path(member.name.rstrip("/"), shown)
                     continue
                 if not member.isfile():
                     raise InputError("bundle_bad_member", file=shown, member=member.name)
                 path = _member_path(member.name, shown)
+                # again as tarfile reads them: a PAX header may give the next member another size
+                if member.size > MAX_MEMBER_BYTES:
+                    raise InputError("bundle_member_too_large", file=shown, member=member.name, size=member.size,
+                                     limit=MAX_MEMBER_BYTES)
                 total += member.size
                 if total > MAX_BYTES:
                     raise InputError("bundle_too_large", file=shown, limit=MAX_BYTES)
-                data = tar.extractfile(member).read(member.size + 1)
-                if len(data) != member.size:
-                    raise InputError("bundle_unreadable", file=shown, reason=member.name)
                 if member.name == MANIFEST:
+                    data = tar.extractfile(member).read(MAX_HEADER_BYTES + 1)
                     found_manifest = yamlio.loads(data.decode("utf-8", errors="replace"), MANIFEST) or {}
                     continue
                 target = dest.joinpath(*path.parts)
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(data)
-    except (tarfile.TarError, OSError, EOFError, gzip.BadGzipFile) as exc:
+                with tar.extractfile(member) as source, open(target, "wb") as out:
+                    shutil.copyfileobj(source, out, 1024 * 1024)
+                    if out.tell() != member.size:
+                        raise InputError("bundle_unreadable", file=shown, reason=member.name)
+    except _HeaderTooLarge as exc:
+        raise InputError("bundle_member_too_large", file=shown, member="(PAX)", size=exc.size,
+                         limit=MAX_HEADER_BYTES) from None
+    except (tarfile.TarError, OSError, EOFError, gzip.BadGzipFile, zlib.error) as exc:
         raise InputError("bundle_unreadable", file=shown, reason=str(exc)[:200]) from None
     root = dest / PREFIX
     if not (root / CAMPAIGN_FILE).is_file():
@@ -161,6 +229,7 @@ class Replay:
     codes_only: bool = False  # every difference is in the codes the posts show
     error: PbpError | None = None
     rolls: list = field(default_factory=list)
+    dice: int = 0  # the dice version it was replayed with (pbp.dice_versions)
     extra: list[str] = field(default_factory=list)  # files of the turn folder pbp neither reads nor writes
 
 
@@ -168,7 +237,7 @@ def replay_turn(campaign, n: int, previous: str, posts: bool = True) -> Replay:
     """Turn n replayed as it was played (its recorded roster and rendering),
     sealed on `previous`, compared with the archive byte for byte (what
     `pbp verify` does). `posts=False`: posts are not rendered, nor compared."""
-    from pbp import turn
+    from pbp import dice_versions, turn
 
     on_disk = turn.outputs_on_disk(campaign, n)
     replayed = turn.as_recorded(campaign, turn.record_of(campaign, n, remember=False))
@@ -193,7 +262,7 @@ def replay_turn(campaign, n: int, previous: str, posts: bool = True) -> Replay:
         and seal.sealed_bytes(k, on_disk[k]) == seal.sealed_bytes(k, out.files[k]) for k in diffs)
     extra = [k for k in seal.turn_files(campaign.turn_dir(n))
              if k not in on_disk and k != "gm.yaml" and not k.startswith("orders/")]
-    return Replay(code, diffs, codes_only, rolls=out.rolls, extra=extra)
+    return Replay(code, diffs, codes_only, rolls=out.rolls, dice=dice_versions.recorded(out.record), extra=extra)
 
 
 # -- the audit -----------------------------------------------------------------------
@@ -241,7 +310,6 @@ class Report:
     turns: list[TurnVerdict]
     bundle_version: str | None
     posts_given: bool
-    templates_trusted: bool = True
     own_templates: bool = False
     thread_extra: dict[int, list[str]] = field(default_factory=dict)  # turns the archive does not have
     secret_length: int = 0
@@ -273,11 +341,12 @@ def _thread_commitment(found: list[str], expected: str) -> str | None:
     return next((c for c in found if c != expected), expected)
 
 
-def forced_rolls(campaign, n: int, rolls) -> list[dict]:
-    """The turn's forced rolls, each with what the seed would have given."""
+def forced_rolls(campaign, n: int, rolls, version: int) -> list[dict]:
+    """The turn's forced rolls, each with what the seed would have given
+    (with the dice version the turn was played with)."""
     from pbp.dice import Dice, forum
 
-    dice = Dice(campaign.secret, n)
+    dice = Dice(campaign.secret, n, version=version)
     out = []
     for roll in rolls:
         if not roll.forced:
@@ -287,38 +356,36 @@ def forced_rolls(campaign, n: int, rolls) -> list[dict]:
     return out
 
 
-def audit_campaign(campaign, posts_text: str | None = None, trust_templates: bool = True,
-                   bundle_version: str | None = None) -> Report:
+def audit_campaign(campaign, posts_text: str | None = None, bundle_version: str | None = None) -> Report:
     seals = seal.load_seals(campaign)
     codes = seal.archive_codes(campaign)
     thread = seal.find_codes(posts_text) if posts_text is not None else None
     commit = seal.commitment(campaign.secret)
     own_templates = (campaign.root / "templates").is_dir() and any(
         p.is_file() for p in (campaign.root / "templates").rglob("*"))
-    posts = trust_templates or not own_templates
     verdicts = []
     for n in campaign.resolved_turns():
-        replay = replay_turn(campaign, n, seal.previous_of(campaign, n, codes), posts=posts)
+        replay = replay_turn(campaign, n, seal.previous_of(campaign, n, codes))
         printed = seals["turns"].get(n, {}).get("printed") or []
         verdict = TurnVerdict(n, codes[n], replay, thread.codes.get(n, []) if thread else None, printed)
         if replay.error is None:
-            verdict.forced = forced_rolls(campaign, n, replay.rolls)
+            verdict.forced = forced_rolls(campaign, n, replay.rolls, replay.dice)
         verdicts.append(verdict)
     shown = {"post": _commitment_in_post(campaign), "seals": seals["commitment"]}
     if thread is not None:
         shown["thread"] = _thread_commitment(thread.commitments, commit)
     extra = {n: c for n, c in sorted(thread.codes.items()) if n not in codes} if thread else {}
     return Report(campaign.title, campaign.ruleset.id, campaign.lang, commit, shown, verdicts, bundle_version,
-                  thread is not None, trust_templates, own_templates, extra, len(campaign.secret))
+                  thread is not None, own_templates, extra, len(campaign.secret))
 
 
-def audit_bundle(bundle: Path, posts_text: str | None = None, trust_templates: bool = False) -> Report:
+def audit_bundle(bundle: Path, posts_text: str | None = None) -> Report:
     from pbp.campaign import open_campaign
 
     with tempfile.TemporaryDirectory(prefix="pbp-audit-") as tmp:
         root, info = open_bundle(bundle, Path(tmp))
         campaign = open_campaign(root)
-        return audit_campaign(campaign, posts_text, trust_templates, str(info.get("pbp")) if info else None)
+        return audit_campaign(campaign, posts_text, str(info.get("pbp")) if info else None)
 
 
 def read_posts(path: Path) -> str:
@@ -353,8 +420,8 @@ def lines(report: Report, lang: str) -> list[str]:
     mine = pbp_version()
     if report.bundle_version and report.bundle_version != mine:
         out.append(t("audit_version_differs", bundle=report.bundle_version, mine=mine))
-    if report.own_templates and not report.templates_trusted:
-        out.append(t("audit_templates_untrusted"))
+    if report.own_templates:
+        out.append(t("audit_templates_own"))
     if report.secret_length < 16:
         out.append(t("audit_weak_secret", length=report.secret_length))
     wrong = {name: v for name, v in report.commitment_shown.items() if v is not None and v != report.commitment}

@@ -22,13 +22,13 @@ from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 
-from pbp import i18n, ruleset as rulesets, schema, yamlio
+from pbp import formats, i18n, ruleset as rulesets, schema, yamlio
 from pbp.errors import ErrorList, InputError, PbpError, UnknownRuleError, UnknownRulesetError
 from pbp.record import Record
 
 CAMPAIGN_FILE = "campaign.yaml"
 LOCK_FILE = ".pbp.lock"
-FORMATS = {"bbcode": "bbcode", "markdown": "md"}
+FORMATS = formats.EXTENSIONS  # format name -> post file extension; the formats are in pbp/formats.py
 DIALECTS = ("phpbb", "forumactif", "xenforo")
 CONFIG_KEYS = ("ruleset", "title", "lang", "format", "dialect", "secret", "players",
                "rules", "default_orders", "limits", "deadline", "nmr")
@@ -168,7 +168,7 @@ class Campaign(Record):
 
     @property
     def format(self) -> str:
-        return self.config.get("format", "bbcode")
+        return self.config.get("format", formats.DEFAULT)
 
     @property
     def dialect(self) -> str:
@@ -497,7 +497,7 @@ def open_campaign(path: str | Path) -> Campaign:
     for key in ("ruleset", "secret", "players"):
         if not config.get(key):
             raise bad("config_missing", (), key=key)
-    for key, default, valid in (("lang", "fr", i18n.LANGS), ("format", "bbcode", FORMATS),
+    for key, default, valid in (("lang", "fr", i18n.LANGS), ("format", formats.DEFAULT, FORMATS),
                                 ("dialect", "phpbb", DIALECTS)):
         value = config.get(key, default)
         if isinstance(value, str) and value not in valid:  # not text at all: the schema below says so

@@ -3,6 +3,8 @@
 Every roll has a label (`<actor>.<purpose>[.<n>]`). Its faces come from a
 random stream keyed by (campaign secret, turn, label), so a turn replays byte
 for byte, and fixing one player's orders leaves everybody else's dice alone.
+How the stream is derived is versioned (pbp.dice_versions, docs/dice.md): a
+turn records the version it was played with, and is replayed with it.
 The MJ can force any roll by label in gm.yaml (dice rolled live on Roll20, or a
 ruling); tests do the same to pin outcomes.
 """
@@ -12,10 +14,13 @@ from __future__ import annotations
 import functools
 import re
 
+from pbp.dice_versions import DERIVATIONS, VERSION
 from pbp.errors import ForcedRollError, PbpError
 from pbp.record import FrozenRecord, Record
 
-_TERM = re.compile(r"\s*([+-])?\s*(?:(\d*)\s*[dD]\s*(\d+|%)|(\d+))\s*")
+# One reading of any text (no two `\s*` side by side): a run of spaces costs
+# linear time to refuse, not cubic.
+_TERM = re.compile(r"\s*(?:([+-])\s*)?(?:(?:(\d+)\s*)?[dD]\s*(\d+|%)|(\d+))\s*")
 #: the most dice in one term, and faces on a die (a larger one is refused, saying so)
 MAX_COUNT = 1000
 MAX_SIDES = 100000
@@ -183,16 +188,20 @@ def forum(roll: Roll | dict) -> str:
 class Dice(Record):
     """The roller of one turn.
 
-    `forced` maps labels to a total (int) or to the faces (list of ints).
+    `forced` maps labels to a total (int) or to the faces (list of ints);
+    `version` is the dice derivation the faces come from (`DERIVATIONS`).
     """
 
-    __slots__ = ("secret", "turn", "forced", "log", "_seen")
+    __slots__ = ("secret", "turn", "forced", "version", "log", "_seen")
 
-    def __init__(self, secret: str, turn: int, forced: dict | None = None, log: list[Roll] | None = None,
-                 _seen: dict | None = None):
+    def __init__(self, secret: str, turn: int, forced: dict | None = None, version: int = VERSION,
+                 log: list[Roll] | None = None, _seen: dict | None = None):
+        if type(version) is not int or version not in DERIVATIONS:  # turn.yaml may say anything
+            raise PbpError("dice_version_unknown", version=version, known=sorted(DERIVATIONS))
         self.secret = secret
         self.turn = turn
         self.forced = {} if forced is None else forced
+        self.version = version  # the derivation of the faces (docs/dice.md); a turn records it
         self.log = [] if log is None else log
         self._seen = {} if _seen is None else _seen  # label -> times rolled so far (see _label)
 
@@ -202,18 +211,9 @@ class Dice(Record):
         self._seen[label] = n
         return label if n == 1 else f"{label}.{n}"
 
-    def _stream(self, label: str) -> random.Random:
-        # random and hashlib are imported by the first roll: a command that reads
-        # dice expressions (a scenario's weapons) and rolls none does not load them
-        import hashlib
-        import random
-
-        digest = hashlib.blake2b(f"{self.secret}\x1f{self.turn}\x1f{label}".encode(), digest_size=8).digest()
-        return random.Random(int.from_bytes(digest, "big"))
-
     def _draw(self, label: str, expr: DiceExpr) -> tuple[int, ...]:
-        rng = self._stream(label)
-        return tuple(rng.randint(1, t.sides) for t in expr.dice for _ in range(t.count))
+        sides = [t.sides for t in expr.dice for _ in range(t.count)]
+        return DERIVATIONS[self.version](self.secret, self.turn, label, sides)
 
     def roll(self, label: str, expr: str | DiceExpr, reason: str = "") -> Roll:
         parsed, text, _, _, _ = plan(expr)

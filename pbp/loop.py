@@ -170,6 +170,7 @@ def _overview_key(campaign: Campaign, n: int) -> str | None:
     import os
     from hashlib import blake2b
 
+    from pbp import usercache
     from pbp.campaign import read_bytes
 
     digest = blake2b(digest_size=20)
@@ -186,7 +187,7 @@ def _overview_key(campaign: Campaign, n: int) -> str | None:
     folder = campaign.ruleset.folder()
     try:
         code += sorted(e.path for e in os.scandir(folder) if e.is_file() and e.name.endswith((".py", ".yaml")))
-        add(n, campaign.text, [(path, os.stat(path).st_mtime_ns) for path in code])
+        add(n, campaign.text, [(path, usercache.file_signature(os.stat(path))) for path in code])
         for name in ("world.yaml", "characters.yaml"):
             path = campaign.root / name
             add(read_bytes(path, name) if path.is_file() else None)

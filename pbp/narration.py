@@ -5,8 +5,9 @@ by the everyday commands."""
 
 from __future__ import annotations
 
-import re
 from html.parser import HTMLParser
+
+from pbp.patterns import SPACE, Linear
 
 
 class _HtmlToBBCode(HTMLParser):
@@ -112,9 +113,18 @@ def to_bbcode(text: str, fmt) -> str:
     parser.feed(html)
     parser.close()
     out = "".join(parser.out)
-    out = re.sub(r"\[quote\]\s+", "[quote]", out)
-    out = re.sub(r"\[(list|list=1)\]\s*", r"[\1]\n", out)
-    out = re.sub(r"\s+\[/(quote|list)\]\s*", r"\n[/\1]\n\n", out)
-    out = re.sub(r"\s*\n\[\*\]", "\n[*]", out)
-    out = re.sub(r"\n{3,}", "\n\n", out)
+    for pattern, replacement in _CLEAN_UP:
+        out = pattern.sub(replacement, out)
     return out.strip()
+
+
+# The converted HTML's white space around block tags, in RE2: Python's engine
+# tried every start in a run of spaces (`\s+\[/quote\]` on 40,000 no-break
+# spaces: 12 s).
+_CLEAN_UP = (
+    (Linear(rf"\[quote\]{SPACE}+"), lambda m: "[quote]"),
+    (Linear(rf"\[(list|list=1)\]{SPACE}*"), lambda m: f"[{m.group(1)}]\n"),
+    (Linear(rf"{SPACE}+\[/(quote|list)\]{SPACE}*"), lambda m: f"\n[/{m.group(1)}]\n\n"),
+    (Linear(rf"{SPACE}*\n\[\*\]"), lambda m: "\n[*]"),
+    (Linear(r"\n{3,}"), lambda m: "\n\n"),
+)

@@ -18,7 +18,7 @@ import functools
 import html
 import re
 
-from pbp import i18n
+from pbp import formats, i18n
 from pbp.render import BBCodeFormatter
 
 #: the font sizes of XenForo's [size=1..7]
@@ -60,7 +60,8 @@ def _markdown():
         .enable(["table", "strikethrough"])
 
 
-def markdown_html(text: str) -> str:
+def markdown_html(text: str, dialect: str = "", lang: str = "") -> str:
+    """`dialect`, `lang`: as bbcode_html's (pbp.formats calls both alike); Markdown has neither."""
     return _markdown().render(text)
 
 
@@ -186,16 +187,13 @@ def bbcode_html(text: str, dialect: str = "phpbb", lang: str = "fr") -> str:
 # -- the page -----------------------------------------------------------------------------
 
 def post_html(text: str, fmt: str, dialect: str = "phpbb", lang: str = "fr") -> str:
-    """A post's text as its forum shows it (the inside of the post's frame)."""
-    if fmt == "markdown":
-        return markdown_html(text)
-    if fmt == "bbcode":
-        return bbcode_html(text, dialect, lang)
-    return f"<pre>{html.escape(text)}</pre>"
+    """A post's text as its forum shows it (the inside of the post's frame), by
+    the function pbp/formats.py names for the format."""
+    return globals()[formats.get(fmt).preview](text, dialect, lang)
 
 
 def forum_name(fmt: str, dialect: str) -> str:
-    return "Markdown, CommonMark/GFM" if fmt == "markdown" else f"BBCode {dialect}"
+    return formats.get(fmt).forum.format(dialect=dialect)
 
 
 def page(text: str, fmt: str, dialect: str, lang: str, title: str, label: str) -> str:

@@ -60,7 +60,7 @@ from pathlib import Path
 from markupsafe import Markup as _JinjaSafe
 
 from pbp.errors import PbpError, TemplateError
-from pbp.patterns import Lazy
+from pbp.patterns import DIGIT, SPACE, Lazy, Linear
 
 ZWSP = "\u200b"
 WJ = "\u2060"  # WORD JOINER: invisible, and no line break where it stands
@@ -128,7 +128,10 @@ def defuse_autolinks(text: str) -> str:
 _HTML_TAG_OPEN = Lazy(r"<(?=[A-Za-z/!?])")
 _HTML_ENTITY = Lazy(r"&(?=[#A-Za-z])")
 # Coordinates a template writes: two or more numbers in brackets, `[4, 2]`, `[-1, 0, 3]`.
-_COORDINATES = Lazy(r"\[(\s*-?\d+(?:[.,]\d+)?\s*(?:[,;]\s*-?\d+(?:[.,]\d+)?\s*)+)\]")
+# A comma is a decimal mark or a separator: two readings of `1,2,3`, so RE2 (the
+# backtracking engine took seconds per number more on `[1,2,3,…` left open).
+_NUMBER = rf"{SPACE}*-?{DIGIT}+(?:[.,]{DIGIT}+)?{SPACE}*"
+_COORDINATES = Linear(rf"\[({_NUMBER}(?:[,;]{_NUMBER})+)\]")
 # Markdown punctuation that matters anywhere (emphasis, code, links, tables, strikethrough)...
 _MD_ANYWHERE = Lazy(r"([\\`*_\[\]|~])")
 # ...and what only matters at the start of a line: headings, quotes, setext
@@ -218,14 +221,20 @@ class Formatter:
     Markup are escaped first. `lang` gives the punctuation of the lines a
     helper writes itself (a quote's author line)."""
 
-    name = "text"
-    ext = "txt"
+    name = "text"  # its format's name in pbp/formats.py, which says the rest
 
     def __init__(self, lang: str = "fr"):
         from pbp.grammar import for_lang
 
         self.lang = lang
         self.grammar = for_lang(lang)
+
+    @property
+    def ext(self) -> str:
+        """The extension of this format's post files (pbp/formats.py)."""
+        from pbp import formats
+
+        return formats.get(self.name, text=True).ext
 
     def esc(self, text) -> Markup:
         if text is None:
@@ -312,7 +321,6 @@ class Formatter:
 
 class MarkdownFormatter(Formatter):
     name = "markdown"
-    ext = "md"
 
     def _escape(self, text: str) -> str:
         return markdown_escape_inline(text)
@@ -377,7 +385,6 @@ class MarkdownFormatter(Formatter):
 
 class BBCodeFormatter(Formatter):
     name = "bbcode"
-    ext = "bbcode"
     #: what each dialect has beyond phpBB's b, i, u, color, size, quote, list, url, img, code
     DIALECTS = {
         "phpbb": {"size": "%", "strike": None, "spoiler": False, "table": False},
@@ -495,11 +502,12 @@ def split_item(item):
 
 
 def formatter(fmt: str, dialect: str = "phpbb", lang: str = "fr") -> Formatter:
-    if fmt == "bbcode":
-        return BBCodeFormatter(dialect, lang)
-    if fmt == "markdown":
-        return MarkdownFormatter(lang)
-    return Formatter(lang)
+    """The markup helpers of output format `fmt` (pbp/formats.py, or "text"
+    for the terminal); an unknown name is refused, never rendered as plain text."""
+    from pbp import formats
+
+    cls = globals()[formats.get(fmt, text=True).formatter]
+    return cls(dialect, lang) if issubclass(cls, BBCodeFormatter) else cls(lang)
 
 
 # -- Markdown blocks: every line a line, no block joining another ----------------------
@@ -632,12 +640,26 @@ def template_paths(ruleset_id: str, lang: str, campaign_root: Path | None = None
     return [p for p in paths if p.is_dir()]
 
 
-def _environment_class():
-    from jinja2 import Environment
+#: what one rendering may do, whatever its template says (a campaign's templates
+#: are a stranger's data): loop iterations over `range`, characters written, the
+#: length of a repeated text or list (`"x" * n`), an exponent
+MAX_ITERATIONS = 1_000_000
+MAX_OUTPUT_CHARS = 4 * 1024 * 1024
+MAX_REPEATED = 1_000_000
+MAX_EXPONENT = 1_000
 
-    class DataFirstEnvironment(Environment):
-        """`e.data.items` means the key "items", not the dict method: event
-        data keys win over dict attributes."""
+
+def _environment_class():
+    from jinja2.sandbox import SandboxedEnvironment, SecurityError
+
+    class DataFirstEnvironment(SandboxedEnvironment):
+        """Templates run sandboxed (no attribute starting with `_`, no unsafe
+        callable: `''.__class__`, `cycler.__init__.__globals__` are refused)
+        with their work bounded (see MAX_ITERATIONS...). `e.data.items` means
+        the key "items", not the dict method: event data keys win over dict
+        attributes."""
+
+        intercepted_binops = frozenset(["*", "**"])
 
         def getattr(self, obj, attribute):
             if type(obj) is dict:  # one lookup, not `in` then `[]`: templates read event data all the time
@@ -647,43 +669,78 @@ def _environment_class():
                     pass
             elif isinstance(obj, dict) and attribute in obj:  # (a defaultdict would make up the key)
                 return obj[attribute]
-            return Environment.getattr(self, obj, attribute)
+            return SandboxedEnvironment.getattr(self, obj, attribute)
+
+        def call_binop(self, context, operator, left, right):
+            if operator == "**" and isinstance(right, int) and abs(right) > MAX_EXPONENT:
+                raise SecurityError(f"exponent {right} over {MAX_EXPONENT}")
+            if operator == "*" and isinstance(left, int) != isinstance(right, int):
+                sequence, times = (right, left) if isinstance(left, int) else (left, right)
+                if hasattr(sequence, "__len__") and times * len(sequence) > MAX_REPEATED:
+                    raise SecurityError(f"a repeated value of {times * len(sequence)} items, over {MAX_REPEATED}")
+            return SandboxedEnvironment.call_binop(self, context, operator, left, right)
 
     return DataFirstEnvironment
 
 
-#: how every Renderer's environment is built: the compiled code of a template
-#: depends on these, so they are part of the disk cache's key
+MAX_TEMPLATE_BYTES = 1024 * 1024
+
+
+def _loader(paths: list[Path]):
+    """jinja2's file loader, reading only regular files inside its folders: a
+    campaign received from someone else may hold a link from templates/ to the
+    MJ's private files (a post would then print them)."""
+    import os
+    import stat
+
+    from jinja2 import FileSystemLoader
+    from jinja2.loaders import split_template_path
+    from jinja2.sandbox import SecurityError
+
+    class DataLoader(FileSystemLoader):
+        def get_source(self, environment, template):
+            pieces = split_template_path(template)
+            for folder in self.searchpath:
+                path = os.path.join(folder, *pieces)
+                try:
+                    info = os.stat(path)
+                except OSError:
+                    continue
+                real, inside = os.path.realpath(path), os.path.realpath(folder)
+                why = ("a link out of its folder" if os.path.commonpath([real, inside]) != inside
+                       else "not a regular file" if not stat.S_ISREG(info.st_mode)
+                       else f"over {MAX_TEMPLATE_BYTES} bytes" if info.st_size > MAX_TEMPLATE_BYTES else None)
+                if why:
+                    exc = SecurityError(f"{template}: {why}")
+                    exc.template = path
+                    raise exc
+                break
+            return super().get_source(environment, template)
+
+    return DataLoader([str(p) for p in paths])
+
+
+class _Budget:
+    """The loop iterations `range` gives one rendering (templates have no other
+    unbounded loop: a `for` goes over data, or over a range)."""
+
+    def __init__(self):
+        self.left = MAX_ITERATIONS
+
+    def range(self, *args):
+        from jinja2.sandbox import SecurityError
+
+        numbers = range(*args)
+        self.left -= len(numbers)
+        if self.left < 0:
+            raise SecurityError(f"over {MAX_ITERATIONS} loop iterations in one rendering")
+        return numbers
+
+
+#: how every Renderer's environment is built
 ENV_OPTIONS = {"trim_blocks": True, "lstrip_blocks": True, "keep_trailing_newline": True, "autoescape": False}
 
 _BYTECODE_CACHE = None
-_CACHE_TAG: list[str] = []
-
-
-def _cache_tag() -> str:
-    """What compiled code depends on besides the template's source (whose
-    checksum jinja2 checks itself): pbp's, jinja2's and Python's versions and
-    the environment's options. A change of any of them is a new folder."""
-    import hashlib
-    import sys
-
-    import jinja2
-
-    from pbp import __version__
-
-    if not _CACHE_TAG:
-        key = repr((__version__, jinja2.__version__, sys.version, sorted(ENV_OPTIONS.items())))
-        _CACHE_TAG.append(hashlib.sha256(key.encode()).hexdigest()[:16])
-    return _CACHE_TAG[0]
-
-
-def disk_cache_folder() -> Path | None:
-    """The folder of compiled templates in the user's cache (pbp.usercache), so
-    that each everyday command (a new process) does not compile them again;
-    None when there is none (the templates are compiled in memory instead)."""
-    from pbp import usercache
-
-    return usercache.folder("templates", _cache_tag())
 
 
 def _bytecode_cache():
@@ -691,8 +748,13 @@ def _bytecode_cache():
     the source's checksum (an edited template is compiled again): `pbp verify`
     and the tests render many turns with the same templates, and compiling them
     is most of the cost of rendering. Every Renderer builds its environment with
-    the same options, so the compiled code is the same for all. Behind the
-    memory, the user's cache folder (`disk_cache_folder`)."""
+    the same options, so the compiled code is the same for all.
+
+    In memory only: compiled code read back from the user's cache folder would
+    be code run from a file (jinja2's entries are a pickle and a marshalled code
+    object), and the folder holds plain data only (pbp.usercache). Measured on
+    `pbp post --format markdown` (manhunt): 0.29 s with such a disk cache, 0.39 s
+    without."""
     global _BYTECODE_CACHE
     if _BYTECODE_CACHE is None:
         from jinja2 import BytecodeCache
@@ -703,23 +765,12 @@ def _bytecode_cache():
 
             def load_bytecode(self, bucket):
                 code = self.store.get(bucket.key)
-                folder = disk_cache_folder() if code is None else None
-                if folder is not None:
-                    try:
-                        code = (folder / f"{bucket.key}.cache").read_bytes()
-                    except OSError:
-                        code = None
                 if code is not None:
                     # a stale entry (the template changed) leaves the bucket empty: compiled again
                     bucket.bytecode_from_string(code)
 
             def dump_bytecode(self, bucket):
-                code = self.store[bucket.key] = bucket.bytecode_to_string()
-                folder = disk_cache_folder()
-                if folder is not None:
-                    from pbp import usercache
-
-                    usercache.write(folder / f"{bucket.key}.cache", code)
+                self.store[bucket.key] = bucket.bytecode_to_string()
 
         _BYTECODE_CACHE = MemoryBytecodeCache()
     return _BYTECODE_CACHE
@@ -759,16 +810,19 @@ class Renderer:
         templates names the file as the MJ sees it (templates/public.j2).
         `reload`: check each template's file before reusing it (off for the
         Renderers of one command: see `renderer_for`)."""
-        from jinja2 import FileSystemLoader, StrictUndefined
+        from jinja2 import StrictUndefined
 
         Environment = _environment_class()
+        from pbp import formats
+
+        self.output_format = formats.get(fmt, text=True)
         self.fmt = formatter(fmt, dialect, lang)
         self.lang = lang
         self.paths = [Path(p) for p in paths]
         self.root = Path(root).resolve() if root is not None else None
         self._chosen: dict[str, str] = {}  # template name -> the file name it is found under
         self.env = Environment(
-            loader=FileSystemLoader([str(p) for p in paths]),
+            loader=_loader(paths),
             finalize=self.fmt.finalize,
             undefined=StrictUndefined,
             bytecode_cache=_bytecode_cache(),
@@ -784,6 +838,10 @@ class Renderer:
                                 t=lambda key, **params: i18n.t(lang, key, **params))
         # `items | map("extract", mapping)`: look each item up in a mapping (kept when absent).
         self.env.filters["extract"] = lambda key, mapping: mapping.get(key, key) if hasattr(mapping, "get") else key
+        del self.env.globals["lipsum"]  # random text, of any length asked: nothing a post needs
+        # imported templates and macros see the globals, not the context: the budget is read from here
+        self._budget = _Budget()
+        self.env.globals["range"] = lambda *args: self._budget.range(*args)
 
     def has(self, name: str) -> bool:
         """Whether a template `name` exists for this format (an optional one)."""
@@ -803,7 +861,7 @@ class Renderer:
         edited file."""
         chosen = self._chosen.get(name)
         if chosen is None:
-            template = self.env.select_template([f"{name}.{self.fmt.name}.j2", f"{name}.j2"])
+            template = self.env.select_template([name + self.output_format.template_suffix, f"{name}.j2"])
             self._chosen[name] = template.name
             return template
         return self.env.get_template(chosen)
@@ -813,7 +871,7 @@ class Renderer:
         undefined value, missing include, an exception in a campaign's own
         template) is a TemplateError naming its file and line."""
         try:
-            text = self._template(name).render(**context)
+            text = self._bounded_render(self._template(name), context)
         except PbpError:
             raise
         except Exception as exc:
@@ -822,6 +880,22 @@ class Renderer:
                 raise
             raise error from exc
         return tidy(self.fmt.finish(text))
+
+    def _bounded_render(self, template, context: dict) -> str:
+        """The template's text, written piece by piece: refused past
+        MAX_OUTPUT_CHARS, and `range` counted against the rendering's budget."""
+        from jinja2.sandbox import SecurityError
+
+        out, size = [], 0
+        self._budget = _Budget()
+        for piece in template.generate(**context):
+            size += len(piece)
+            if size > MAX_OUTPUT_CHARS:
+                exc = SecurityError(f"over {MAX_OUTPUT_CHARS} characters written")
+                exc.template = template.filename  # written by no line in particular: the file is named
+                raise exc
+            out.append(piece)
+        return "".join(out)
 
     # -- template errors ------------------------------------------------------------
 
@@ -846,6 +920,7 @@ class Renderer:
         import traceback
 
         import jinja2
+        from jinja2.sandbox import SecurityError
 
         from pbp import i18n
 
@@ -872,6 +947,9 @@ class Renderer:
                 key, params = "template_no_attribute", {"value": m.group(1), "name": m.group(2)}
             else:
                 key, params = "template_invalid", {"error": message}
+        elif isinstance(exc, SecurityError):
+            key, params = "template_unsafe", {"error": str(exc).rstrip(".")}
+            where = where if where[0] is not None else (Path(exc.template) if hasattr(exc, "template") else None, None)
         elif isinstance(exc, jinja2.TemplateError):
             key, params = "template_invalid", {"error": str(exc)}
         else:

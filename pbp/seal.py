@@ -65,7 +65,6 @@ import hmac
 import os
 import re
 import stat
-import time
 import unicodedata
 from pathlib import Path
 
@@ -78,8 +77,6 @@ from pbp.record import Record
 VERSION = "pbp-seal-v1"
 SHORT_DIGITS = 16
 SEALS_FILE = "seals.yaml"
-#: how old a file's change must be before its digest is remembered (`turn_digests`)
-SETTLED_NS = 2_000_000_000
 
 #: what the templates write where the codes go (seal.j2); `fill` replaces them
 PLACEHOLDER_SHORT = "<pbp:seal>"
@@ -261,23 +258,21 @@ def turn_files(folder: Path) -> dict[str, bytes]:
 def turn_digests(folder: Path, remembered: dict | None = None) -> dict[str, str]:
     """The `digest` of every file of a turn folder (as `turn_files` finds them).
     `remembered`: path on disk -> (signature, digest), from earlier commands: a
-    file whose size, inode and modification and change times are the same is
-    not read again (the change time is the kernel's, which no program can set
-    back: rewriting a file changes it). New digests are added to it, but for
-    files changed in the last `SETTLED_NS`: the kernel's clock for file times
-    ticks every few milliseconds, so a file rewritten twice within one tick
-    could keep its times (git calls such entries racy)."""
+    file with the same `usercache.file_signature` (size, inode, modification and
+    change times) is not read again. New digests are added to it once their
+    file has `usercache.settled` (the user's cache's one rule)."""
+    from pbp import usercache
+
     found = {}
-    settled = time.time_ns() - SETTLED_NS
     for rel, path, info in _turn_paths(folder):
-        signature = (info.st_size, info.st_ino, info.st_mtime_ns, info.st_ctime_ns)
+        signature = usercache.file_signature(info)
         kept = remembered.get(path) if remembered is not None else None
         if kept is not None and tuple(kept[0]) == signature:
             found[rel] = kept[1]
             continue
         with open(path, "rb") as handle:
             found[rel] = digest(rel, handle.read())
-        if remembered is not None and info.st_ctime_ns < settled:
+        if remembered is not None and usercache.settled(info):
             remembered[path] = (signature, found[rel])
     return found
 

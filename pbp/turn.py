@@ -222,14 +222,20 @@ def record_of(campaign: Campaign, n: int, remember: bool = True) -> dict:
     path = campaign.turn_dir(n) / RECORD_FILE
     if not path.exists():
         return {}
-    data = yamlio.loads(read_text(path, campaign.rel(path)), campaign.rel(path), remember=remember)
+    text = read_text(path, campaign.rel(path))
+    data = yamlio.loads(text, campaign.rel(path), remember=remember)
+    fmt = (data.get("render") or {}).get("format") if isinstance(data, dict) and isinstance(data.get("render"), dict) else None
+    if fmt is not None and fmt not in FORMATS:  # a turn is replayed in a format pbp has, or refused
+        raise PbpError("bad_choice", file=campaign.rel(path), line=yamlio.line_of(text, ("render", "format")),
+                       value=fmt, valid=list(FORMATS))
     return data if isinstance(data, dict) else {}
 
 
 def new_record(campaign: Campaign, inputs: TurnInputs | None, previous: dict,
-               playing: list[str] | None = None) -> dict:
-    """What turn n records: the roster and rendering it was played with, and
-    the missed-orders counts (consecutive turns without orders, by player).
+               playing: list[str] | None = None, dice: int = 0) -> dict:
+    """What turn n records: the roster, rendering and dice version (`dice`,
+    written when not 0, see `dice_version`) it was played with, and the
+    missed-orders counts (consecutive turns without orders, by player).
     `playing`: who is still in play after the turn; the others (dead, escaped,
     eliminated) have nothing to order any more, so no count is kept for them:
     they are never flagged to chase nor waited for."""
@@ -248,10 +254,29 @@ def new_record(campaign: Campaign, inputs: TurnInputs | None, previous: dict,
         missed = {h: count for h, count in missed.items() if h in playing}
         inactive &= set(playing)
     roster = campaign.roster
-    return {"roster": roster, "render": {"lang": campaign.lang, "format": campaign.format,
-                                         "dialect": campaign.dialect},
-            "missed": {h: missed[h] for h in roster if missed.get(h)},
-            "inactive": [h for h in roster if h in inactive]}
+    record = {"roster": roster, "render": {"lang": campaign.lang, "format": campaign.format,
+                                           "dialect": campaign.dialect}}
+    if dice:  # absent means 0: a turn of an archive from before versions replays byte for byte
+        record["dice"] = dice
+    record["missed"] = {h: missed[h] for h in roster if missed.get(h)}
+    record["inactive"] = [h for h in roster if h in inactive]
+    return record
+
+
+def dice_version(campaign: Campaign, n: int, previous: dict) -> int:
+    """The dice version turn n is played with: the one the campaign was set up
+    with, for its whole life (docs/dice.md, "Which version a turn uses").
+    Turn n > 0 takes turn n-1's (`previous`, its record); the set-up takes
+    the newest version, or, replayed, the one its record says (absent: 0).
+    No MJ chooses it once the secret is known: a turn whose record says
+    another version than its previous turn's replays DIFFERENT."""
+    from pbp import dice_versions
+
+    if n > 0:
+        return dice_versions.recorded(previous)
+    if campaign.last_turn() is not None:  # turn 0 is archived: this is its replay
+        return dice_versions.recorded(record_of(campaign, 0, remember=False))
+    return dice_versions.VERSION
 
 
 #: what campaign.yaml means when it does not say (Campaign.lang, .format, .dialect)
@@ -387,7 +412,8 @@ def compute(campaign: Campaign, n: int, inputs: TurnInputs | None = None, files:
     inputs.raise_errors()
     from pbp.dice import Dice
 
-    dice = Dice(campaign.secret, n, dict(inputs.gm.rolls))
+    version = dice_version(campaign, n, previous)
+    dice = Dice(campaign.secret, n, dict(inputs.gm.rolls), version)
     try:
         import pickle  # a deep copy of the state, quicker than copy.deepcopy
 
@@ -402,7 +428,7 @@ def compute(campaign: Campaign, n: int, inputs: TurnInputs | None = None, files:
                 for label in dice.unused_forced()]
     events += [ev.gm("forced_unused", label=w.params["label"]) for w in warnings]
     record = new_record(campaign, inputs, previous,
-                        campaign.ruleset.players_to_play(result.state, campaign.scenario))
+                        campaign.ruleset.players_to_play(result.state, campaign.scenario), version)
     events += core_events(campaign, n, record, result.state)
     out = _finish(campaign, n, result.state, events, dice, warnings, record, files)
     out.inputs = inputs
@@ -431,12 +457,13 @@ def compute_setup(campaign: Campaign) -> TurnOutput:
         forced = {str(k): v for k, v in rolls.items()}
     from pbp.dice import Dice
 
-    dice = Dice(campaign.secret, 0, forced)
+    version = dice_version(campaign, 0, {})
+    dice = Dice(campaign.secret, 0, forced, version)
     try:
         result = campaign.ruleset.setup(campaign.scenario, dice)
     except ForcedRollError as exc:
         raise exc.located(campaign.rel(gm_path))
-    record = new_record(campaign, None, {})
+    record = new_record(campaign, None, {}, dice=version)
     events = list(result.events) + core_events(campaign, 0, record, result.state)
     return _finish(campaign, 0, result.state, events, dice, [], record)
 

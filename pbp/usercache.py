@@ -2,9 +2,8 @@
 keeps between commands, so that each everyday command (a new process) does
 not redo the same work.
 
-- `templates-<tag>/`: compiled templates (pbp.render's bytecode cache).
 - `seals-<tag>/`: for each campaign, the digest of each archived turn file
-  by its size, inode and times (pbp.seal's `archive_codes(..., remembered=True)`).
+  by its `file_signature` (pbp.seal's `archive_codes(..., remembered=True)`).
 - `yaml-<tag>/`: the value of the MJ's larger YAML files (campaign.yaml,
   world.yaml, characters.yaml, a turn's state.yaml...), by the digest of their
   text (pbp.yamlio's `loads(..., remember=True)`); the last few hundred.
@@ -16,12 +15,24 @@ not redo the same work.
   `pbp status` shows it, by a digest of every file the judgement reads
   (pbp.loop's `order_overview`): status again on the same files parses none.
 
+One rule says when an entry still holds: it is found by what it was made
+from. By the bytes, when the command reads them anyway (yaml, orders, and the
+templates, whose source jinja2 checks); else, where not reading the file is
+the gain (data, seals), by the file's `file_signature` — size, inode,
+modification and change times — and only once the file has `settled`.
+
 When a kind's tag changes (an upgrade), its folders of other tags that
 nothing wrote to for a week are removed.
 
 A cache is never an error: a folder that cannot be made, or that someone
-else can write to (what is read from it is trusted: compiled code is run),
-means no cache, and the work is done in memory as if it were the first time.
+else can write to, means no cache, and the work is done in memory as if it
+were the first time. Entries hold plain data only (marshal's ints, texts,
+lists, dicts...: never code) and are read as a stranger's file: a regular file
+only (a FIFO would block), at most MAX_ENTRY_BYTES, sealed with a key of this
+cache (`key`, made once, the user's alone) so that only what pbp wrote is ever
+given to marshal (a crafted entry claiming 2**31 items costs seconds to
+refuse). Any other entry is damaged: ignored, rewritten, and said once
+(`DAMAGED`, which the command line prints).
 Each kind's folder name carries a tag of what its content depends on (pbp's,
 Python's and the libraries' versions), so an upgrade starts a new folder.
 """
@@ -31,11 +42,18 @@ from __future__ import annotations
 import marshal
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Callable
 
 #: whether the cache is used at all (`use`), and each kind's folder once found
 _STATE: dict = {"wanted": True, "folders": {}}
+#: the largest entry read back (a parsed data file, a campaign's world.yaml)
+MAX_ENTRY_BYTES = 64 * 1024 * 1024
+_MAGIC = b"pbp-cache-1\n"
+_SEAL = 16  # bytes of the keyed digest before the marshalled value
+#: entries found damaged by this process (the command line says so once, then they are rewritten)
+DAMAGED: list[Path] = []
 
 
 def use(enabled: bool = True) -> None:
@@ -43,6 +61,7 @@ def use(enabled: bool = True) -> None:
     otherwise (the tests start each session with a folder of their own)."""
     _STATE["wanted"] = enabled
     _STATE["folders"] = {}
+    _STATE.pop("key", None)
 
 
 def folder(kind: str, tag: str) -> Path | None:
@@ -129,6 +148,27 @@ def write(path: Path, data: bytes) -> None:
         Path(tmp).unlink(missing_ok=True)
 
 
+#: a file changed less than this ago is not remembered by its signature yet: the
+#: kernel's clock for file times ticks every few milliseconds, so a file
+#: rewritten twice within one tick could keep all its times (git calls such
+#: index entries racy)
+SETTLED_NS = 2_000_000_000
+
+
+def file_signature(info: os.stat_result) -> tuple[int, int, int, int]:
+    """What says a file is unchanged without reading it: its size, inode, and
+    modification and change times. The change time is the kernel's, which no
+    program can set back: a file rewritten to the same size with its
+    modification time restored (`os.utime`) has a new one."""
+    return (info.st_size, info.st_ino, info.st_mtime_ns, info.st_ctime_ns)
+
+
+def settled(info: os.stat_result) -> bool:
+    """Whether a file last changed long enough ago for its signature to tell a
+    later change (see SETTLED_NS)."""
+    return info.st_ctime_ns < time.time_ns() - SETTLED_NS
+
+
 def _data_tag() -> str:
     """What a parsed data file depends on besides its own bytes: pbp's version
     and its readers' code (yamlio, yamlread, i18n: a change of how a file is read is a new
@@ -137,7 +177,7 @@ def _data_tag() -> str:
     from pbp import __version__
 
     here = Path(__file__).parent
-    readers = [os.stat(here / name).st_mtime_ns for name in ("yamlio.py", "yamlread.py", "i18n.py", "usercache.py")]
+    readers = [file_signature(os.stat(here / name)) for name in ("yamlio.py", "yamlread.py", "i18n.py", "usercache.py")]
     return _digest(repr((__version__, sys.version, readers)))
 
 
@@ -153,25 +193,26 @@ def _digest(text: str) -> str:
 
 def load_data(path: Path, parse: Callable[[str], object]) -> object:
     """A package data file's value: `parse(text)` the first time, then read back
-    from the cache while the file is the same (its size, inode and modification
-    time). Only plain data is kept (what marshal writes: no dates); anything
-    else is parsed every time."""
+    from the cache while the file is the same (its `file_signature`; a file
+    changed in the last seconds is parsed, not kept). Only plain data is kept
+    (what marshal writes: no dates); anything else is parsed every time."""
     info = os.stat(path)
-    made_from = (os.path.abspath(path), info.st_mtime_ns, info.st_size, info.st_ino)
+    made_from = (os.path.abspath(path), *file_signature(info))
     place = folder("data", _tag())
     entry = None
     if place is not None:
         entry = place / f"{_digest(made_from[0])}.marshal"
+        found = _load(entry)
         try:
-            cached_from, value = marshal.loads(entry.read_bytes())
+            cached_from, value = found
             if tuple(cached_from) == made_from:
                 return value
-        except (OSError, ValueError, EOFError, TypeError):
-            pass  # none yet, or a stale or damaged entry: parsed again
+        except (TypeError, ValueError):
+            pass  # none yet, or a stale entry: parsed again
     value = parse(Path(path).read_text(encoding="utf-8"))
-    if entry is not None:
+    if entry is not None and settled(info):
         try:
-            write(entry, marshal.dumps((made_from, value)))
+            write(entry, _pack(place, (made_from, value)))
         except ValueError:  # not plain data
             pass
     return value
@@ -183,10 +224,7 @@ def read_entry(kind: str, tag: str, name: str) -> object | None:
     place = folder(kind, tag)
     if place is None:
         return None
-    try:
-        return marshal.loads((place / f"{_digest(name)}.marshal").read_bytes())
-    except (OSError, ValueError, EOFError, TypeError):
-        return None
+    return _load(place / f"{_digest(name)}.marshal")
 
 
 def write_entry(kind: str, tag: str, name: str, value: object, keep: int | None = None) -> None:
@@ -196,10 +234,90 @@ def write_entry(kind: str, tag: str, name: str, value: object, keep: int | None 
     place = folder(kind, tag)
     if place is None:
         return
-    data = marshal.dumps(value)
+    data = _pack(place, value)
     if keep is not None:
         _prune(place, keep - 1)
     write(place / f"{_digest(name)}.marshal", data)
+
+
+def _key(place: Path) -> bytes | None:
+    """This cache's key (`<cache>/pbp/key`, 32 random bytes, made once): what
+    seals each entry, so that a file pbp did not write is never unmarshalled."""
+    if "key" in _STATE:
+        return _STATE["key"]
+    path = place.parent / "key"
+    key = _read(path, 32)
+    if key is None or len(key) != 32:
+        key = os.urandom(32)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+            with os.fdopen(fd, "wb") as out:
+                out.write(key)
+        except OSError:  # another pbp made it meanwhile (its key wins next time), or it cannot be written
+            key = _read(path, 32)
+            key = key if key is not None and len(key) == 32 else None
+    _STATE["key"] = key
+    return key
+
+
+def _seal(key: bytes, payload: bytes) -> bytes:
+    from _blake2 import blake2b  # hashlib's own, without loading OpenSSL as `import hashlib` does
+
+    return blake2b(payload, key=key, digest_size=_SEAL).digest()
+
+
+def _pack(place: Path, value: object) -> bytes:
+    """An entry: the magic line, the keyed digest, the marshalled value
+    (ValueError if it is not plain data)."""
+    payload = marshal.dumps(value)
+    key = _key(place)
+    if key is None:
+        raise ValueError("no key: nothing kept")
+    return _MAGIC + _seal(key, payload) + payload
+
+
+def _read(path: Path, limit: int) -> bytes | None:
+    """A file's bytes, read as a stranger's: None when absent or not a regular
+    file (never waiting on a FIFO, never following a link); more than `limit`
+    bytes is `b""` (damaged)."""
+    import stat
+
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return b""
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return b""
+        with os.fdopen(fd, "rb", closefd=False) as handle:
+            data = handle.read(limit + 1)
+        return data if len(data) <= limit else b""
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
+
+
+def _load(entry: Path) -> object | None:
+    """An entry's value, or None: absent, or damaged (noted in DAMAGED, and
+    the caller writes it again)."""
+    data = _read(entry, MAX_ENTRY_BYTES)
+    if data is None:
+        return None
+    key = _key(entry.parent)
+    head = len(_MAGIC) + _SEAL
+    if key is not None and data.startswith(_MAGIC) and data[len(_MAGIC):head] == _seal(key, data[head:]):
+        try:
+            return marshal.loads(data[head:])
+        except (ValueError, EOFError, TypeError):  # pbp wrote it, in another Python's format
+            pass
+    if entry not in DAMAGED:
+        DAMAGED.append(entry)
+    return None
 
 
 def _prune(place: Path, keep: int) -> None:

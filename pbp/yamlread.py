@@ -114,22 +114,15 @@ def walk(text: str, source, *, strict: bool, max_depth: int | None = None,
                     break
                 continue
             if kind in (yaml.MappingEndEvent, yaml.SequenceEndEvent):
-                frame = stack.pop()
-                if frame.is_map and frame.count == 1 and frame.only is not _NO_KEY and frame.path is not None:
-                    single[frame.path] = frame.only
-                if frame.key_frame:  # a list or mapping used as a key (loose mode): it matches no path
-                    _attach(stack, object(), None, event, lines, strict, source, is_map=False)
+                _close(stack, single, event, lines, strict, source)
                 continue
             if kind not in (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent, yaml.AliasEvent):
                 continue  # stream start/end, document end
             line = event.start_mark.line + 1
-            if strict:
-                if kind is yaml.AliasEvent or event.anchor is not None:
-                    raise InputError(alias_key, file=source, line=line)
-                if event.tag is not None:
-                    raise InputError("yaml_tag", file=source, line=line, tag=event.tag)
             parent = stack[-1] if stack else None
             as_key = parent is not None and parent.is_map and parent.key is _NO_KEY
+            if strict:
+                _refuse_unread(event, line, source, alias_key, as_key)
             if kind is yaml.ScalarEvent or kind is yaml.AliasEvent:
                 value = _scalar(event, line, source, max_int_digits) if kind is yaml.ScalarEvent else None
                 if parent is None:
@@ -156,18 +149,44 @@ def walk(text: str, source, *, strict: bool, max_depth: int | None = None,
             else:
                 path = _attach(stack, container, line, event, lines, strict, source, is_map=is_map)
             stack.append(_Frame(container, path, is_map))
-    except yaml.MarkedYAMLError as exc:
+    except yaml.YAMLError as exc:
+        raise _input_error(exc, text, source) from None
+    return root, lines, single
+
+
+def _close(stack, single, event, lines, strict, source) -> None:
+    """A list or a mapping ends: a mapping of one key is noted (`single`)."""
+    frame = stack.pop()
+    if frame.is_map and frame.count == 1 and frame.only is not _NO_KEY and frame.path is not None:
+        single[frame.path] = frame.only
+    if frame.key_frame:  # a list or mapping used as a key (loose mode): it matches no path
+        _attach(stack, object(), None, event, lines, strict, source, is_map=False)
+
+
+def _refuse_unread(event, line: int, source, alias_key: str, as_key: bool) -> None:
+    """What the strict reader refuses on its line: anchors and aliases, tags, and
+    a plain `<<` key (the safe loader merges the mapping given there into this
+    one, as with aliases: pbp reads no such indirection)."""
+    if type(event) is yaml.AliasEvent or event.anchor is not None:
+        raise InputError(alias_key, file=source, line=line)
+    if event.tag is not None:
+        raise InputError("yaml_tag", file=source, line=line, tag=event.tag)
+    if as_key and type(event) is yaml.ScalarEvent and event.value == "<<" and event.implicit[0]:
+        raise InputError("yaml_merge_key", file=source, line=line)
+
+
+def _input_error(exc: yaml.YAMLError, text: str, source) -> InputError:
+    """A YAML error said on its line, in words a player or an MJ can act on."""
+    if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
-        raise InputError(_hint(exc.problem or str(exc), text, line), file=source, line=line,
-                         problem=exc.problem or str(exc)) from None
-    except yaml.reader.ReaderError as exc:
-        raise InputError("yaml_syntax", file=source, line=text[:exc.position].count("\n") + 1,
-                         problem=f"{exc.reason} (#x{exc.character:04x})" if isinstance(exc.character, int)
-                         else exc.reason) from None
-    except yaml.YAMLError as exc:
-        raise InputError("yaml_syntax", file=source, problem=str(exc)) from None
-    return root, lines, single
+        return InputError(_hint(exc.problem or str(exc), text, line), file=source, line=line,
+                          problem=exc.problem or str(exc))
+    if isinstance(exc, yaml.reader.ReaderError):
+        return InputError("yaml_syntax", file=source, line=text[:exc.position].count("\n") + 1,
+                          problem=f"{exc.reason} (#x{exc.character:04x})" if isinstance(exc.character, int)
+                          else exc.reason)
+    return InputError("yaml_syntax", file=source, problem=str(exc))
 
 
 def _hint(problem: str, text: str, line: int | None) -> str:

@@ -82,7 +82,7 @@ def test_the_audit_says_everything_in_order(played, tmp_path):
         f"Tour 1 : identique, sceau pbp#1/{codes[1]} comme dans le fil.\n"
         f"Tour 2 : identique, sceau pbp#2/{codes[2]} comme dans le fil.\n"
         "Jets fixés à la main par le MJ (gm.yaml), 1 en tout ; tous les autres dés viennent du secret :\n"
-        "  tour 1, lucy.piece : 1d6 (5) (le secret aurait donné 1d6 (2))\n"
+        "  tour 1, lucy.piece : 1d6 (5) (le secret aurait donné 1d6 (3))\n"
         "Verdict : tout concorde (3 tours).\n")
 
 
@@ -92,7 +92,7 @@ def test_the_seeded_value_beside_a_forced_roll_is_the_one_the_seed_gives(played,
     assert pbp("undo", "--to", "0", "--no-commit", cwd=played).exit_code == 0
     assert pbp("run", "--no-commit", cwd=played).exit_code == 0
     assert yamlio.load_file(played / "turns/001/rolls.yaml") == [
-        {"label": "lucy.piece", "expr": "1d6", "faces": [2], "total": 2}]
+        {"label": "lucy.piece", "expr": "1d6", "faces": [3], "total": 3}]
 
 
 def test_the_audit_speaks_english_for_an_english_campaign(played, tmp_path):
@@ -101,7 +101,7 @@ def test_the_audit_speaks_english_for_an_english_campaign(played, tmp_path):
     r = audit(reveal(played, tmp_path), tmp_path)
     assert r.exit_code == 0
     assert "Rolls the MJ set by hand (gm.yaml), 1 in all; every other die comes from the secret:\n" \
-           "  turn 1, lucy.piece: 1d6 (5) (the secret would have given 1d6 (2))\n" in r.output
+           "  turn 1, lucy.piece: 1d6 (5) (the secret would have given 1d6 (3))\n" in r.output
     assert r.output.endswith("Verdict: everything matches (3 turns).\n")
 
 
@@ -181,17 +181,20 @@ def test_a_file_that_is_no_bundle_is_refused(tmp_path):
     assert missing.exit_code == 1 and "absent.tar.gz" in missing.stderr
 
 
-def test_a_bundles_own_templates_are_not_run_unless_trusted(played, tmp_path):
-    # a template that would fail if it ran (it could as well run code on the auditor's machine)
-    write(played, "templates/public.j2", "{{ undefined_thing.attribute }}\n")
+def test_a_bundles_own_templates_are_replayed_sandboxed(played, tmp_path):
+    # a template that reaches for Python: refused by the sandbox, named with its line
+    write(played, "templates/public.j2", "{{ cycler.__init__.__globals__.os.system('touch pwned') }}\n")
     bundle = reveal(played, tmp_path)
     r = audit(bundle, tmp_path)
-    assert r.exit_code == 0, r.output
-    assert ("L'archive apporte ses propres modèles (templates/) : ce sont des programmes, ils ne sont pas exécutés ; "
-            "les posts sont vérifiés par leurs sceaux seulement (--trust-templates pour les rejouer aussi).\n") in r.output
-    trusted = audit(bundle, tmp_path, None, "--trust-templates")
-    assert trusted.exit_code == 1
-    assert "Tour 1 : DIFFÈRE\n  - le tour ne se rejoue pas : templates/public.j2:1: " in trusted.output
+    assert r.exit_code == 1, r.output
+    assert ("L'archive apporte ses propres modèles (templates/) : des données, rendues dans un bac à sable comme "
+            "tout modèle ; les posts sont rejoués avec eux.\n") in r.output
+    assert ("Tour 1 : DIFFÈRE\n  - le tour ne se rejoue pas : templates/public.j2:1: modèle refusé : un modèle est "
+            "une donnée, rendue dans un bac à sable, et celui-ci va au-delà (access to attribute '__init__' of 'type' "
+            "object is unsafe).") in r.output
+    assert not list(tmp_path.rglob("pwned"))
+    gone = audit(bundle, tmp_path, None, "--trust-templates")
+    assert gone.exit_code == 2 and "--trust-templates" in gone.stderr
 
 
 # -- tampering ----------------------------------------------------------------------------
@@ -410,3 +413,81 @@ def test_a_commitment_line_that_differs_is_found_though_a_roleplay_quotes_the_ri
     assert r.exit_code == 1
     assert (f"Engagement des dés DIFFÉRENT : le fil montre sha256:{'0' * 64}, le secret révélé donne "
             f"sha256:{commit} — le secret n'est pas celui de la mise en place.\n") in r.output
+
+
+# -- bundles built to exhaust the auditor's machine ---------------------------------------
+
+def _raw_bundle(path, headers: list[bytes], tail: bytes = b""):
+    """A tar.gz made of these raw tar blocks, as no honest tool writes them."""
+    import gzip
+
+    with gzip.open(path, "wb", compresslevel=1) as gz:
+        for block in headers:
+            gz.write(block)
+        gz.write(tail)
+    return path
+
+
+@pytest.fixture
+def scratch(tmp_path, monkeypatch):
+    """The audit's scratch folder, kept so a test can see what was written in it."""
+    import contextlib
+
+    from pbp import audit as audit_module
+
+    folder = tmp_path / "scratch"
+    folder.mkdir()
+    monkeypatch.setattr(audit_module.tempfile, "TemporaryDirectory",
+                        lambda **kw: contextlib.nullcontext(str(folder)))
+    return folder
+
+
+def test_a_member_larger_than_an_audit_accepts_is_refused_at_its_header(tmp_path, scratch):
+    """A 1.8 MB bundle may unpack to a 400 MB world.yaml: refused from its header, nothing read."""
+    ok = tarfile.TarInfo("campaign/campaign.yaml")
+    ok.size = 0
+    huge = tarfile.TarInfo("campaign/world.yaml")
+    huge.size = 400 * 1024 * 1024
+    bundle = _raw_bundle(tmp_path / "bombe.tar.gz", [ok.tobuf(), huge.tobuf()], b"a" * 4096)
+    r = pbp("audit", bundle)
+    assert r.exit_code == 1
+    assert r.stderr == (f"{bundle}: « campaign/world.yaml » fait 419430400 octets une fois décompressé, au plus "
+                        "16777216 par élément : ce n'est pas une archive de pbp reveal ; rien n'en a été extrait.\n")
+    assert list(scratch.iterdir()) == []
+
+
+def test_too_many_members_are_refused_before_anything_is_written(tmp_path, scratch):
+    empty = tarfile.TarInfo("campaign/turns/001/orders/x.yaml")
+    empty.size = 0
+    bundle = _raw_bundle(tmp_path / "foule.tar.gz", [empty.tobuf()] * 100_001)
+    r = pbp("audit", bundle)
+    assert r.exit_code == 1
+    assert r.stderr == (f"{bundle}: l'archive contient plus de 100000 éléments : ce n'est pas une archive de pbp "
+                        "reveal ; rien n'en a été extrait.\n")
+    assert list(scratch.iterdir()) == []
+
+
+def test_an_extended_header_larger_than_pbp_writes_is_refused(tmp_path, scratch):
+    member = tarfile.TarInfo("campaign/campaign.yaml")
+    member.size = 0
+    member.pax_headers = {"comment": "x" * 200_000}
+    bundle = _raw_bundle(tmp_path / "pax.tar.gz", [member.tobuf(tarfile.PAX_FORMAT)])
+    r = pbp("audit", bundle)
+    assert r.exit_code == 1
+    assert "éléments" not in r.stderr and "une fois décompressé, au plus 65536 par élément" in r.stderr, r.stderr
+    assert list(scratch.iterdir()) == []
+
+
+def test_a_member_a_pax_header_makes_larger_is_refused_by_name(tmp_path):
+    """A PAX `size` record gives the member another size than its own header:
+    checked again as tarfile reads it."""
+    member = tarfile.TarInfo("campaign/world.yaml")
+    member.size = 0
+    member.pax_headers = {"size": str(300 * 1024 * 1024)}
+    after = tarfile.TarInfo("campaign/characters.yaml")  # what a header-by-header reading sees next
+    after.size = 0
+    bundle = _raw_bundle(tmp_path / "pax.tar.gz", [member.tobuf(tarfile.PAX_FORMAT), after.tobuf()])
+    r = pbp("audit", bundle)
+    assert r.exit_code == 1
+    assert r.stderr == (f"{bundle}: « campaign/world.yaml » fait 314572800 octets une fois décompressé, au plus "
+                        "16777216 par élément : ce n'est pas une archive de pbp reveal ; rien n'en a été extrait.\n")

@@ -267,6 +267,31 @@ def test_commit_while_locked_and_ignored_lock(ready):
     assert ".pbp.lock" not in tracked and "turns/001/public.bbcode" in tracked
 
 
+def test_a_turns_commit_takes_what_is_staged_in_the_campaign_and_nothing_outside(tmp_path, ready):
+    """archive.commit names the staged paths to git (not the folder, which git would
+    read whole again): a file the MJ staged by hand goes with the turn, so does one
+    whose name git would read as a pattern; a change staged outside the campaign's
+    folder stays staged, out of the turn's commit."""
+    git = ["git", "-C", str(tmp_path)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "start"], check=True)
+    (tmp_path / "notes.txt").write_text("not the campaign's\n")
+    subprocess.run([*git, "add", "notes.txt"], check=True)
+    write(ready, "notes/:mj*.txt", "a name git would read as a pattern\n")
+    write(ready, "notes/staged.txt", "staged by hand\n")
+    subprocess.run(["git", "-C", str(ready), "add", "notes/staged.txt"], check=True)
+    r = pbp("run", "--no-orders", cwd=ready)
+    assert r.exit_code == 0 and "Archivé dans git" in r.output, r.output
+    shown = subprocess.run([*git, "show", "--name-only", "--format=", "HEAD"], capture_output=True, text=True,
+                           check=True).stdout.splitlines()
+    rel = ready.relative_to(tmp_path).as_posix()
+    assert f"{rel}/turns/001/state.yaml" in shown and f"{rel}/notes/staged.txt" in shown
+    assert f"{rel}/notes/:mj*.txt" in shown and "notes.txt" not in shown
+    staged = subprocess.run([*git, "diff", "--cached", "--name-only"], capture_output=True, text=True).stdout
+    assert staged == "notes.txt\n"
+
+
 @pytest.mark.parametrize("ruleset_id", ["manhunt"])
 def test_init_new_campaign_from_the_skeleton_sets_up(tmp_path, ruleset_id):
     target = tmp_path / "event"

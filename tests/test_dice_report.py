@@ -128,8 +128,8 @@ def test_an_example_and_its_bundle_give_the_same_report(tmp_path):
     here = pbp("dice-report", cwd=root)
     there = pbp("dice-report", bundle)
     assert here.exit_code == there.exit_code == 0 and here.output == there.output
-    assert "92 jets sur 9 tours, dont 3 forcés par le MJ" in here.output
-    assert "Trop peu de jets pour un test (moins de 30) : 2d8 (10), " in here.output
+    assert "92 jets sur 9 tours, dont 51 forcés par le MJ" in here.output
+    assert "Trop peu de jets pour un test (moins de 30) : 2d6 (26), 2d8 (9), " in here.output
 
 
 def test_a_broken_roll_log_is_named(tmp_path):

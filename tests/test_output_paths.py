@@ -129,7 +129,7 @@ def test_dice_report_svg_never_writes_over_a_campaign_file(murder, tmp_path):
     chart = tmp_path / "d.svg"
     for _ in range(2):  # its own chart is replaced
         r = pbp("dice-report", "--svg", chart)
-        assert r.exit_code == 0 and r.output.endswith(f"Graphique de 2d6 : {chart}\n")
+        assert r.exit_code == 0 and r.output.endswith(f"Graphique de d6 : {chart}\n")
     page = tmp_path / "p.html"
     assert pbp("preview", "--output", page).exit_code == 0
     r = pbp("dice-report", "--svg", page)  # a preview page is not a chart

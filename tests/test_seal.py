@@ -9,7 +9,7 @@ import unicodedata
 
 import pytest
 
-from pbp import seal, yamlio
+from pbp import seal, usercache, yamlio
 from pbp.campaign import open_campaign
 from tests.helpers import pbp, write
 
@@ -162,7 +162,7 @@ def test_status_remembers_digests_and_still_sees_an_edit_of_the_same_size(played
     import os
 
     campaign = open_campaign(played)
-    monkeypatch.setattr(seal, "SETTLED_NS", 0)  # the files were just written: remembered all the same
+    monkeypatch.setattr(usercache, "SETTLED_NS", 0)  # the files were just written: remembered all the same
     fresh = seal.archive_codes(campaign)
     assert seal.archive_codes(campaign, remembered=True) == fresh  # fills the cache
     opened = []

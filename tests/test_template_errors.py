@@ -118,3 +118,59 @@ def test_an_example_campaign_with_a_broken_private_template(tmp_path):
     assert pbp("post", "--turn", "3", "--format", "markdown", cwd=root).exit_code == 0  # not that template
     assert pbp("post", "--turn", "3", "--player", "lucy", cwd=root).exit_code == 0  # the archived report
     assert snapshot(root) == before
+
+
+# -- a campaign's templates are data: a sandbox, bounded -----------------------------------
+
+REFUSED = "modèle refusé : un modèle est une donnée, rendue dans un bac à sable, et celui-ci va au-delà ({}). " \
+          "Rien n'a été exécuté ; corrigez ou retirez ce modèle."
+HOSTILE = {
+    "mro": ("{{ m.h(turn) }}\n{{ ''.__class__.__mro__[1].__subclasses__() }}\n", 2,
+            "access to attribute '__class__' of 'str' object is unsafe"),
+    "globals": ("{{ m.h(turn) }}\n\n{{ cycler.__init__.__globals__.os.system('touch pwned') }}\n", 3,
+                "access to attribute '__init__' of 'type' object is unsafe"),
+    "formatter": ("{{ m.__init__.__globals__ }}\n", 1,
+                  "access to attribute '__init__' of 'BBCodeFormatter' object is unsafe"),
+    "format": ("{{ '{0.__class__}'.format(turn) }}\n", 1,
+               "access to attribute '__class__' of 'int' object is unsafe"),
+    "nested ranges": ("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}\n", 1,
+                      "over 1000000 loop iterations in one rendering"),
+    "repeat": ("{{ m.h(turn) }}\n{{ 'x' * 1000000000 }}\n", 2, "a repeated value of 1000000000 items, over 1000000"),
+    "power": ("{{ 2 ** 100000000 }}\n", 1, "exponent 100000000 over 1000"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_a_template_reaching_beyond_the_sandbox_is_refused_by_file_and_line(ready, case):
+    source, line, why = HOSTILE[case]
+    write(ready, "templates/public.j2", source)
+    before = snapshot(ready)
+    r = pbp("run", "--no-orders", cwd=ready)
+    assert r.exit_code == 1
+    assert r.stderr == f"templates/public.j2:{line}: {REFUSED.format(why)}\n"
+    assert snapshot(ready) == before
+    assert not (ready / "pwned").exists()
+
+
+def test_a_template_writing_without_end_is_refused_by_file(ready):
+    write(ready, "templates/public.j2", "{% for i in range(90000) %}{{ 'x' * 100 }}{% endfor %}\n")
+    r = pbp("run", "--no-orders", cwd=ready)
+    assert r.exit_code == 1
+    assert r.stderr == f"templates/public.j2: {REFUSED.format('over 4194304 characters written')}\n"
+
+
+@pytest.mark.parametrize("kind", ["link", "fifo"])
+def test_a_template_that_is_a_link_out_or_a_fifo_is_refused(ready, tmp_path, kind):
+    import os
+
+    secret = tmp_path / "secret.txt"
+    secret.write_text("mot de passe\n")
+    write(ready, "templates/public.j2", "{{ m.h(turn) }}\n{% include 'extra.j2' %}\n")
+    if kind == "link":
+        os.symlink(secret, ready / "templates" / "extra.j2")
+    else:
+        os.mkfifo(ready / "templates" / "extra.j2")
+    r = pbp("run", "--no-orders", cwd=ready)
+    assert r.exit_code == 1
+    why = "a link out of its folder" if kind == "link" else "not a regular file"
+    assert r.stderr == f"templates/public.j2:2: {REFUSED.format('extra.j2: ' + why)}\n"

@@ -145,12 +145,18 @@ class PbpGroup(LocalHelp, click.Group):
         return command
 
     def invoke(self, ctx):
-        from pbp.errors import PbpError
-
         if "pbp.campaign" in sys.modules:  # in-process callers (tests) run many commands
             sys.modules["pbp.campaign"].WRITTEN.clear()
         if "pbp.render" in sys.modules:  # each command builds its own Renderers
             sys.modules["pbp.render"].forget_renderers()
+        try:
+            return self._invoke(ctx)
+        finally:
+            _say_damaged_cache(ctx)
+
+    def _invoke(self, ctx):
+        from pbp.errors import PbpError
+
         try:
             return super().invoke(ctx)
         except PbpError as exc:
@@ -167,6 +173,19 @@ class PbpGroup(LocalHelp, click.Group):
                 raise
             click.echo(_internal_error_text(ctx, exc), err=True)
             ctx.exit(1)
+
+
+def _say_damaged_cache(ctx) -> None:
+    """Once per damaged entry of the user's cache this command met (it was
+    ignored, and written again): on stderr, after the command's own output."""
+    usercache = sys.modules.get("pbp.usercache")
+    if usercache is None or not usercache.DAMAGED:
+        return
+    from pbp import i18n
+
+    for path in usercache.DAMAGED:
+        click.echo(i18n.t(lang_of(ctx), "cache_entry_damaged", path=f"{path.parent.name}/{path.name}"), err=True)
+    usercache.DAMAGED.clear()
 
 
 def _internal_error_text(ctx, exc: Exception) -> str:

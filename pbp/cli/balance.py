@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from pbp import help as local_help
+from pbp import formats, help as local_help
 from pbp.cli.common import FILE_PATH, PbpCommand, campaign_of, lang_of, output_target, write_output
 
 
@@ -22,7 +22,7 @@ from pbp.cli.common import FILE_PATH, PbpCommand, campaign_of, lang_of, output_t
 @click.option("--rule", metavar="RULESET.NAME")
 @click.option("--set", "settings", multiple=True, metavar="KEY=VALUE")
 @click.option("--list", "list_rules", is_flag=True)
-@click.option("--format", "fmt", type=click.Choice(["text", "bbcode", "markdown"]), default="text")
+@click.option("--format", "fmt", type=click.Choice((formats.TEXT.name, *formats.NAMES)), default="text")
 def odds(expr, ge, gt, le, lt, eq, versus, rule, settings, list_rules, fmt):
     """Exact probabilities: pbp odds 1d10 --ge 7 ; pbp odds 2d6+1 --vs 1d6+3 ;
     pbp odds --rule manhunt.combat --set peji=1d6+2."""

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from pbp import help as local_help
+from pbp import formats, help as local_help
 from pbp.help import LocalHelp, PbpCommand
 
 __all__ = ["CONTEXT", "FILE_PATH", "FOLDER_PATH", "FORMAT", "PbpCommand", "PbpSubgroup", "campaign_of", "commit",
@@ -73,7 +73,7 @@ class PathType(click.ParamType):
 FILE_PATH = PathType(folder=False)
 FOLDER_PATH = PathType(folder=True)
 
-FORMAT = click.option("--format", "fmt", type=click.Choice(["bbcode", "markdown"]), default=None)
+FORMAT = click.option("--format", "fmt", type=click.Choice(formats.NAMES), default=None)
 
 
 def campaign_of(ctx):
@@ -130,7 +130,7 @@ def _head_before_title(kind: str) -> tuple[bytes, ...]:
         return (histogram_svg("", "", []).split("<title>")[0].encode(),)
     from pbp import preview
 
-    return tuple(preview.page("", "text", "phpbb", lang, "", "").split("<title>")[0].encode() for lang in i18n.LANGS)
+    return tuple(preview.page("", "markdown", "phpbb", lang, "", "").split("<title>")[0].encode() for lang in i18n.LANGS)
 
 
 def output_target(ctx: click.Context, path: Path, kind: str, option: str, own_in_archive=None) -> Path:

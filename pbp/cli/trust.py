@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from pbp import formats
 from pbp.cli.common import FILE_PATH, PbpCommand, campaign_of, commit, output_target, say, write_output
 
 
@@ -73,14 +74,13 @@ def reveal(ctx, output, before_end):
 @click.command("audit", cls=PbpCommand)
 @click.argument("bundle", type=FILE_PATH)
 @click.option("--posts", "posts_file", type=FILE_PATH, default=None)
-@click.option("--trust-templates", is_flag=True)
 @click.pass_context
-def audit_command(ctx, bundle, posts_file, trust_templates):
+def audit_command(ctx, bundle, posts_file):
     """Check a revealed game: the secret, every turn replayed, every code (anyone can run it)."""
     from pbp import audit
 
     posts_text = audit.read_posts(posts_file) if posts_file is not None else None
-    report = audit.audit_bundle(bundle, posts_text, trust_templates)
+    report = audit.audit_bundle(bundle, posts_text)
     ctx.obj["lang"] = report.lang
     for line in audit.lines(report, report.lang):
         click.echo(line)
@@ -90,7 +90,7 @@ def audit_command(ctx, bundle, posts_file, trust_templates):
 
 @click.command("dice-report", cls=PbpCommand)
 @click.argument("bundle", type=FILE_PATH, required=False)
-@click.option("--format", "fmt", type=click.Choice(["text", "bbcode", "markdown"]), default="text")
+@click.option("--format", "fmt", type=click.Choice((formats.TEXT.name, *formats.NAMES)), default="text")
 @click.option("--min-rolls", type=click.IntRange(2), default=30)
 @click.option("--svg", "svg_path", type=FILE_PATH, default=None)
 @click.option("--expr", "chart_expr", default=None)

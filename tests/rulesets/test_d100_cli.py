@@ -50,11 +50,11 @@ def test_example_next_turn_plays(example):
         "[size=15][b]Actions du tour[/b][/size]\n\n"
         "[list]\n"
         "[*][b]Kira Vel[/b] — jet de Mental (« convaincre l'officier de garde de baisser son arme »), face à : "
-        "Garnison impériale : 1d100 (29), [b]réussite[/b]\n"
+        "Garnison impériale : 1d100 (9), [b]réussite[/b]\n"
         "[*][b]Brann Dask[/b] utilise Stimulant\n"
-        "[*][b]Brann Dask[/b] — jet de Physique (« couvrir la retraite ») : 1d100 (38), [b]réussite[/b]\n"
+        "[*][b]Brann Dask[/b] — jet de Physique (« couvrir la retraite ») : 1d100 (94), [b]échec[/b]\n"
         "[*][b]Tia Rook[/b] — jet de Logique (« saboter les tourelles du hangar, tant pis pour les techniciens ») : "
-        "1d100 (42), [b]réussite[/b]\n"
+        "1d100 (50), [b]réussite[/b]\n"
         "[/list]\n\n"
         "[size=15][b]Roleplay des joueurs[/b][/size]\n\n"
         "[quote=\"Kira Vel\"]« Vous n'êtes pas obligé de mourir pour eux, lieutenant. »[/quote]\n\n"
@@ -67,7 +67,7 @@ def test_example_next_turn_plays(example):
         "[size=18][b]Rapport privé de Brann Dask — tour 4[/b][/size]\n\n"
         "Stimulant (équipement) : effet appliqué ; plus aucune utilisation.\n\n"
         "Brann Dask, Stimulant : Action 4 + 2 → 5/5.\n\n"
-        "Jet de Physique + blaster (« couvrir la retraite ») : 1d100 (38) ≤ 62 : [b]réussite[/b]\n\n"
+        "Jet de Physique + blaster (« couvrir la retraite ») : 1d100 (94) > 62 : [b]échec[/b]\n\n"
         "Chance : Physique 47 + 15 blaster (Expertise) = 62. Coût : 1 point d'Action.\n\n"
         "[size=15][b]Fiche en fin de tour[/b][/size]\n\n"
         "[b]Jauges[/b] : PV 9/15, Action 4/5\n\n"
@@ -123,7 +123,7 @@ Jauges : PV 11/11, Action 5/5
 
 Alignement : 0 point clair, 10 points obscurs — état stable (côté obscur)
 
-Confiance : Syndicat de la Bordure +1, Garnison impériale -1
+Confiance : Syndicat de la Bordure +1, Garnison impériale -3
 
 Consommables : Medpac ×1
 """
@@ -364,12 +364,26 @@ def test_generate_replace_and_new_draws_are_reproducible(example):
             "--force", "1d4+1", "--action", "1d4+2", "--roll", "kira.alignement=10", "--replace"]
     r = generate(example, *args)
     assert r.exit_code == 0, r.output
-    # the first draw for kira is the one the example's sheet came from
-    sheet = yamlio.load_file(example / "characters.yaml")["kira"]
-    original = yamlio.load_file(EXAMPLE / "characters.yaml")["kira"]
-    assert sheet["generation"] == original["generation"]
+    first = yamlio.load_file(example / "characters.yaml")["kira"]["generation"]
+    assert generate(example, *args).exit_code == 0  # the same draw again: the same sheet
+    assert yamlio.load_file(example / "characters.yaml")["kira"]["generation"] == first
     assert generate(example, *args, "--draw", "2").exit_code == 0
-    assert yamlio.load_file(example / "characters.yaml")["kira"]["generation"] != original["generation"]
+    assert yamlio.load_file(example / "characters.yaml")["kira"]["generation"] != first
+    # the example's sheet was drawn before dice versions: its lines are what
+    # version 0 gives the same draw (docs/dice.md), and version 1 gives others
+    from pbp.rulesets.d100.commands import draw_lines
+    from pbp.rulesets.d100.rules import generate_sheet
+
+    campaign = open_campaign(example)
+    rules = campaign.ruleset.rules
+    counts = {"physique": 5, "logique": 6, "mental": 7}
+    gauges = {"pv": "2d4+6", "force": "1d4+1", "action": "1d4+2"}
+    original = yamlio.load_file(EXAMPLE / "characters.yaml")["kira"]["generation"]
+    for version, lines in ((0, original), (1, first)):
+        dice = Dice(campaign.secret, -1, {"kira.alignement": 10}, version)
+        _, draw = generate_sheet(rules, dice, "kira", "Kira Vel", counts, gauges)
+        assert draw_lines(draw, rules, "fr") == lines
+    assert first != original
 
 
 def test_generate_is_reachable_as_pbp_d100(example):

@@ -342,7 +342,7 @@ def test_a_finished_game_refuses_further_turns(tmp_path):
     assert report == textwrap.dedent("""\
         ### Rapport privé — Will — tour 2
 
-        Déplacement vers le Labo : 2d6 (1+2 = 3). Chemin le plus court : la Serre → le Labo (2 cases). Vous atteignez le Labo.
+        Déplacement vers le Labo : 2d6 (1+5 = 6). Chemin le plus court : la Serre → le Labo (2 cases). Vous atteignez le Labo.
 
         Piège dans le Labo : 1d10 (1) < défense 9 : **le piège vous coûte la vie.** Vous devenez un fantôme.
 

@@ -89,9 +89,9 @@ def plain(events):
     return [ev.Event.from_dict(_plain(e.to_dict())) for e in events]
 
 
-def play(state, orders, forced=None, rules=None):
+def play(state, orders, forced=None, rules=None, sc=None):
     rs = Murder(rules)
-    sc = scenario()
+    sc = sc or scenario()
     n = state["turn"] + 1
     built = {h: PlayerOrders(h, n, [Action(a, arg, i) for i, (a, arg) in enumerate(orders.get(h, []))],
                              default=h not in orders) for h in state["players"]}
@@ -101,10 +101,10 @@ def play(state, orders, forced=None, rules=None):
     return res.state, plain(res.events)
 
 
-def render(events, template="public", lang="fr", fmt="markdown", player=None):
+def render(events, template="public", lang="fr", fmt="markdown", player=None, names=NAMES):
     rend = Renderer(template_paths("murder", lang, None, Murder.folder()), fmt, "phpbb", lang)
     audience = ev.PUBLIC if template == "public" else ev.GM if template == "gm" else ev.Players(player)
-    return rend.render(template, turn=5, title="T", events=ev.by_audience(events).get(audience, []), names=NAMES,
+    return rend.render(template, turn=5, title="T", events=ev.by_audience(events).get(audience, []), names=names,
                        audience=audience, player=player, character=NAMES.get(player), by_player={})
 
 
@@ -169,6 +169,42 @@ def test_a_tie_and_an_absolute_majority():
         - Majorité : le plus de voix l'emporte, une égalité n'envoie personne en prison (3 enquêteurs en jeu)
 
         Aucun enquêteur n'a accusé personne.""")
+
+
+#: three more investigators, for the absolute majority with 4 and 6 of them
+MORE_INVESTIGATORS = {"igor": ("Igor", 6), "irene": ("Irène", 7), "isaac": ("Isaac", 8)}
+
+
+def bigger_court(investigators):
+    """court() with `investigators` (3 to 6) investigators in the hall, and its scenario."""
+    state, roster, characters = court(), copy.deepcopy(ROSTER), copy.deepcopy(CHARACTERS)
+    for handle, (name, sheet) in list(MORE_INVESTIGATORS.items())[:investigators - 3]:
+        state["players"][handle] = P("investigator", "hall", sheet)
+        state["play_order"].append(handle)
+        roster[handle] = {"character": name}
+        characters["murderers_investigators"][sheet] = _sheet(10 + sheet, role="investigator", survival=4)
+    return state, Scenario(copy.deepcopy(WORLD), characters, roster)
+
+
+@pytest.mark.parametrize("investigators, votes, jailed, needed", [
+    (4, ["elsa", "elsa", "hugo", "aelis"], None, 3),  # 2-1-1: 2 is not more than half of 4
+    (6, ["elsa", "elsa", "elsa", "hugo", "hugo", "aelis"], None, 4),  # 3-2-1: 3 is half of 6, not more
+    (4, ["elsa", "elsa", "elsa", "hugo"], "elsa", 3),  # 3-1
+    (6, ["elsa", "elsa", "elsa", "elsa", "hugo", "aelis"], "elsa", 4),  # 4-1-1
+])
+def test_an_absolute_majority_is_more_than_half_of_the_investigators(investigators, votes, jailed, needed):
+    """murder 9, `majority: absolute`: the leader needs more than half the living
+    investigators' votes; half is not enough, whatever the others' split."""
+    state, sc = bigger_court(investigators)
+    voters = [h for h in state["play_order"] if state["players"][h]["role"] == "investigator"]
+    assert len(voters) == investigators
+    orders = {h: [("accuser", target)] for h, target in zip(voters, votes)}
+    new, events = play(state, orders, rules={"majority": "absolute"}, sc=sc)
+    assert [h for h, p in new["players"].items() if p["status"] == "prison"] == ([jailed] if jailed else [])
+    post = section(render(events, names={h: r["character"] for h, r in sc.roster.items()}), "Accusation")
+    assert f"- Majorité : {needed} voix sur {investigators} enquêteurs en jeu\n" in post
+    assert post.endswith("**Elsa** est mise en prison. Sans plaidoirie convaincante, l'exécution aura lieu dans "
+                         "3 tours." if jailed else "Aucun suspect n'a la majorité : personne ne va en prison.")
 
 
 def test_a_vote_for_someone_gone_counts_for_nobody():

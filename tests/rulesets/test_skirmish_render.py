@@ -13,7 +13,7 @@ from pbp.render import BBCodeFormatter, MarkdownFormatter, Renderer, template_pa
 from pbp.ruleset import Scenario
 from pbp.rulesets.skirmish import Skirmish
 from tests.helpers import needs
-from tests.rulesets.test_skirmish_support import Game, creature, sheet, stored
+from tests.rulesets.test_skirmish_support import DICE_VERSION, Game, creature, sheet, stored
 
 
 def render(g: Game, template: str, lang="fr", fmt="bbcode", player=None, events=None, **extra) -> str:
@@ -315,7 +315,7 @@ LINES = {
 
 def setup_game() -> Game:
     g = Game({"aria": sheet("p1", "a", (0, 0)), "dag": sheet("p2", "b", (3, 3))})
-    g.events = [ev.Event.from_dict(e.to_dict()) for e in g.rs.setup(g.scenario, Dice("s", 0)).events]
+    g.events = [ev.Event.from_dict(e.to_dict()) for e in g.rs.setup(g.scenario, Dice("s", 0, version=DICE_VERSION)).events]
     return g
 
 

@@ -50,7 +50,9 @@ class Board:
 # -- squares ------------------------------------------------------------------------------------
 
 #: a square as players write it: `4-2` (the posts' way), also `4,2`, `(4, 2)`, `4 2`
-_SQUARE = re.compile(r"\(?\s*(\d{1,9})\s*(?:-|,|;|/|\s)\s*(\d{1,9})\s*\)?")
+# Between the numbers a mark with spaces around it, or spaces alone: one reading of
+# any text (`\s*\s\s*` made a run of spaces cost quadratic time).
+_SQUARE = re.compile(r"\(?\s*(\d{1,9})(?:\s*[-,;/]\s*|\s+)(\d{1,9})\s*\)?")
 
 
 def square(value) -> list[int] | None:

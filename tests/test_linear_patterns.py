@@ -1,0 +1,127 @@
+"""Every pattern applied to text a stranger wrote (the MJ's narration, a shared
+campaign's data, an order file, an audited bundle's posts) ends in time linear
+in the text: each is fed the text built to make a backtracking engine try every
+reading, and must give the right answer within a bound a quadratic time would
+pass by far. Through `pbp run` where a command reads the text."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from pbp import dice, render, seal
+from pbp.errors import PbpError
+from tests.helpers import copy_example, pbp
+from tests.test_hostile_orders import no_hang
+
+NBSP = "\u00a0"
+#: CPU seconds any one pattern may take on its worst text (linear time takes milliseconds)
+BOUND = 1.0
+
+
+def cpu(call):
+    start = time.process_time()
+    with no_hang(20):
+        result = call()
+    spent = time.process_time() - start
+    assert spent < BOUND, f"{spent:.2f} s of CPU"
+    return result
+
+
+@pytest.fixture
+def camp(tmp_path):
+    return copy_example("manhunt", tmp_path)
+
+
+def run_with_narration(camp, narration: str) -> str:
+    gm = "turn: 4\nnarration: |\n" + "".join(f"  {line}\n" for line in narration.split("\n"))
+    (camp / "turns/004/gm.yaml").write_text(gm, encoding="utf-8")
+    start = time.process_time()
+    with no_hang(20):
+        r = pbp("run", "--no-commit", cwd=camp)
+    assert r.exit_code == 0, r.output
+    assert time.process_time() - start < 10, "pbp run took more than 10 s of CPU"
+    return (camp / "turns/004/public.bbcode").read_text(encoding="utf-8")
+
+
+def test_an_open_bracket_before_many_numbers_costs_pbp_run_no_time(camp):
+    """`[` and 40 comma-separated numbers with no `]`: the coordinates pattern
+    (a comma is a decimal mark or a separator) took seconds more per number."""
+    numbers = ",".join(str(i) for i in range(40))
+    post = run_with_narration(camp, f"Relevé [{numbers} fin.\nEt la carte [4, 2].")
+    assert f"[\u200b{numbers} fin." in post  # left as written, its bracket broken
+    assert "la carte (4, 2)." in post  # true coordinates still become parentheses
+
+
+def test_long_runs_of_no_break_spaces_in_narration_cost_pbp_run_no_time(camp):
+    """The clean-up of the converted Markdown (`\\s+[/quote]`, `\\s*\\n[*]`) tried
+    every start in a run of spaces: quadratic."""
+    run = NBSP * 40_000
+    post = run_with_narration(camp, f"> début{run}suite\n\n- un{run}deux\n- trois")
+    assert f"[quote]début{run}suite\n[/quote]" in post
+    assert f"[*]un{run}deux\n[*]trois" in post
+
+
+def test_the_coordinates_pattern_on_its_worst_text():
+    worst = "[" + ",".join("1" for _ in range(20_000))
+    assert cpu(lambda: render._COORDINATES.search(worst)) is None
+    closed = "[" + ", ".join(str(i) for i in range(20_000)) + "]"
+    assert cpu(lambda: render._COORDINATES.fullmatch(closed)) is not None
+    assert render._COORDINATES.sub(lambda m: "(" + m.group(1) + ")", "[1,5] [1.5] [\u0661, \u0662] [-3 ;4]") == \
+        "(1,5) [1.5] (\u0661, \u0662) (-3 ;4)"
+
+
+@pytest.mark.parametrize("space", [" ", NBSP, "\u3000"])
+def test_the_narration_clean_up_on_its_worst_text(space):
+    from pbp.narration import to_bbcode
+
+    fmt = render.formatter("bbcode", "phpbb")
+    run = space * 50_000
+    out = cpu(lambda: to_bbcode(f"> a{run}b\n\n- x{run}y\n- z\n", fmt))
+    assert out == f"[quote]a{run}b\n[/quote]\n\n[list]\n[*]x{run}y\n[*]z\n[/list]"
+
+
+def test_a_dice_expression_with_a_run_of_spaces_is_refused_at_once():
+    """A campaign's dice expression (data.yaml, a shared campaign): `\\s*([+-])?\\s*(\\d*)\\s*`
+    had two readings of each run of spaces after a sign (quadratic time)."""
+    text = "1 +" + " " * 50_000 + "x"
+    with pytest.raises(PbpError) as refused:
+        cpu(lambda: dice.parse(text))
+    assert refused.value.key == "bad_dice"
+    assert str(dice.parse(" 2 d 6 +  - 3".replace("+  -", "-"))) == "2d6-3"
+    assert str(dice.parse("d%")) == "1d100"
+
+
+def test_a_square_with_a_run_of_spaces_is_read_at_once():
+    from pbp.rulesets.skirmish import board
+
+    assert cpu(lambda: board._SQUARE.fullmatch("(1" + " " * 50_000 + "x")) is None
+    assert board._SQUARE.fullmatch("(3" + " " * 50_000 + "4)").groups() == ("3", "4")
+    assert board._SQUARE.fullmatch("3 - 4").groups() == ("3", "4")
+
+
+def test_the_seal_lines_of_a_bundle_post_on_their_worst_text():
+    """An audited bundle's posts are searched for seal lines, a line at a time
+    (`^` in multi-line mode): a run of blanks is read once per line."""
+    blanks = NBSP * 50_000
+    post = f"{blanks}x\n[b]Sceau du tour{blanks}3[/b]{blanks}:{blanks}pbp#3/zz\n" * 2
+    assert cpu(lambda: list(seal._SEAL_LINE.finditer(post))) == []
+    assert cpu(lambda: list(seal._COMMITMENT_LINE.finditer(post))) == []
+
+
+@pytest.mark.parametrize("pattern, worst", [
+    (render._AUTOLINK_SPOTS, "a:" * 30_000 + "/" * 30_000 + "@" * 30_000),
+    (render._MD_LINE_START, (" " * 30_000 + "x\n") * 2 + "1" * 30_000 + "x"),
+    (render._MD_INDENT, (" " * 30_000 + "x\n") * 2),
+    (render._TERMINAL_ESCAPES, "\x1b]" + "a" * 30_000 + "\x1b[" + "0" * 30_000),
+], ids=["autolinks", "line-starts", "indents", "terminal-escapes"])
+def test_the_escaping_patterns_on_their_worst_text(pattern, worst):
+    cpu(lambda: pattern.sub("", worst))
+
+
+@pytest.mark.parametrize("pattern", [render._MD_RULE, render._MD_UNDERLINE, render._MD_ITEM, render._MD_HEADING])
+@pytest.mark.parametrize("line", ["*" + " " * 50_000 + "x", "* " * 25_000 + "x", "1" * 50_000 + "x", "=" * 50_000 + " x"],
+                         ids=["spaces", "stars", "digits", "equals"])
+def test_the_markdown_block_patterns_on_their_worst_lines(pattern, line):
+    cpu(lambda: pattern.match(line))
