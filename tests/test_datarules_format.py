@@ -201,3 +201,21 @@ def test_init_refuses_a_broken_rules_file_and_makes_nothing(tmp_path):
     assert r.exit_code == 1
     assert f"{rules}:14: « coupe » n'est pas dans `tables`" in r.output
     assert not (tmp_path / "camp").exists()
+
+
+def test_every_message_of_the_data_rulesets_is_in_both_languages_with_the_same_parameters():
+    import string
+    from pathlib import Path
+
+    import pbp.datarules as package
+
+    roots = [Path(package.__file__).parent / "messages.yaml",
+             Path(package.__file__).parent.parent / "rulesets" / "data" / "messages.yaml"]
+    for path in roots:
+        catalogue = yamlio.load_file(path)
+        for key, texts in catalogue.items():
+            if key.startswith("formula_"):
+                continue  # the formula language's own, checked by tests/test_formula.py
+            assert set(texts) == {"fr", "en"}, key
+            fields = [{f for _, f, _, _ in string.Formatter().parse(texts[lang]) if f} for lang in ("fr", "en")]
+            assert fields[0] == fields[1], key

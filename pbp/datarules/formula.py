@@ -258,36 +258,32 @@ def _keyword(token):
 def _parser():
     """The LALR parser, built once per process; lark is imported here, so that a
     command that compiles no formula never loads it. Building the tables costs
-    about as much as importing lark: they are kept in the user's cache folder
-    (named by the grammar's checksum, put in place whole), read back in a few ms."""
-    import os
+    about as much as importing lark: they are kept in the user's cache as plain
+    data (lark's own serialisation, by the grammar's checksum), read back in a
+    few milliseconds."""
     import sys
     import zlib
 
     import lark
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
 
-    def build(cache):
-        return lark.Lark(_GRAMMAR, parser="lalr", lexer="basic", lexer_callbacks={"NAME": _keyword}, cache=cache)
-
-    place = _cache_folder(lark.__version__, sys.version_info)
-    if place is None:
-        return build(False)
-    kept = place / f"formula-{zlib.crc32(_GRAMMAR.encode('utf-8')):08x}.lark"
-    if kept.is_file():
-        return build(str(kept))
-    fresh = place / f"formula-{os.getpid()}.tmp"
-    parser = build(str(fresh))  # lark writes the tables there; another pbp may be reading `kept`
-    try:
-        os.replace(fresh, kept)
-    except OSError:
-        pass
-    return parser
-
-
-def _cache_folder(lark_version: str, python):
     from pbp import usercache
 
-    return usercache.folder("lark", f"{lark_version}-py{python[0]}.{python[1]}")
+    callbacks = {"NAME": _keyword}
+    tag = f"{lark.__version__}-py{sys.version_info[0]}.{sys.version_info[1]}"
+    name = f"formula-{zlib.crc32(_GRAMMAR.encode('utf-8')):08x}"
+    kept = usercache.read_entry("lark", tag, name)
+    if isinstance(kept, tuple) and len(kept) == 2:
+        try:
+            return lark.Lark._load_from_dict(*kept, lexer_callbacks=callbacks)
+        except (LookupError, TypeError, ValueError, AttributeError, AssertionError):
+            pass  # not tables this lark reads: built again and kept anew
+    parser = lark.Lark(_GRAMMAR, parser="lalr", lexer="basic", lexer_callbacks=callbacks)
+    data, memo = parser.memo_serialize([TerminalDef, Rule])
+    data = {**data, "options": {**data["options"], "lexer_callbacks": {}}}  # a function: given again at load
+    usercache.write_entry("lark", tag, name, (data, memo))
+    return parser
 
 
 # -- nodes -------------------------------------------------------------------------------

@@ -141,6 +141,9 @@ class _Compiler:
             self.dice(check["dice"], ("checks", check_id, "dice"))
             program.checks[check_id] = self.formula(check["target"], ("checks", check_id, "target"),
                                                     self.scope({}), "number")
+        budget_gauge = (data.get("budget") or {}).get("gauge")
+        if budget_gauge is not None:
+            self.ref(budget_gauge, "gauges", ("budget", "gauge"))
         if data.get("plays") is not None:
             program.plays = self.formula(data["plays"], ("plays",), self.scope({}), "bool")
         for table in (data.get("tables") or {}).values():

@@ -6,41 +6,17 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pbp.orders import Action, PlayerOrders
+from pbp.orders import Action
 
 from . import checks, rules as R
-
-#: the most values of a number argument a bot tries (a range 1-100 is sampled at its ends and middle)
-NUMBER_SAMPLES = 3
-
-
-def arg_values(rs, state: dict, handle: str, spec: dict) -> list:
-    """The values a bot may give an action's argument ([None]: it takes none)."""
-    arg = spec.get("arg")
-    if arg is None:
-        return [None]
-    arg = {"type": arg} if isinstance(arg, str) else arg
-    kind = R.word(arg["type"])
-    if kind == "character":
-        return checks.targets_of(rs, state, handle, spec)
-    if kind == "choice":
-        return [str(v) for v in arg.get("values") or []]
-    if kind == "number":
-        low, high = arg.get("min", 0), arg.get("max", arg.get("min", 0) + 10)
-        return sorted({low, (low + high) // 2, high})[:NUMBER_SAMPLES]
-    return ["…"]
 
 
 def legal_orders(rs, state: dict, scenario, handle: str) -> list[list[Action]]:
     """Every single action the rules allow now (each with each argument a bot may
     give), each passing check_orders; doing nothing when none is allowed (an empty
     order file reads as no orders at all)."""
-    options = []
-    for action_id, spec in rs.program.data["actions"].items():
-        for value in arg_values(rs, state, handle, spec):
-            option = [Action(action_id, value, 0)]
-            if not checks.check_orders(rs, state, scenario, PlayerOrders(handle, state["turn"] + 1, option)):
-                options.append(option)
+    options = [[action] for action_id in rs.program.data["actions"]
+               for action in checks.allowed(rs, state, scenario, handle, action_id)]
     return options or [[]]
 
 
@@ -50,12 +26,26 @@ def order_context(rs, state: dict, scenario, handle: str) -> dict:
 
     data = rs.program.data
     actions = []
-    for action_id in checks.possible(rs, state, handle):
+    for action_id in data["actions"]:
+        if not checks.allowed(rs, state, scenario, handle, action_id, first=True):
+            continue
         spec = data["actions"][action_id]
         actions.append({"id": action_id, "en": spec.get("en") or action_id, "name": R.name_of(spec, action_id),
-                        "cost": spec.get("cost")})
+                        "cost": _cost_now(rs, action_id, state, handle)})
     sheet = sheet_values(rs.program, state, handle, owner=True) if handle in state["characters"] else []
     return {"possible": actions, "sheet": sheet, "budget": data.get("budget") or {}}
+
+
+def _cost_now(rs, action_id: str, state: dict, handle: str) -> int | None:
+    """What an action costs `handle` now (None: free, or a price that depends on its argument)."""
+    from pbp.errors import PbpError
+
+    if action_id not in rs.program.costs:
+        return None
+    try:
+        return checks.cost_of(rs, Action(action_id, None, 0), state, handle)
+    except (PbpError, TypeError, ValueError):
+        return None
 
 
 def calculators(rs) -> dict:

@@ -11,7 +11,7 @@ from pbp.ruleset import Refusals
 from . import rules as R
 
 
-def _cost(rs, action, state, handle) -> int:
+def cost_of(rs, action, state, handle) -> int:
     formula = rs.program.costs.get(action.id)
     if formula is None:
         return 0
@@ -71,13 +71,53 @@ def targets_of(rs, state: dict, handle: str, spec: dict) -> list[str]:
     return found
 
 
+#: the most values of a number argument a bot tries (a range 1-100 is sampled at its ends and middle)
+NUMBER_SAMPLES = 3
+
+
+def arg_values(rs, state: dict, handle: str, spec: dict) -> list:
+    """The values a bot may give an action's argument ([None]: it takes none)."""
+    arg = spec.get("arg")
+    if arg is None:
+        return [None]
+    arg = {"type": arg} if isinstance(arg, str) else arg
+    kind = R.word(arg["type"])
+    if kind == "character":
+        return targets_of(rs, state, handle, spec)
+    if kind == "choice":
+        return [str(v) for v in arg.get("values") or []]
+    if kind == "number":
+        low, high = arg.get("min", 0), arg.get("max", arg.get("min", 0) + 10)
+        return sorted({low, (low + high) // 2, high})[:NUMBER_SAMPLES]
+    return ["…"]
+
+
+def allowed(rs, state: dict, scenario, handle: str, action_id: str, first: bool = False) -> list:
+    """The orders of this one action `handle` may give now (each with an argument a
+    bot may give), each passing check_orders; `first`: stop at the first."""
+    from pbp.orders import Action, PlayerOrders
+
+    found = []
+    for value in arg_values(rs, state, handle, rs.program.data["actions"][action_id]):
+        option = Action(action_id, value, 0)
+        if not check_orders(rs, state, scenario, PlayerOrders(handle, state["turn"] + 1, [option])):
+            found.append(option)
+            if first:
+                break
+    return found
+
+
+def can_act(rs, state: dict, scenario, handle: str) -> bool:
+    return any(allowed(rs, state, scenario, handle, a, first=True) for a in rs.program.data["actions"])
+
+
 def check_orders(rs, state: dict, scenario, orders) -> Refusals:
     problems = Refusals()
     handle = orders.player
     if handle not in state["characters"]:
         return problems
     budget = rs.program.data.get("budget") or {}
-    count, points, seen = 0, budget.get("points"), []
+    count, points, seen = 0, budget_points(rs, state, handle), []
     spent = 0
     for action in orders.actions:
         spec = rs.program.data["actions"][action.id]
@@ -103,12 +143,26 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
                          reason=ByLang(**R.words(message, str(getattr(formula, "source", "")))),
                          valid=_english(rs, [a for a in possible(rs, state, handle) if a != action.id]))
             continue
-        cost = _cost(rs, action, state, handle)
+        cost = cost_of(rs, action, state, handle)
         spent += cost
         if points is not None and spent > points:
-            problems.add("over_budget", action.at, action=action.id, cost=cost, left=points - spent + cost,
-                         points=points)
+            gauge = budget.get("gauge")
+            if gauge is not None:
+                problems.add("over_gauge", action.at, action=action.id, cost=cost, left=points - spent + cost,
+                             gauge=ByLang(**R.name_of(rs.program.gauges[gauge], gauge)))
+            else:
+                problems.add("over_budget", action.at, action=action.id, cost=cost, left=points - spent + cost,
+                             points=points)
     return problems
+
+
+def budget_points(rs, state: dict, handle: str) -> int | None:
+    """The points `handle` may spend this turn: the budget's `points` (every turn
+    anew), or what is left in its `gauge` (points that do not come back), or None."""
+    budget = rs.program.data.get("budget") or {}
+    if budget.get("gauge") is not None:
+        return state["characters"][handle]["gauges"][budget["gauge"]]
+    return budget.get("points")
 
 
 def _english(rs, ids: list[str]) -> ByLang:

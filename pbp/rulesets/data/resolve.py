@@ -96,21 +96,15 @@ class Turn:
                     self.action(handle, action)
         for handle in losing:
             state["characters"][handle]["lost"] -= 1
+        self.drop_inputs()
         self.end()
         if not state["over"]:
             sheets(self.program, state, self.scenario, self.out)
 
     def take_inputs(self) -> None:
-        """gm.yaml's `orders:` (checked by checks.gm_inputs): kept in the state,
-        but those the rules say `keep: false` (one turn only)."""
+        """gm.yaml's `orders:` (checked by checks.gm_inputs), kept in the state
+        (those the rules say `keep: false` until the end of this turn)."""
         state = self.state
-        for name, spec in (self.data.get("inputs") or {}).items():
-            if spec.get("keep") is False:
-                if R.word(spec.get("per", "game")) == "character":
-                    for given in state["inputs_by"].values():
-                        given.pop(name, None)
-                else:
-                    state["inputs"].pop(name, None)
         for name, value in self.gm_inputs.items():
             spec = self.data["inputs"][name]
             if R.word(spec.get("per", "game")) == "character":
@@ -120,6 +114,17 @@ class Turn:
                 state["inputs"][name] = value
             self.out.gm("input", name=name, value=value)
 
+    def drop_inputs(self) -> None:
+        """The MJ's inputs for one turn only (`keep: false`), once it is played."""
+        state = self.state
+        for name, spec in (self.data.get("inputs") or {}).items():
+            if spec.get("keep") is False:
+                if R.word(spec.get("per", "game")) == "character":
+                    for given in state["inputs_by"].values():
+                        given.pop(name, None)
+                else:
+                    state["inputs"].pop(name, None)
+
     def action(self, handle: str, action) -> None:
         spec = self.data["actions"][action.id]
         target = action.arg if R.word(_arg_type(spec)) == "character" else None
@@ -127,6 +132,14 @@ class Turn:
         audience = R.audience(R.visibility(spec.get("visibility")), handle, target)
         self.emit(audience, "action", who=handle, action=action.id, name=R.name_of(spec, action.id),
                   target=target, arg=None if target else action.arg)
+        gauge = (self.data.get("budget") or {}).get("gauge")
+        if gauge is not None and action.id in self.program.costs:  # points that do not come back: paid now
+            from .checks import cost_of
+
+            cost = cost_of(self.rs, action, self.state, handle)
+            seen_by = R.visibility(spec.get("visibility"))  # a secret action's price is as secret as it
+            if cost:
+                self.change(handle, gauge, -cost, scope, None if "public" in seen_by else seen_by)
         self.run(self.program.actions[action.id], scope)
 
     # -- effects -------------------------------------------------------------------------
@@ -273,6 +286,11 @@ class Turn:
             over = bool(self.evaluate(self.program.end_when, Scope(None, None, None, "end")))
         if not over and end.get("max_turns"):
             over = state["turn"] >= end["max_turns"]
+        if not over and end.get("stuck"):  # nobody can take any action any more (out of points...)
+            from .checks import can_act
+
+            over = not any(can_act(self.rs, state, self.scenario, h) for h in self.rs.players_to_play(state,
+                                                                                                   self.scenario))
         if over:
             state["over"], state["winners"] = True, left
             self.out.public("end", winners=left, draw=not left)
@@ -354,5 +372,9 @@ class Scope:
             out["name"] = turn.scenario.name(self.actor)
         if self.target:
             out["target"] = turn.scenario.name(self.target)
+        elif self.arg is not None:
+            out["arg"] = self.arg
+        for name in turn.data.get("inputs") or {}:
+            out[f"gm.{name}"] = R.gm_value(state, turn.data, name, self.actor)
         out.update(self.bound)
         return out
