@@ -634,3 +634,24 @@ def test_the_reference_advice_on_quoting_in_yaml():
                              "nom: 'rôle = ''loup'''\n"
                              "long: >-\n  borne(stat.force\n  + 5, 1, 95)\n")
     assert [compile_formula(v, names=NAMES).evaluate(ENV) for v in written.values()] == [True, True, 12]
+
+
+def test_the_parser_tables_come_back_from_the_users_cache_as_plain_data(monkeypatch):
+    import lark
+
+    from pbp.datarules import formula as module
+
+    module._parser.cache_clear()
+    module._tree.cache_clear()
+    module._parser()  # built, or read back, and kept
+    module._parser.cache_clear()
+    module._tree.cache_clear()
+
+    def no_building(*args, **kwargs):
+        raise AssertionError("the parser was built again")
+    monkeypatch.setattr(lark.Lark, "__init__", no_building)
+    try:
+        assert value("si(non blessé et stat.force > 5, 1d6[x], 0)", roll=lambda term, label: 4) == 4
+    finally:
+        module._parser.cache_clear()
+        module._tree.cache_clear()
