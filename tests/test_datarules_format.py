@@ -219,3 +219,17 @@ def test_every_message_of_the_data_rulesets_is_in_both_languages_with_the_same_p
             assert set(texts) == {"fr", "en"}, key
             fields = [{f for _, f, _, _ in string.Formatter().parse(texts[lang]) if f} for lang in ("fr", "en")]
             assert fields[0] == fields[1], key
+
+
+def test_rules_explain_shows_the_rules_as_pbp_understood_them(tmp_path):
+    root = copy_example("investigation-event", tmp_path)
+    r = pbp("rules", "explain", cwd=root)
+    assert r.exit_code == 0, r.output
+    out = r.output.replace("\xa0", " ")
+    assert "- PA (pa) — départ 6, de 0 à 6 — vue par le joueur et le MJ" in out
+    assert "- Fouiller une salle (fouiller_salle, search_hall) — coût si(mj.salle_autorisee, 3, 4)" in out
+    assert "      - tester risque\n        - si réussi\n          - dire : trouve (pour : acteur)\n" in out
+    assert "- quand plus personne ne peut agir" in out
+    r = pbp("rules", "explain", "--format", "bbcode", cwd=copy_example("wizard-duels", tmp_path))
+    assert r.exit_code == 0, r.output
+    assert "8 | touché, ne peut pas riposter | touche true, bonus 1, riposte false | 1/8 (12.5 %)" in r.output

@@ -50,6 +50,30 @@ def check(ctx, file):
 check.help_key = "help_rules_check"
 
 
+@rules.command("explain", cls=PbpCommand)
+@click.argument("file", required=False, type=FILE_PATH)
+@click.option("--format", "fmt", type=click.Choice(["text", "bbcode", "markdown"]), default="text")
+@click.pass_context
+def explain(ctx, file, fmt):
+    """The rules as pbp understood them, to check against your own rules page."""
+    from pbp.campaign import read_bytes
+    from pbp.datarules import explain as explaining, load
+    from pbp.render import Renderer, template_paths
+
+    folder = ctx.obj["dir"]
+    path = file if file is not None else folder / load.RULES_FILE
+    name = str(file) if file is not None else load.RULES_FILE
+    data = read_bytes(path, name)
+    lang = local_help.campaign_lang(str(folder)) or local_help.env_lang() or _written_in(data, name)
+    ctx.obj["lang"] = lang
+    found = load.parse(data, name, lang=lang)
+    renderer = Renderer(template_paths("data", lang), fmt, lang=lang)
+    click.echo(renderer.render("explain", explained=explaining.sections(found, lang)), nl=False)
+
+
+explain.help_key = "help_rules_explain"
+
+
 def _written_in(data: bytes, name: str) -> str:
     """The language a rules file's keys are written in (English if it cannot be read)."""
     from pbp.datarules import format as rules_format

@@ -5,8 +5,10 @@ dice, its numbers checked against the rules page by hand."""
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 
 from pbp import yamlio
+from pbp.cli import main
 from tests.helpers import copy_example, pbp, write
 
 #: face -> (hit, may strike back, +1 damage), rules 4 (d6) and 5 (d8)
@@ -122,3 +124,11 @@ def test_the_d8_odds_are_exact(duel):
     assert "touche: 1/4 (25.0 %)" in r.output  # P(hit) falls from 1/3 (d6) to 1/4 (G1)
     r = pbp("odds", "--rule", "data.duel_d6", cwd=duel)
     assert "touche: 1/3 (33.3 %)" in r.output
+
+
+def test_a_players_plain_message_is_read_as_orders(duel):
+    """`pbp orders import`: the spell's name and the target's, as a player writes them."""
+    r = CliRunner().invoke(main, ["-C", str(duel), "orders", "import", "--player", "lena", "-"],
+                           input="Je lance Stupefix sur Basile !\n")
+    assert r.exit_code == 0, r.output
+    assert "  - stupefix: basile\n" in r.output
