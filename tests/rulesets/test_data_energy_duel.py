@@ -145,3 +145,15 @@ def test_the_dry_run_lists_the_labels_the_mj_may_force(duel):
     r = pbp("run", "--dry-run", "--no-commit", cwd=duel)
     assert r.exit_code == 0, r.output
     assert "lyra.attaquer.perte : 1d6" in r.output and "tom.attaquer.perte : 1d6" in r.output
+
+
+def test_bots_play_whole_duels_with_the_simulated_mj_approving(duel):
+    """`pbp simulate` on the campaign: its own rules file, the MJ's approval given
+    by the rules' `en_simulation:` value, every game to its end."""
+    from tests.helpers import simulate_json
+
+    report = simulate_json("--games", "200", "--jobs", "1", cwd=duel)
+    outcomes = report["base"]["outcomes"]
+    assert set(outcomes) <= {"Orage", "Sirocco", "draw"} and sum(o["count"] for o in outcomes.values()) == 200
+    assert outcomes["Orage"]["count"] > outcomes["Sirocco"]["count"]  # she starts with 100, he with 90
+    assert report["base"]["turns"]["max"] < 100  # every game ended

@@ -16,7 +16,7 @@ posts from generic templates (templates/data/), exact odds, bots.
 from __future__ import annotations
 
 from pbp import events as ev
-from pbp.ruleset import ODDS, Resolution, Ruleset, plain_copy
+from pbp.ruleset import ODDS, SIMULATE, Resolution, Ruleset, Scenario, plain_copy
 
 from . import checks, rules as R
 from .resolve import Turn, set_up
@@ -25,7 +25,7 @@ from .resolve import Turn, set_up
 class DataRuleset(Ruleset):
     id = "data"
     example = "energy-duel"
-    capabilities = frozenset({ODDS})
+    capabilities = frozenset({ODDS, SIMULATE})
 
     def __init__(self, overrides: dict | None = None, rules_file=None):
         """`rules_file`: the campaign's rules.yaml as read (pbp.datarules.format);
@@ -73,7 +73,10 @@ class DataRuleset(Ruleset):
         return checks.gm_inputs(self, scenario, gm_orders.orders)[1]
 
     def resolve(self, state, scenario, orders, gm_orders, dice):
-        inputs = checks.gm_inputs(self, scenario, gm_orders.orders)[0]
+        if gm_orders.quiet and not gm_orders.orders:  # a simulated turn: the simulated MJ's decisions
+            inputs = checks.simulated_inputs(self, scenario)
+        else:
+            inputs = checks.gm_inputs(self, scenario, gm_orders.orders)[0]
         out = ev.collector(gm_orders.quiet)
         Turn(self, state, scenario, dice, out, inputs).play(orders)
         return Resolution(state, out)
@@ -111,6 +114,16 @@ class DataRuleset(Ruleset):
         from . import balance
 
         return balance.legal_orders(self, state, scenario, player)
+
+    def sample_scenario(self, players, rng):
+        """`players` characters with the rules' default sheets (pbp simulate without a campaign)."""
+        roster = {f"joueur{i}": {"character": f"Personnage {i}"} for i in range(1, players + 1)}
+        return Scenario({}, {}, roster)
+
+    def game_summary(self, state, scenario):
+        from . import balance
+
+        return balance.game_summary(self, state, scenario)
 
     def odds(self):
         from . import balance

@@ -20,6 +20,17 @@ def legal_orders(rs, state: dict, scenario, handle: str) -> list[list[Action]]:
     return options or [[]]
 
 
+def game_summary(rs, state: dict, scenario) -> dict:
+    """What a simulated game says: who won (each winner's character, or a draw),
+    in how many turns, how many went out, and each gauge's last values."""
+    winners = state.get("winners") or []
+    outcomes = [scenario.name(h) for h in winners] if state.get("over") else ["-"]
+    figures = {gauge: [me["gauges"][gauge] for me in state["characters"].values()] for gauge in rs.program.gauges}
+    out = sum(1 for me in state["characters"].values() if me["out"])
+    return {"turns": state["turn"], "outcomes": outcomes if outcomes else ["draw"],
+            "deaths": {"out": out} if out else {}, "figures": figures, "main": None}
+
+
 def order_context(rs, state: dict, scenario, handle: str) -> dict:
     """The form's view: the actions possible now with their cost, and the player's sheet."""
     from .resolve import sheet_values

@@ -201,6 +201,16 @@ def gm_inputs(rs, scenario, raw: dict) -> tuple[dict, Refusals]:
     return values, problems
 
 
+def simulated_inputs(rs, scenario) -> dict:
+    """What the simulated MJ decides in a simulated turn: each input's `simulated:` value."""
+    values = {}
+    for name, spec in (rs.program.data.get("inputs") or {}).items():
+        if "simulated" in spec:
+            per_character = R.word(spec.get("per", "game")) == "character"
+            values[name] = {h: spec["simulated"] for h in scenario.roster} if per_character else spec["simulated"]
+    return values
+
+
 def _input_value(spec: dict, value, at: tuple, problems: Refusals):
     kind = R.word(spec["type"])
     if kind == "bool":
