@@ -140,7 +140,7 @@ def simulate(ctx, ruleset_id, games, players, seed, jobs, max_turns, overrides, 
     for item in overrides:
         variant_rules = sim.merge(variant_rules, sim.parse_override(item))
     own = {}  # a campaign's ruleset that its id alone does not make (a data ruleset: its rules.yaml)
-    if not ruleset_id_given and type(rs).for_campaign is not ruleset.Ruleset.for_campaign:
+    if not ruleset_id_given and type(rs).for_campaign.__func__ is not ruleset.Ruleset.for_campaign.__func__:
         own = {"base": rs, "variant": type(rs).for_campaign(campaign.root, variant_rules, campaign.lang)}
     else:
         ruleset.get(ruleset_id, variant_rules)  # a typo in --override is refused before playing
