@@ -103,7 +103,8 @@ def play(root, n: int, orders: dict, gm: dict | None = None):
 
 def post(root, n: int, who: str = "public") -> str:
     name = "public.bbcode" if who == "public" else f"private/{who}.bbcode" if who != "gm" else "gm.bbcode"
-    return (root / f"turns/{n:03d}" / name).read_text(encoding="utf-8").replace("\xa0", " ")
+    text = (root / f"turns/{n:03d}" / name).read_text(encoding="utf-8")
+    return text.replace("\xa0", " ").replace("\u2060", "")  # (a word joiner keeps `cible.force` from being a link)
 
 
 def test_a_check_against_a_chance_its_bands_margin_and_else(dungeon):
@@ -176,3 +177,32 @@ def test_check_odds_are_exact(dungeon):
     assert r.exit_code == 0, r.output
     # 1-60 succeed but 96-100 never do and 1-5 always do: 60/100 = 3/5
     assert "success  3/5 (60.0 %)" in r.output
+
+
+OPPOSED = """\
+caractéristiques:
+  force: {défaut: 3}
+jauges:
+  pv: {départ: 10, min: 0, max: 10}
+actions:
+  lutter:
+    en: wrestle
+    argument: personnage
+    effets:
+      - si: 1d20 + force > 1d20 + cible.force
+        alors: [{ajouter: {pv: -2}, sur: cible}]
+        sinon: [{ajouter: {pv: -1}}]
+"""
+
+
+def test_an_opposed_roll_written_in_a_formula_shows_its_dice(tmp_path):
+    write(tmp_path, "rules.yaml", OPPOSED)
+    root = tmp_path / "lutte"
+    assert pbp("init", root, "--rules", tmp_path / "rules.yaml", "--no-git").exit_code == 0
+    write(root, "characters.yaml", {"joueur2": {"force": 5}})
+    assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
+    # 12 + 3 against 10 + 5: not more, so the wrestler loses 1
+    chars = play(root, 1, {"joueur1": [{"lutter": "joueur2"}]},
+                 {"rolls": {"joueur1.lutter.d1": 12, "joueur1.lutter.d2": 10}})
+    assert chars["joueur1"]["gauges"]["pv"] == 9 and chars["joueur2"]["gauges"]["pv"] == 10
+    assert "Dés de Personnage 1 : 1d20 (12), 1d20 (10) → 1d20 + force > 1d20 + cible.force = faux." in post(root, 1)

@@ -150,10 +150,24 @@ class Turn:
                 raise PbpError("data.effects_limit", limit=self.limit)
             getattr(self, "do_" + effect.verb)(effect, scope)
 
-    def evaluate(self, formula, scope):
+    def evaluate(self, formula, scope, to=None):
+        """A formula's value where it stands. Dice it rolls (`1d20 + force`) are
+        labelled `<scope's label>.<d1, d2...>` and shown with the formula and its
+        value (to `to`, else the thread), every number with its parts."""
         values = R.env(formula.names_used, self.state, self.data, scope.actor, scope.target, scope.arg, scope.bound)
-        return formula.evaluate(values, roll=lambda expression, suffix: self.dice.roll(
-            f"{scope.label}.{suffix}", expression).total)
+        if not formula.dice_terms:
+            return formula.evaluate(values)
+        rolls = []
+
+        def roll(expression, suffix):
+            rolls.append(self.dice.roll(f"{scope.label}.{suffix}", expression))
+            return rolls[-1].total
+
+        result = formula.evaluate(values, roll=roll)
+        shown = R.as_number(result)
+        self.emit(R.audience(to, scope.actor, scope.target), "dice", who=scope.actor, rolls=rolls,
+                  formula=formula.source, value=shown)
+        return result
 
     def who(self, effect, scope) -> list[str]:
         on = effect.on
@@ -165,13 +179,13 @@ class Turn:
 
     def do_add(self, effect, scope) -> None:
         for name, formula in effect.formulas.items():
-            amount = _whole(self.evaluate(formula, scope))
+            amount = _whole(self.evaluate(formula, scope, effect.to))
             for handle in self.who(effect, scope):
                 self.change(handle, name, amount, scope, effect.to, scope.depth)
 
     def do_set(self, effect, scope) -> None:
         for name, formula in effect.formulas.items():
-            value = R.as_number(self.evaluate(formula, scope))
+            value = R.as_number(self.evaluate(formula, scope, effect.to))
             for handle in self.who(effect, scope):
                 me = self.state["characters"][handle]
                 if name in me["gauges"]:
@@ -245,7 +259,7 @@ class Turn:
         self.run(effect.then if result["success"] else effect.otherwise, scope)
 
     def do_if(self, effect, scope) -> None:
-        self.run(effect.then if self.evaluate(effect.formulas["if"], scope) else effect.otherwise, scope)
+        self.run(effect.then if self.evaluate(effect.formulas["if"], scope, effect.to) else effect.otherwise, scope)
 
     def do_say(self, effect, scope) -> None:
         messages = self.data.get("messages") or {}
