@@ -11,8 +11,8 @@ from tests.helpers import copy_example, pbp, write
 
 #: the page's table: face -> energy lost (rule 3)
 LOSS = {1: 0, 2: 5, 3: 10, 4: 15, 5: 20, 6: 25}
-#: after the archived turns: Orage 75, Sirocco 80 (90 on the sheet, -10 then -0)
-ORAGE, SIROCCO = 75, 80
+#: after the archived turns: Orage 55 (-20, then -25 on a forced 6), Sirocco 85 (90 on the sheet, -5, then -0)
+ORAGE, SIROCCO = 55, 85
 
 
 def public(root, n: int) -> str:
@@ -38,8 +38,8 @@ def test_the_archive_holds_the_pages_numbers(duel):
     assert energy(duel, 3) == {"lyra": ORAGE, "tom": SIROCCO}
     post = public(duel, 3)
     assert "Perte d'énergie d'Orage : 1d6 (6) → gravement blessé." in post
-    assert "Énergie d'Orage : 100 − 25 = 75." in post
-    assert "Énergie de Sirocco : 80 + 0 = 80." in post
+    assert "Énergie d'Orage : 80 − 25 = 55." in post
+    assert "Énergie de Sirocco : 85 + 0 = 85." in post
 
 
 @pytest.mark.parametrize("face", sorted(LOSS))

@@ -156,8 +156,8 @@ def core_arg(arg) -> dict:
         out.update(type="player")
     elif kind == "choice":
         out.update(type="choice", values=[str(v) for v in spec.get("values") or []])
-    else:
-        out.update(type="text")
+    else:  # a free text: the player's own words (`pbp orders import` keeps them as written)
+        out.update(type="text", prose=True)
     return out
 
 

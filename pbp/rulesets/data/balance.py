@@ -6,18 +6,30 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pbp.orders import Action
+from pbp.orders import Action, PlayerOrders
 
 from . import checks, rules as R
+
+#: the most actions a bot orders in one turn, and the most orders it chooses among
+MOST_ACTIONS = 3
+MOST_OPTIONS = 60
 
 
 def legal_orders(rs, state: dict, scenario, handle: str) -> list[list[Action]]:
     """Every single action the rules allow now (each with each argument a bot may
-    give), each passing check_orders; doing nothing when none is allowed (an empty
-    order file reads as no orders at all)."""
-    options = [[action] for action_id in rs.program.data["actions"]
-               for action in checks.allowed(rs, state, scenario, handle, action_id)]
-    return options or [[]]
+    give: no free text, which is a player's own words), each passing check_orders;
+    doing nothing when none is allowed (an empty order file reads as no orders at all)."""
+    singles = [action for action_id in rs.program.data["actions"]
+               for action in checks.allowed(rs, state, scenario, handle, action_id, free_text=False)]
+    options = [[a] for a in singles]
+    longest = min((rs.program.data.get("budget") or {}).get("count") or MOST_ACTIONS, MOST_ACTIONS)
+    layer = options
+    for size in range(2, longest + 1):  # several actions a turn, as the budget allows
+        layer = [option + [a.replace(index=size - 1)] for option in layer for a in singles
+                 if not checks.check_orders(rs, state, scenario, PlayerOrders(
+                     handle, state["turn"] + 1, option + [a.replace(index=size - 1)]))][:MOST_OPTIONS]
+        options += layer
+    return options[:MOST_OPTIONS] or [[]]
 
 
 def game_summary(rs, state: dict, scenario) -> dict:

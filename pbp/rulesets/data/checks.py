@@ -75,8 +75,10 @@ def targets_of(rs, state: dict, handle: str, spec: dict) -> list[str]:
 NUMBER_SAMPLES = 3
 
 
-def arg_values(rs, state: dict, handle: str, spec: dict) -> list:
-    """The values a bot may give an action's argument ([None]: it takes none)."""
+def arg_values(rs, state: dict, handle: str, spec: dict, free_text: bool = True) -> list:
+    """The values an action's argument may take to try it ([None]: it takes none).
+    A free text is tried with a sample word (`free_text`); bots write none (a
+    player's own words are theirs to write)."""
     arg = spec.get("arg")
     if arg is None:
         return [None]
@@ -89,16 +91,17 @@ def arg_values(rs, state: dict, handle: str, spec: dict) -> list:
     if kind == "number":
         low, high = arg.get("min", 0), arg.get("max", arg.get("min", 0) + 10)
         return sorted({low, (low + high) // 2, high})[:NUMBER_SAMPLES]
-    return ["…"]
+    return ["Mercier"] if free_text else []
 
 
-def allowed(rs, state: dict, scenario, handle: str, action_id: str, first: bool = False) -> list:
-    """The orders of this one action `handle` may give now (each with an argument a
-    bot may give), each passing check_orders; `first`: stop at the first."""
+def allowed(rs, state: dict, scenario, handle: str, action_id: str, first: bool = False,
+            free_text: bool = True) -> list:
+    """The orders of this one action `handle` may give now (each with an argument to
+    try it with), each passing check_orders; `first`: stop at the first."""
     from pbp.orders import Action, PlayerOrders
 
     found = []
-    for value in arg_values(rs, state, handle, rs.program.data["actions"][action_id]):
+    for value in arg_values(rs, state, handle, rs.program.data["actions"][action_id], free_text):
         option = Action(action_id, value, 0)
         if not check_orders(rs, state, scenario, PlayerOrders(handle, state["turn"] + 1, [option])):
             found.append(option)
