@@ -24,7 +24,7 @@ from pathlib import Path
 from _play import init
 from _timing import Results, Step, figure, header, parser, rounds, rounds_of, seconds
 
-KINDS = ("data", "yaml", "orders", "seals", "templates")
+KINDS = ("data", "yaml", "orders", "seals")
 COMMANDS = {"check": ["check"], "post": ["post"], "status": ["status"]}
 #: runs pbp with the caches named in argv[1] (comma-separated) turned off
 LAUNCHER = """

@@ -12,10 +12,14 @@ import subprocess
 from pathlib import Path
 
 from pbp import seal
-from pbp.campaign import LOCK_FILE
+from pbp.campaign import LOCK_FILE, SECRET_FILE
 
 # `pbp preview` pages, as pbp/seal.py leaves them out of a turn's code (`is_preview_page`)
 _PREVIEW_GLOB = f"{seal.PREVIEW_PREFIX}*{seal.PREVIEW_SUFFIX}"
+
+#: what git must never archive of a campaign: the lock of a run in progress, a write
+#: cut short, the dice secret (pbp/secret.py), `pbp preview` pages (made again at will)
+IGNORED = (LOCK_FILE, "*.tmp", SECRET_FILE, f"turns/*/{_PREVIEW_GLOB}")
 
 # Used only when the machine has no git identity configured.
 FALLBACK_IDENTITY = ["-c", "user.name=pbp", "-c", "user.email=pbp@localhost"]
@@ -29,9 +33,23 @@ def _git(root: Path, *args: str, check: bool = True, stdin: str | None = None) -
 
 
 def _failed(args, done: subprocess.CompletedProcess):
+    """git's refusal, whole, with what to do where pbp knows it."""
     from pbp.errors import GitError
 
-    return GitError("git_failed", command="git " + " ".join(args[:2]), error=done.stderr.strip()[:500])
+    said = done.stderr.strip() or done.stdout.strip()
+    command = "git " + " ".join(args[:2])
+    lock = re.search(r"'([^']*index\.lock)'", said)
+    if lock:  # a git killed mid-way (or another one running) left its lock
+        return GitError("git_index_lock", command=command, lock=lock.group(1), said=said)
+    if "dubious ownership" in said:
+        return GitError("git_dubious_ownership", command=command, said=said)
+    return GitError("git_failed", command=command, said=said)
+
+
+def installed() -> bool:
+    import shutil
+
+    return shutil.which("git") is not None
 
 
 def repository(path: Path) -> Path | None:
@@ -40,6 +58,9 @@ def repository(path: Path) -> Path | None:
         done = _git(path, "rev-parse", "--show-toplevel", check=False)
     except FileNotFoundError:  # git not installed
         return None
+    if done.returncode != 0 and "dubious ownership" in done.stderr:
+        # a repository git refuses to work in (another user's): not "no repository"
+        raise _failed(("rev-parse", "--show-toplevel"), done)
     return Path(done.stdout.strip()) if done.returncode == 0 else None
 
 
@@ -67,10 +88,14 @@ def commit(path: Path, message: str) -> str | None:
     when the commit fails is git asked why: no identity configured (committed
     again with pbp's), or an error, said as one. Nothing staged: None."""
     path = Path(path).resolve()
+    _refuse_detached(path)
     # the lock of the run in progress is never part of the history; a pattern, not
     # its name: git refuses a pathspec naming a file .gitignore lists
     # nor are `pbp preview` pages (made again from the archive at will; the MJ's shows secrets)
-    spec = ("--", ".", f":(exclude,glob)**/{LOCK_FILE}", f":(exclude,glob)turns/*/{_PREVIEW_GLOB}")
+    # nor the dice secret, even where the MJ took it out of .gitignore (pbp/secret.py):
+    # `secret.yam[l]`, a pattern that names that file only, as git accepts it
+    spec = ("--", ".", f":(exclude,glob)**/{LOCK_FILE}", f":(exclude,glob)turns/*/{_PREVIEW_GLOB}",
+            f":(exclude,glob){SECRET_FILE[:-1]}[{SECRET_FILE[-1]}]")
     try:
         added = _git(path, "add", "-A", *spec, check=False)
     except FileNotFoundError:  # git not installed
@@ -94,6 +119,21 @@ def commit(path: Path, message: str) -> str | None:
     return found.group(1) if found else _git(path, "rev-parse", "--short", "HEAD").stdout.strip()
 
 
+def _refuse_detached(path: Path) -> None:
+    """A detached HEAD (a `git checkout <commit>`) would take the turn's commit
+    on no branch: the next checkout of a branch leaves it behind, unseen.
+    Nothing is committed; the MJ goes back to a branch first."""
+    try:
+        done = _git(path, "symbolic-ref", "-q", "HEAD", check=False)
+    except FileNotFoundError:
+        return
+    if done.returncode == 1 and repository(path) is not None:  # 1: HEAD is detached (128: no repository)
+        from pbp.errors import GitError
+
+        head = _git(path, "rev-parse", "--short", "HEAD", check=False).stdout.strip()
+        raise GitError("git_detached_head", head=head or "?")
+
+
 def changed_since_commit(root: Path, folder: str) -> list[str] | None:
     """The files under `folder` of the campaign at `root` that differ from its last
     commit (edited, removed or added by hand since), as paths relative to `root`;
@@ -112,8 +152,21 @@ def init(path: Path, message: str) -> str | None:
     """Make a new campaign folder its own repository, with a first commit."""
     path = Path(path).resolve()
     _git(path, "init", "-q")
-    (path / ".gitignore").write_text(f"{LOCK_FILE}\n*.tmp\n", encoding="utf-8")
+    ignore(path)
     return commit(path, message)
+
+
+def ignore(root: Path) -> None:
+    """The campaign's .gitignore lists what git must never archive (`IGNORED`); the
+    lines already there stay as the MJ wrote them."""
+    from pbp.campaign import atomic_write
+
+    path = root / ".gitignore"
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    have = {line.strip() for line in text.splitlines()}
+    missing = [pattern for pattern in IGNORED if pattern not in have]
+    if missing:
+        atomic_write(path, text + ("" if not text or text.endswith("\n") else "\n") + "\n".join(missing) + "\n")
 
 
 def remove_turn(campaign, n: int) -> int:

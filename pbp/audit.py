@@ -5,7 +5,8 @@ the MJ's machine, as a tar.gz any player can check with `pbp audit`:
 
     pbp-reveal.yaml          what the bundle is: format, pbp version, ruleset,
                              commitment, turns
-    campaign/campaign.yaml   (with the secret), world.yaml, characters.yaml,
+    campaign/campaign.yaml   world.yaml, characters.yaml,
+    campaign/secret.yaml     the dice secret (in campaign.yaml in a campaign made before),
     campaign/seals.yaml      the codes pbp printed,
     campaign/templates/...   the campaign's own templates, if any,
     campaign/turns/...       every turn folder (inputs and outputs)
@@ -39,13 +40,14 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from pbp import seal, yamlio
-from pbp.campaign import CAMPAIGN_FILE, FORMATS
+from pbp.campaign import CAMPAIGN_FILE, FORMATS, SECRET_FILE
 from pbp.errors import InputError, PbpError
 
 BUNDLE_FORMAT = 1
 MANIFEST = "pbp-reveal.yaml"
 PREFIX = "campaign"
-CAMPAIGN_FILES = (CAMPAIGN_FILE, "world.yaml", "characters.yaml", "rules.yaml", seal.SEALS_FILE)  # rules.yaml: a data campaign's rules
+CAMPAIGN_FILES = (CAMPAIGN_FILE, SECRET_FILE, "world.yaml", "characters.yaml", "rules.yaml",
+                  seal.SEALS_FILE)  # rules.yaml: a data campaign's rules
 CAMPAIGN_FOLDERS = ("templates", "turns")
 #: what an audit accepts of a bundle: it comes from a stranger
 MAX_MEMBERS = 100_000  # tar headers: a 200-turn game of 50 players writes some 22,000
@@ -240,11 +242,13 @@ def replay_turn(campaign, n: int, previous: str, posts: bool = True) -> Replay:
     from pbp import dice_versions, turn
 
     on_disk = turn.outputs_on_disk(campaign, n)
-    replayed = turn.as_recorded(campaign, turn.record_of(campaign, n, remember=False))
+    record = turn.record_of(campaign, n, remember=False)
+    replayed = turn.as_recorded(campaign, record)
     try:
-        out = turn.compute(replayed, n)
+        out = turn.compute(replayed, n, at_deadline=True)  # as it was played: see turn.compute
         if turn.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns
             out.files.pop(turn.RECORD_FILE, None)
+        turn.record_as_archived(out, record)
         code = None
         if posts:
             for fmt, ext in FORMATS.items():

@@ -1,7 +1,8 @@
 """The campaign folder: its files, its turns, atomic saving, and the lock.
 
     campaigns/<name>/
-      campaign.yaml        ruleset, lang, format, dialect, roster, rules overrides, secret
+      campaign.yaml        ruleset, lang, format, dialect, roster, rules overrides
+      secret.yaml          the dice secret (git ignores it; pbp/secret.py)
       world.yaml           the ruleset's world
       characters.yaml      character sheets (secret)
       templates/           optional: this campaign's own templates
@@ -27,12 +28,16 @@ from pbp.errors import ErrorList, InputError, PbpError, UnknownRuleError, Unknow
 from pbp.record import Record
 
 CAMPAIGN_FILE = "campaign.yaml"
+#: the dice secret, in a file git ignores (pbp/secret.py says why)
+SECRET_FILE = "secret.yaml"
 LOCK_FILE = ".pbp.lock"
 FORMATS = formats.EXTENSIONS  # format name -> post file extension; the formats are in pbp/formats.py
 DIALECTS = ("phpbb", "forumactif", "xenforo")
 CONFIG_KEYS = ("ruleset", "title", "lang", "format", "dialect", "secret", "players",
                "rules", "default_orders", "limits", "deadline", "nmr")
-HANDLE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+#: a forum handle: letters, digits, `_ - .` and single spaces inside ("Vieux Loup": phpBB
+#: and Forumactif allow them); its files are named by `handle_file`
+HANDLE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9_.-]| (?! ))*(?<! )$")
 #: what a turn folder (turns/NNN/) holds besides a player's report
 TURN_FOLDER = ("state.yaml", "rolls.yaml", "events.yaml", "turn.yaml", "gm.yaml", "orders", "private",
                *(f"{post}.{ext}" for post in ("public", "gm") for ext in FORMATS.values()))
@@ -132,6 +137,20 @@ def read_bytes(path: Path, name: str) -> bytes:
     return data
 
 
+def read_secret(root: Path) -> str | None:
+    """The dice secret secret.yaml holds, or None without the file; a file that
+    holds none is refused on its line."""
+    path = root / SECRET_FILE
+    if not path.exists():
+        return None
+    text = read_text(path, SECRET_FILE)
+    data = yamlio.loads(text, SECRET_FILE, remember=True)
+    value = data.get("secret") if isinstance(data, dict) else None
+    if not isinstance(value, (str, int)) or isinstance(value, bool) or not str(value).strip():
+        raise InputError("secret_file_bad", file=SECRET_FILE, line=yamlio.line_of(text, ("secret",)))
+    return str(value)
+
+
 def place(problem: PbpError, texts: dict[str, str | None], file: str | None = None) -> PbpError:
     """A ruleset's problem in an MJ's file, placed on its line: the ruleset knows the
     path (`at`, a tuple, or a dotted `where`), the core knows the text."""
@@ -145,6 +164,13 @@ def place(problem: PbpError, texts: dict[str, str | None], file: str | None = No
     if file is not None:
         problem.file = file
     return problem
+
+
+def handle_file(handle: str) -> str:
+    """The name a handle's files take (turns/NNN/orders/<it>.yaml, private/<it>.*):
+    the handle, each space an underscore ("Vieux Loup" -> Vieux_Loup). Matched in
+    any case; two handles giving one name are refused (open_campaign)."""
+    return str(handle).replace(" ", "_")
 
 
 def turn_name(n: int) -> str:
@@ -174,9 +200,18 @@ class Campaign(Record):
     def dialect(self) -> str:
         return self.config.get("dialect", "phpbb")
 
-    @property
+    @cached_property
     def secret(self) -> str:
-        return str(self.config["secret"])
+        """The dice secret: secret.yaml's (git ignores it), else campaign.yaml's in a
+        campaign made before (pbp/secret.py); both and different, or neither, is refused."""
+        in_file = read_secret(self.root)
+        in_config = None if self.config.get("secret") is None else str(self.config["secret"])
+        if in_file is not None and in_config is not None and in_file != in_config:
+            raise InputError("secret_twice", file=SECRET_FILE)
+        found = in_file if in_file is not None else in_config
+        if not found:
+            raise InputError("secret_missing", file=SECRET_FILE)
+        return found
 
     @property
     def title(self) -> str:
@@ -247,8 +282,18 @@ class Campaign(Record):
         turns = self.root / "turns"
         if not turns.is_dir():
             return []
-        return sorted(int(p.name) for p in turns.iterdir()
-                      if p.name.isdigit() and (p / "state.yaml").exists())
+        found = []
+        for p in turns.iterdir():
+            if not p.name.isdigit():
+                continue  # notes, a backup folder...: not a turn
+            # `turns/³` is a digit to str.isdigit but no number; `turns/0002` beside `turns/002`
+            # would be turn 2 twice: a folder named like a turn is the turn's own name, or refused
+            if not p.name.isascii() or p.name != turn_name(int(p.name)):
+                expected = turn_name(int(p.name)) if p.name.isascii() else "NNN"
+                raise InputError("turn_folder_name", file=self.rel(p), expected=expected)
+            if (p / "state.yaml").exists():
+                found.append(int(p.name))
+        return sorted(found)
 
     def last_turn(self) -> int | None:
         """The last resolved turn (0 = set up only), or None before set-up."""
@@ -288,6 +333,16 @@ class Campaign(Record):
         return limits(self.config.get("limits"))
 
     @property
+    def post_limit(self) -> int:
+        """The longest post the campaign's forum takes: campaign.yaml's
+        `limits: post_chars`, else the forum's default (defaults.yaml)."""
+        own = (self.config.get("limits") or {}).get("post_chars")
+        if own is not None:
+            return own
+        forum = "markdown" if self.format == "markdown" else self.dialect
+        return defaults().get("post_chars_by_forum", {}).get(forum, self.limits["post_chars"])
+
+    @property
     def nmr(self) -> dict:
         """The missed-orders policy: after `flag_after` turns in a row without
         orders the MJ is told; after `inactive_after` (None: never) the player
@@ -319,7 +374,7 @@ class Campaign(Record):
             entries = sorted(folder.iterdir())
         except OSError as exc:
             raise InputError("file_unreadable", file=self.rel(folder), reason=exc.strerror) from None
-        by_fold = {h.casefold(): h for h in self.roster}
+        by_fold = {handle_file(h).casefold(): h for h in self.roster}
         files = []
         for path in entries:
             if path.name.startswith("."):
@@ -494,7 +549,7 @@ def open_campaign(path: str | Path) -> Campaign:
         if key not in CONFIG_KEYS:
             raise bad("unknown_key", (key,), key=key, valid=list(CONFIG_KEYS),
                       suggestion=i18n.closest(str(key), CONFIG_KEYS))
-    for key in ("ruleset", "secret", "players"):
+    for key in ("ruleset", "players"):  # the secret: secret.yaml, or here (pbp/secret.py)
         if not config.get(key):
             raise bad("config_missing", (), key=key)
     for key, default, valid in (("lang", "fr", i18n.LANGS), ("format", formats.DEFAULT, FORMATS),
@@ -504,10 +559,16 @@ def open_campaign(path: str | Path) -> Campaign:
             raise bad("bad_choice", (key,), value=value, valid=list(valid))
     if not isinstance(config["players"], dict):
         raise bad("players_not_mapping", ("players",))
+    files: dict[str, str] = {}
     for handle in config["players"]:
         if not HANDLE.match(str(handle)):
             raise bad("bad_handle", ("players", handle), handle=handle)
-        if str(handle).casefold() in RESERVED_HANDLES:
+        name = handle_file(handle).casefold()
+        if name in files:  # "Vieux Loup" and vieux_loup: one order file for two players
+            raise bad("handle_same_file", ("players", handle), handle=handle, other=files[name],
+                      name=f"{handle_file(handle)}.yaml")
+        files[name] = str(handle)
+        if name in RESERVED_HANDLES or str(handle).casefold() in RESERVED_HANDLES:
             raise bad("reserved_handle", ("players", handle), handle=handle,
                       reserved=sorted({n.split(".")[0] for n in RESERVED_HANDLES}))
     if config.get("rules") is not None and not isinstance(config["rules"], dict):
@@ -519,19 +580,31 @@ def open_campaign(path: str | Path) -> Campaign:
     campaign = Campaign(root, config, text)
     try:
         campaign.ruleset
-    except UnknownRuleError as exc:
-        exc.line = yamlio.line_of(text, ("rules", *exc.params["rule"].split(".")))
-        raise
     except UnknownRulesetError as exc:
         raise exc.located(CAMPAIGN_FILE, yamlio.line_of(text, ("ruleset",)))
-    if config.get("rules"):
-        # an override has the shape of the rules value it replaces (a number stays a number...)
-        rules_data = type(campaign.ruleset).shared_data()
-        errors = schema.check(schema.from_example(_overridden(rules_data, config["rules"])), config["rules"],
-                              file=CAMPAIGN_FILE, text=text, path=("rules",))
-        if errors:
-            raise ErrorList(errors)
+    check_overrides(campaign, config.get("rules"), CAMPAIGN_FILE, text)
     return campaign
+
+
+def check_overrides(campaign: Campaign, rules, file, text: str) -> None:
+    """A `rules:` override (campaign.yaml's, or the one a turn's record says it was
+    played with) names rules the ruleset has, each with the shape of the value it
+    replaces (a number stays a number...): refused on its line of `file` otherwise."""
+    if not rules:
+        return
+    if not isinstance(rules, dict):
+        raise PbpError("file_not_mapping", file=file, line=yamlio.line_of(text, ("rules",)))
+    try:
+        rulesets.get(campaign.config["ruleset"], rules)
+    except UnknownRuleError as exc:
+        exc.file = file
+        exc.line = yamlio.line_of(text, ("rules", *exc.params["rule"].split(".")))
+        raise
+    rules_data = type(campaign.ruleset).shared_data()
+    errors = schema.check(schema.from_example(_overridden(rules_data, rules)), rules,
+                          file=file, text=text, path=("rules",))
+    if errors:
+        raise ErrorList(errors)
 
 
 def _overridden(data, overrides):

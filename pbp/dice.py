@@ -12,34 +12,15 @@ ruling); tests do the same to pin outcomes.
 from __future__ import annotations
 
 import functools
-import re
 
-from pbp.dice_versions import DERIVATIONS, VERSION
+from pbp.dice_notation import MAX_COUNT, MAX_SIDES, ODDS_BUDGET, Die, Term, parse_terms
+from pbp.dice_versions import STREAMS, VERSION
 from pbp.errors import ForcedRollError, PbpError
 from pbp.record import FrozenRecord, Record
 
-# One reading of any text (no two `\s*` side by side): a run of spaces costs
-# linear time to refuse, not cubic.
-_TERM = re.compile(r"\s*(?:([+-])\s*)?(?:(?:(\d+)\s*)?[dD]\s*(\d+|%)|(\d+))\s*")
-#: the most dice in one term, and faces on a die (a larger one is refused, saying so)
-MAX_COUNT = 1000
-MAX_SIDES = 100000
-
-
-class Term(FrozenRecord):
-    __slots__ = ("sign", "count", "sides")
-
-    def __init__(self, sign: int, count: int, sides: int):
-        self.sign = sign  # +1 or -1
-        self.count = count  # number of dice; 0 for a constant
-        self.sides = sides  # faces per die; the constant's value when count == 0
-
-    def __str__(self) -> str:
-        return f"{self.count}d{self.sides}" if self.count else str(self.sides)
-
-
 class DiceExpr(FrozenRecord):
-    """A sum of dice and constants: `2d6+1d4+2`, `d%`, `-1d6`, `3`."""
+    """Dice and constants added up: `2d6+1d4+2`, `d%`, `-1d6`, `3`, and the
+    forum's notation (`2d20kh1`, `3d6!`, `6d6>=4`, `4dF`: pbp.dice_notation)."""
 
     __slots__ = ("terms",)
 
@@ -51,15 +32,24 @@ class DiceExpr(FrozenRecord):
         return tuple(t for t in self.terms if t.count)
 
     @property
+    def plain(self) -> bool:
+        """A sum of dice, each die one face: what the fast paths and the old forum style handle."""
+        return all(t.mods is None for t in self.terms)
+
+    @property
     def constant(self) -> int:
         return sum(t.sign * t.sides for t in self.terms if not t.count)
 
     @property
     def minimum(self) -> int:
+        if not self.plain:
+            return min(self.exact())
         return sum(t.sign * (t.count if t.sign > 0 else t.count * t.sides) for t in self.dice) + self.constant
 
     @property
     def maximum(self) -> int:
+        if not self.plain:
+            return max(self.exact())
         return sum(t.sign * (t.count * t.sides if t.sign > 0 else t.count) for t in self.dice) + self.constant
 
     def __str__(self) -> str:
@@ -72,8 +62,34 @@ class DiceExpr(FrozenRecord):
             out += str(term)
         return out or "0"
 
+    def throw(self, read) -> tuple[tuple[int, ...], int, list[list[Die]]]:
+        """Throw every die from `read(sides) -> face`, term by term: the faces
+        read (in order), the total, and each dice term's dice (for the forum)."""
+        faces: list[int] = []
+
+        def reading(sides: int) -> int:
+            face = read(sides)
+            faces.append(face)
+            return face
+
+        total, thrown = self.constant, []
+        for term in self.dice:
+            dice, value = term.throw(reading)
+            total += term.sign * value
+            thrown.append(dice)
+        return tuple(faces), total, thrown
+
+    def cost(self) -> int:
+        return sum(t.cost() for t in self.dice)
+
+    def exact(self) -> dict[int, "Fraction"]:
+        """P(total) for every total, exactly; refused (odds_too_large) beyond ODDS_BUDGET."""
+        if self.cost() > ODDS_BUDGET:
+            raise PbpError("odds_too_large", expr=str(self), budget=ODDS_BUDGET)
+        return _exact(self)
+
     def to_dyce(self):
-        """The exact distribution of this expression, as a dyce histogram."""
+        """The exact distribution of a plain expression, as a dyce histogram."""
         from dyce import H
 
         total = H({0: 1})
@@ -81,6 +97,21 @@ class DiceExpr(FrozenRecord):
             part = term.count @ H(term.sides) if term.count else H({term.sides: 1})
             total = total + part if term.sign > 0 else total - part
         return total
+
+
+@functools.lru_cache(maxsize=256)
+def _exact(expr: DiceExpr) -> dict[int, "Fraction"]:
+    from fractions import Fraction
+
+    if expr.plain:
+        h = expr.to_dyce()
+        return {int(v): Fraction(c, h.total) for v, c in sorted(h.items())}
+    total = None
+    for term in expr.terms:
+        part = term.to_icepool()
+        total = part if total is None else total + part
+    denominator = total.denominator()
+    return {int(v): Fraction(q, denominator) for v, q in total.items()}
 
 
 def parse(expr: str | int) -> DiceExpr:
@@ -96,37 +127,18 @@ def parse(expr: str | int) -> DiceExpr:
 def _parse(expr: str | int) -> DiceExpr:
     if isinstance(expr, int) and not isinstance(expr, bool):
         return DiceExpr((Term(1 if expr >= 0 else -1, 0, abs(expr)),))
-    text = str(expr).strip()
-    terms: list[Term] = []
-    pos = 0
-    while pos < len(text):
-        match = _TERM.match(text, pos)
-        if not match or match.end() == pos or (terms and not match.group(1)):
-            raise PbpError("bad_dice", expr=text)
-        sign = -1 if match.group(1) == "-" else 1
-        if match.group(4) is not None:
-            terms.append(Term(sign, 0, int(match.group(4))))
-        else:
-            count = int(match.group(2)) if match.group(2) else 1
-            sides = 100 if match.group(3) == "%" else int(match.group(3))
-            if count < 1 or sides < 1:
-                raise PbpError("bad_dice", expr=text)
-            if count > MAX_COUNT or sides > MAX_SIDES:
-                raise PbpError("dice_too_many", expr=text, max_count=MAX_COUNT, max_sides=MAX_SIDES)
-            terms.append(Term(sign, count, sides))
-        pos = match.end()
-    if not terms:
-        raise PbpError("bad_dice", expr=text)
-    return DiceExpr(tuple(terms))
+    return DiceExpr(parse_terms(str(expr).strip()))
 
 
 @functools.lru_cache(maxsize=1024)
 def _plan(expr) -> tuple[DiceExpr, str, tuple[int, ...], tuple[int, ...] | None, int]:
     """What rolling `expr` takes, worked out once per expression: the parsed
     expression, its text (as the roll log writes it), the faces of each die in
-    the order they are thrown, each die's sign (None: all added) and the
-    constant."""
+    the order they are thrown (None: not known before they are thrown), each
+    die's sign (None: all added) and the constant."""
     parsed = expr if isinstance(expr, DiceExpr) else _parse(expr)
+    if not parsed.plain:  # dice thrown as their results say (rerolls, explosions): DiceExpr.throw
+        return parsed, str(parsed), None, None, parsed.constant
     sides = tuple(t.sides for t in parsed.dice for _ in range(t.count))
     signs = tuple(t.sign for t in parsed.dice for _ in range(t.count))
     return parsed, str(parsed), sides, None if all(sg > 0 for sg in signs) else signs, parsed.constant
@@ -176,12 +188,36 @@ def forum(roll: Roll | dict) -> str:
     if isinstance(roll, dict):
         roll = Roll.from_dict(roll)
     expr = parse(roll.expr)
-    simple = len(expr.terms) == 1 and expr.terms[0].count == 1
+    simple = len(expr.terms) == 1 and expr.terms[0].count == 1 and expr.plain
     if simple or not roll.faces:
         return f"{roll.expr} ({roll.total})"
+    if not expr.plain:
+        return _forum_notation(roll, expr)
     shown = "+".join(str(f) for f in roll.faces)
     if expr.constant:
         shown += f"{expr.constant:+d}"
+    return f"{roll.expr} ({shown} = {roll.total})"
+
+
+def _forum_notation(roll: Roll, expr: DiceExpr) -> str:
+    """`4d6dl1 (6+4+3+~~1~~ = 13)`, `3d6! (6!+2+4+1 = 13)`, `6d6>=4 (5✔ 2 6✔ 1 = 2)`:
+    every die read, the dropped and rerolled ones struck through."""
+    faces = iter(roll.faces)
+    try:
+        _, _, thrown = expr.throw(lambda sides: next(faces))
+    except StopIteration:  # a log that does not hold every face: its total alone
+        return f"{roll.expr} ({roll.total})"
+    shown = ""
+    for term, dice in zip(expr.dice, thrown):
+        text = term.shown(dice)
+        if term.sign < 0:
+            shown += f"-({text})" if len(dice) > 1 else f"-{text}"
+        else:
+            shown += f"+{text}" if shown else text
+    if expr.constant:
+        shown += f"{expr.constant:+d}"
+    if shown == str(roll.total):  # one die, nothing else to show: `1d20ro1 (16)`
+        return f"{roll.expr} ({roll.total})"
     return f"{roll.expr} ({shown} = {roll.total})"
 
 
@@ -189,15 +225,15 @@ class Dice(Record):
     """The roller of one turn.
 
     `forced` maps labels to a total (int) or to the faces (list of ints);
-    `version` is the dice derivation the faces come from (`DERIVATIONS`).
+    `version` is the dice derivation the faces come from (pbp.dice_versions).
     """
 
     __slots__ = ("secret", "turn", "forced", "version", "log", "_seen")
 
     def __init__(self, secret: str, turn: int, forced: dict | None = None, version: int = VERSION,
                  log: list[Roll] | None = None, _seen: dict | None = None):
-        if type(version) is not int or version not in DERIVATIONS:  # turn.yaml may say anything
-            raise PbpError("dice_version_unknown", version=version, known=sorted(DERIVATIONS))
+        if type(version) is not int or version not in STREAMS:  # turn.yaml may say anything
+            raise PbpError("dice_version_unknown", version=version, known=sorted(STREAMS))
         self.secret = secret
         self.turn = turn
         self.forced = {} if forced is None else forced
@@ -211,9 +247,9 @@ class Dice(Record):
         self._seen[label] = n
         return label if n == 1 else f"{label}.{n}"
 
-    def _draw(self, label: str, expr: DiceExpr) -> tuple[int, ...]:
-        sides = [t.sides for t in expr.dice for _ in range(t.count)]
-        return DERIVATIONS[self.version](self.secret, self.turn, label, sides)
+    def _draw(self, label: str, expr: DiceExpr) -> tuple[tuple[int, ...], int]:
+        """The faces and total the seed gives `label`."""
+        return _thrown(expr, STREAMS[self.version](self.secret, self.turn, label).face)
 
     def roll(self, label: str, expr: str | DiceExpr, reason: str = "") -> Roll:
         parsed, text, _, _, _ = plan(expr)
@@ -222,8 +258,7 @@ class Dice(Record):
         if forced:
             faces, total = self._forced(label, parsed)
         else:
-            faces = self._draw(label, parsed)
-            total = _total(parsed, faces)
+            faces, total = self._draw(label, parsed)
         result = Roll(label, text, faces, total, reason, forced)
         self.log.append(result)
         return result
@@ -232,8 +267,8 @@ class Dice(Record):
         """What the seed gives `label` (as the roll log spells it), forced or not,
         logging nothing: the audit shows it beside each forced roll."""
         parsed = parse(expr)
-        faces = self._draw(label, parsed)
-        return Roll(label, str(parsed), faces, _total(parsed, faces))
+        faces, total = self._draw(label, parsed)
+        return Roll(label, str(parsed), faces, total)
 
     def d(self, label: str, sides: int, reason: str = "") -> int:
         """Shortcut: the total of one die with `sides` faces."""
@@ -258,14 +293,34 @@ class Dice(Record):
         if isinstance(value, bool) or not isinstance(value, (int, list)):
             raise ForcedRollError("forced_bad", label=label, expr=str(expr))
         if isinstance(value, int):
-            if not expr.minimum <= value <= expr.maximum:
+            if not expr.minimum <= value <= expr.maximum or not expr.plain and value not in expr.exact():
                 raise ForcedRollError("forced_range", label=label, expr=str(expr), value=value,
-                               low=expr.minimum, high=expr.maximum)
+                                      low=expr.minimum, high=expr.maximum)
             return (), value
-        sides = [t.sides for t in expr.dice for _ in range(t.count)]
-        if len(value) != len(sides) or any(not isinstance(v, int) or not 1 <= v <= s for v, s in zip(value, sides)):
-            raise ForcedRollError("forced_faces", label=label, expr=str(expr), count=len(sides))
-        return tuple(value), _total(expr, value)
+        if expr.plain:
+            sides = [t.sides for t in expr.dice for _ in range(t.count)]
+            if len(value) != len(sides) or any(not isinstance(v, int) or not 1 <= v <= s for v, s in zip(value, sides)):
+                raise ForcedRollError("forced_faces", label=label, expr=str(expr), count=len(sides))
+            given = iter(value)
+            return _thrown(expr, lambda sides: next(given))
+        return self._forced_notation(label, expr, value)
+
+    @staticmethod
+    def _forced_notation(label: str, expr: DiceExpr, value: list) -> tuple[tuple[int, ...], int]:
+        """Faces the MJ gives for dice thrown as their results say: read in
+        order (rerolls and explosions included), every one used, each a face."""
+        given = iter(value)
+
+        def read(sides: int) -> int:
+            face = next(given, None)
+            if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= sides:
+                raise ForcedRollError("forced_faces_read", label=label, expr=str(expr), given=len(value))
+            return face
+
+        faces, total, _ = expr.throw(read)
+        if len(faces) != len(value):
+            raise ForcedRollError("forced_faces_read", label=label, expr=str(expr), given=len(value))
+        return faces, total
 
     def unused_forced(self) -> list[str]:
         """Forced labels no roll asked for: most likely a typo in gm.yaml."""
@@ -273,12 +328,18 @@ class Dice(Record):
         return sorted(k for k in self.forced if k not in used)
 
 
-def _total(expr: DiceExpr, faces) -> int:
-    total, i = expr.constant, 0
+def _thrown(expr: DiceExpr, read) -> tuple[tuple[int, ...], int]:
+    """The faces `read(sides)` gives `expr`, and its total: a plain sum read
+    die by die (the turn's every roll), the notation's dice by DiceExpr.throw."""
+    if not expr.plain:
+        faces, total, _ = expr.throw(read)
+        return faces, total
+    faces, total = [], expr.constant
     for term in expr.dice:
-        total += term.sign * sum(faces[i:i + term.count])
-        i += term.count
-    return total
+        part = [read(term.sides) for _ in range(term.count)]
+        faces += part
+        total += term.sign * sum(part)
+    return tuple(faces), total
 
 
 class FreeDice(Dice):
@@ -298,11 +359,13 @@ class FreeDice(Dice):
     def _label(self, label: str) -> str:
         return label
 
-    def _draw(self, label: str, expr: DiceExpr) -> tuple[int, ...]:
-        rng = self._rng
-        faces = tuple(rng.randint(1, t.sides) for t in expr.dice for _ in range(t.count))
+    def _draw(self, label: str, expr: DiceExpr) -> tuple[tuple[int, ...], int]:
+        faces, total = _thrown(expr, self._face)
         self.draws += len(faces)
-        return faces
+        return faces, total
+
+    def _face(self, sides: int) -> int:
+        return self._rng.randint(1, sides)
 
     def roll(self, label: str, expr: str | DiceExpr, reason: str = "") -> Roll:
         """The simulations' path, a few hundred thousand times a run: the
@@ -314,7 +377,13 @@ class FreeDice(Dice):
             if not self._keep_log:
                 self.log.clear()
             return result
-        _, text, sides, signs, constant = plan(expr)
+        parsed, text, sides, signs, constant = plan(expr)
+        if sides is None:  # the notation's dice: thrown as their results say
+            faces, total = self._draw(label, parsed)
+            result = Roll(label, text, faces, total, reason, False)
+            if self._keep_log:
+                self.log.append(result)
+            return result
         randint = self._rng.randint
         faces = tuple([randint(1, s) for s in sides])
         self.draws += len(faces)

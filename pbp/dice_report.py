@@ -153,10 +153,28 @@ def fit(name: str, exact: dict[int, float], observed: Counter, forced: int = 0) 
 
 
 def exact_distribution(expr: str) -> dict[int, float]:
-    """The exact probability of each total of a dice expression (dyce)."""
-    hist = parse(expr).to_dyce()
-    total = hist.total
-    return {int(value): count / total for value, count in sorted(hist.items())}
+    """The exact probability of each total of a dice expression (pbp.dice:
+    dyce for sums, icepool for the notation's keep, explode, reroll, count)."""
+    return {value: float(p) for value, p in sorted(parse(expr).exact().items())}
+
+
+def read_dice(expr: str, faces) -> list[tuple[int, int]] | None:
+    """Each face of a roll with the size of the die it was read from, in
+    order (rerolled, exploded and dropped dice included: each is a die thrown);
+    None when the log's faces are not what the expression reads."""
+    given = iter(faces)
+    read: list[tuple[int, int]] = []
+
+    def reading(sides: int) -> int:
+        face = next(given)
+        read.append((sides, face))
+        return face
+
+    try:
+        parse(expr).throw(reading)
+    except (StopIteration, TypeError):
+        return None
+    return read if len(read) == len(faces) else None
 
 
 # -- the report --------------------------------------------------------------------------
@@ -191,11 +209,9 @@ def report(rolls: list[Roll], turns: int = 0, min_rolls: int = MIN_ROLLS) -> Dic
             forced[expr] += 1
             continue
         by_expr.setdefault(expr, Counter())[roll.total] += 1
-        sides = [t.sides for t in parse(expr).dice for _ in range(t.count)]
-        if len(sides) == len(roll.faces):
-            for side, face in zip(sides, roll.faces):
-                faces.setdefault(side, Counter())[face] += 1
-                face_sources.setdefault(side, set()).add(expr)
+        for side, face in read_dice(expr, roll.faces) or ():
+            faces.setdefault(side, Counter())[face] += 1
+            face_sources.setdefault(side, set()).add(expr)
     fits, too_few = [], []
     for expr, counts in sorted(by_expr.items(), key=lambda item: (-sum(item[1].values()), item[0])):
         n = sum(counts.values())

@@ -2,9 +2,9 @@
 secret, by version. docs/dice.md is the same specification for an auditor who
 reimplements it in another language.
 
-A derivation is a function `(secret, turn, label, sides) -> faces`: `sides`
-lists the faces of each die in the order they are thrown (`4d6+1d8` is
-[6, 6, 6, 6, 8]), and the result gives each die's face, 1..sides. Each turn
+A derivation is a stream of faces for one roll, `STREAMS[version](secret,
+turn, label)`, read die by die: `.face(sides)` gives the next die's face,
+1..sides (`4d6+1d8` reads faces of 6, 6, 6, 6 then 8 sides). Each turn
 records the version it was played with (turn.yaml's `dice`, absent = 0), and
 `pbp verify` and `pbp audit` replay it with that version. A version, once
 released, never changes: a new derivation is a new version.
@@ -47,47 +47,66 @@ MAX_SIDES = 2 ** 24
 _TAG_V1 = b"pbp-dice-v1"
 
 
-def faces_v0(secret: str, turn: int, label: str, sides) -> tuple[int, ...]:
+class StreamV0:
     """Version 0, frozen: CPython's `random.Random.randint` (see above)."""
-    # random and hashlib are imported by the first roll: a command that reads
-    # dice expressions (a scenario's weapons) and rolls none does not load them
-    import hashlib
-    import random
 
-    digest = hashlib.blake2b(f"{secret}\x1f{turn}\x1f{label}".encode(), digest_size=8).digest()
-    rng = random.Random(int.from_bytes(digest, "big"))
-    return tuple(rng.randint(1, s) for s in sides)
+    def __init__(self, secret: str, turn: int, label: str):
+        # random and hashlib are imported by the first roll: a command that reads
+        # dice expressions (a scenario's weapons) and rolls none does not load them
+        import hashlib
+        import random
+
+        digest = hashlib.blake2b(f"{secret}\x1f{turn}\x1f{label}".encode(), digest_size=8).digest()
+        self._randint = random.Random(int.from_bytes(digest, "big")).randint
+
+    def face(self, sides: int) -> int:
+        return self._randint(1, sides)
+
+
+class StreamV1:
+    """Version 1: the HMAC-SHA256 stream of (secret; turn, label), each die
+    by rejection sampling (see above)."""
+
+    def __init__(self, secret: str, turn: int, label: str):
+        import hmac
+
+        self._digest = hmac.digest
+        self._key = secret.encode("utf-8")
+        self._head = _TAG_V1 + b"\n" + str(turn).encode("ascii") + b"\n" + label.encode("utf-8") + b"\n"
+        self._buffer, self._pos, self._block = b"", 0, 0
+
+    def _next_block(self) -> None:
+        """The next block after the bytes not read yet."""
+        block = self._digest(self._key, self._head + str(self._block).encode("ascii"), "sha256")
+        self._buffer, self._pos, self._block = self._buffer[self._pos:] + block, 0, self._block + 1
+
+    def face(self, sides: int) -> int:
+        if not 1 <= sides <= MAX_SIDES:
+            raise ValueError(f"a die of {sides} faces is outside dice version 1 (1 to {MAX_SIDES})")
+        size = 1 if sides <= 256 else 2 if sides <= 65536 else 3
+        span = 256 ** size
+        limit = span - span % sides
+        while True:
+            if self._pos + size > len(self._buffer):
+                self._next_block()
+            x = int.from_bytes(self._buffer[self._pos:self._pos + size], "big")
+            self._pos += size
+            if x < limit:
+                return x % sides + 1
+
+
+#: version -> the stream of one roll's faces: `STREAMS[v](secret, turn, label).face(sides)`
+STREAMS = {0: StreamV0, 1: StreamV1}
+
+
+def faces_v0(secret: str, turn: int, label: str, sides) -> tuple[int, ...]:
+    stream = StreamV0(secret, turn, label)
+    return tuple(stream.face(s) for s in sides)
 
 
 def faces_v1(secret: str, turn: int, label: str, sides) -> tuple[int, ...]:
-    """Version 1: the HMAC-SHA256 stream of (secret; turn, label), each die
-    by rejection sampling (see above)."""
-    import hmac
-
-    key = secret.encode("utf-8")
-    head = _TAG_V1 + b"\n" + str(turn).encode("ascii") + b"\n" + label.encode("utf-8") + b"\n"
-    buffer, pos, block = b"", 0, 0
-    faces = []
-    for s in sides:
-        if not 1 <= s <= MAX_SIDES:
-            raise ValueError(f"a die of {s} faces is outside dice version 1 (1 to {MAX_SIDES})")
-        size = max(1, ((s - 1).bit_length() + 7) // 8)
-        span = 256 ** size
-        limit = span - span % s
-        while True:
-            if pos + size > len(buffer):  # the next block, keeping the bytes not read yet
-                buffer = buffer[pos:] + hmac.digest(key, head + str(block).encode("ascii"), "sha256")
-                pos, block = 0, block + 1
-            x = int.from_bytes(buffer[pos:pos + size], "big")
-            pos += size
-            if x < limit:
-                faces.append(x % s + 1)
-                break
-    return tuple(faces)
-
-
-#: version -> derivation
-DERIVATIONS = {0: faces_v0, 1: faces_v1}
+    stream = StreamV1(secret, turn, label)
+    return tuple(stream.face(s) for s in sides)
 
 
 def recorded(record: dict) -> int:

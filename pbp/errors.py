@@ -39,6 +39,18 @@ class PbpError(Exception):
         params = {k: v.text(lang) if isinstance(v, Phrase) else v for k, v in self.params.items()}
         return where + i18n.t(lang, self.key, **params)
 
+    def for_player(self, lang: str = "fr", lines: bool = True) -> str:
+        """The message as a player reads it (a receipt): no MJ's path, the line "of your
+        orders" (`lines`: the player wrote the file; a message imported from a private
+        message has no line they know)."""
+        from pbp import i18n
+
+        params = {k: v.text(lang) if isinstance(v, Phrase) else v for k, v in self.params.items()}
+        text = i18n.t(lang, self.key, **params)
+        if lines and self.line:
+            return i18n.t(lang, "player_line", line=self.line) + " " + text
+        return text[:1].upper() + text[1:]
+
     def __str__(self) -> str:
         return self.text("en")
 
@@ -101,7 +113,18 @@ class TemplateError(PbpError):
 
 
 class GitError(PbpError):
-    """Archiving the campaign in git failed (the turn's files may already be written)."""
+    """Archiving the campaign in git failed (the turn's files may already be written).
+    `said`: what git said, shown whole under the message, a line each."""
+
+    def __init__(self, key: str, /, *, said: str = "", **params):
+        super().__init__(key, **params)
+        self.said = said
+
+    def text(self, lang: str = "fr") -> str:
+        from pbp import i18n
+
+        lines = [i18n.shown(line.replace("\t", "  "), 1000) for line in self.said.strip().splitlines()[:40] if line.strip()]
+        return "\n".join([super().text(lang), *("  " + line for line in lines)])
 
 
 class ErrorList(PbpError):

@@ -145,7 +145,10 @@ class French:
         return text[:1].upper() + text[1:]
 
     def plural(self, count: int, one: str, many: str) -> str:
-        return one if abs(count) <= 1 else many  # French: 0 and 1 are singular
+        """The word agreeing with a count, by the language's CLDR rule (French: 0 and 1 singular)."""
+        from pbp.i18n import plural_category
+
+        return one if plural_category(self.lang, count) == "one" else many
 
 
 class English(French):
@@ -168,8 +171,6 @@ class English(French):
     def le(self, word, genre=None) -> str:
         return f"the {word}"
 
-    def plural(self, count: int, one: str, many: str) -> str:
-        return one if abs(count) == 1 else many
 
 
 def for_lang(lang: str) -> French:

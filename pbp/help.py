@@ -259,7 +259,7 @@ class PbpCommand(LocalHelp, click.Command):
         finally:
             ctx.allow_extra_args = allowed
         if rest and not allowed and not ctx.resilient_parsing:
-            raise click.UsageError(say(ctx, "click_extra_arguments", arguments=rest), ctx)
+            raise click.UsageError(say(ctx, "click_extra_arguments", arguments=rest, count=len(rest)), ctx)
         return rest
 
 

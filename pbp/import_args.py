@@ -88,6 +88,10 @@ class ActionReader:
         groups = self.groups(labels)
         numbers = self.numbers(labels, groups)
         values = self.values = self.assign(groups, numbers, prose, prose_range)
+        # the words this action read: a name elsewhere in the sentence is no one's (importer.unread)
+        self.r.used.update(i for g in groups for i in range(g.start, g.end))
+        self.r.used.update(prose_range)
+        self.r.used.update(i for i in range(self.lo, self.hi) if self.toks[i].kind == "num")
         if self.questions:
             return None, self.questions
         self.unknown(groups, labels, prose_range, values)

@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 
 from pbp import i18n, importer, loop, orders as od, turn
-from pbp.campaign import Campaign
+from pbp.campaign import Campaign, handle_file
 from pbp.errors import InputError, PbpError
 
 
@@ -58,13 +58,14 @@ def read_source(path: str, stdin, limit: int) -> bytes:
         os.close(fd)
 
 
-def read_message(data: bytes, source: str, limit: int) -> str:
-    """A message's text: at most `limit` bytes (the campaign's `order_file_bytes`), UTF-8."""
+def read_message(data: bytes, source: str, limit: int, notes: list | None = None) -> str:
+    """A message's text: at most `limit` bytes (the campaign's `order_file_bytes`), UTF-8
+    (or Windows-1252 where that is the one reading, said in `notes`)."""
     from pbp.yamlio import decode
 
     if len(data) > limit:
         raise InputError("file_too_large", file=source, size=len(data), limit=limit, limit_key="order_file_bytes")
-    return decode(data, source)
+    return decode(data, source, notes)
 
 
 def import_message(campaign: Campaign, handle: str, message: str) -> Imported:
@@ -73,12 +74,13 @@ def import_message(campaign: Campaign, handle: str, message: str) -> Imported:
     n, state = turn.next_turn_of(campaign, handle, "import_player_out")
     rs, scenario = campaign.ruleset, campaign.scenario
     people = [x for h in campaign.roster for x in (h, scenario.name(h))]
-    reading = importer.read(message, rs, rs.import_names(state, scenario, handle), people, handle)
-    target = campaign.turn_dir(n) / "orders" / f"{handle}.yaml"
+    reading = importer.read(message, rs, rs.import_names(state, scenario, handle), people, handle,
+                            rs.closed_actions(state, scenario, handle))
+    target = campaign.turn_dir(n) / "orders" / f"{handle_file(handle)}.yaml"
     out = Imported(handle, n, target, reading, existing=[p for h, p in campaign.order_files(n) if h == handle])
     if reading.questions:
         return out
-    out.text = order_text(campaign.lang, handle, n, reading)
+    out.text = order_text(campaign.lang, handle, n, reading, rs)
     source = campaign.rel(target)
     parsed, problems = od.parse_player_orders(out.text.encode("utf-8"), source, ruleset=rs, scenario=scenario,
                                               turn=n, expected_player=handle, limits=campaign.limits)
@@ -101,7 +103,8 @@ def import_message(campaign: Campaign, handle: str, message: str) -> Imported:
     out.receipt = dict(player=handle, character=campaign.names.get(handle, handle), turn=n, state=status,
                        actions=loop.action_lines(campaign, actions),
                        roleplay=parsed.roleplay if parsed is not None else "",
-                       problems=[e.text(campaign.lang) for e in problems], lost_reason=lost, ruleset=rs.id,
+                       problems=[e.for_player(campaign.lang, lines=False) for e in problems], lost_reason=lost,
+                       ruleset=rs.id,
                        deadline=loop.deadline_text(campaign, n))
     return out
 
@@ -114,16 +117,18 @@ _Literal.add_representer(str, lambda dumper, text: dumper.represent_scalar(
     "tag:yaml.org,2002:str", text, style="|" if "\n" in text else None))
 
 
-def order_text(lang: str, player: str, n: int, reading: importer.Reading) -> str:
+def order_text(lang: str, player: str, n: int, reading: importer.Reading, ruleset=None) -> str:
     """The order file, as a player would write it: player, turn, one action a line
-    (`- combat: {chasseur: Sylas l'Elfe sylvain}`), the roleplay as a block."""
+    (`- combat: {chasseur: Sylas l'Elfe sylvain}`), the roleplay as a block. An
+    English campaign's file says what its English form shows (`- move: hall`)."""
     head = {"player": player, "turn": n}
     text = f"# {i18n.t(lang, 'import_file_header')}\n"
     text += yaml.safe_dump(head, allow_unicode=True, sort_keys=False, width=1000)
     if reading.actions:
         text += "actions:\n"
         for a in reading.actions:
-            text += f"  - {a.id}\n" if a.arg is None else f"  - {a.id}: {_flow(a.arg)}\n"
+            action_id, arg = english(ruleset, a.id, a.arg) if lang == "en" and ruleset is not None else (a.id, a.arg)
+            text += f"  - {action_id}\n" if arg is None else f"  - {action_id}: {_flow(arg)}\n"
     else:
         text += "actions: []\n"
     if reading.roleplay:
@@ -133,6 +138,38 @@ def order_text(lang: str, player: str, n: int, reading: importer.Reading) -> str
                                    default_style='"')
         text += block
     return text
+
+
+def english(ruleset, action_id: str, arg):
+    """An action as an English form writes it: its `en:` id, its fields' `en:` names
+    and its choices' English words, where the ruleset gives them (pbp.orders accepts
+    each as the French one)."""
+    spec = ruleset.actions.get(action_id) or {}
+    name = spec.get("en") if isinstance(spec.get("en"), str) else action_id
+    return name, _english_arg(ruleset, spec.get("arg"), arg)
+
+
+def _english_arg(ruleset, spec, value):
+    from pbp.orders import _spec
+
+    spec = _spec(spec, ruleset)
+    kind = spec.get("type")
+    if kind == "choice" and isinstance(value, str):
+        words = spec.get("en") if isinstance(spec.get("en"), dict) else (spec.get("en_values") or {})
+        return str(words.get(value, value))
+    if kind == "list" and isinstance(value, list):
+        return [_english_arg(ruleset, spec.get("of"), v) for v in value]
+    if kind == "map" and isinstance(value, dict):
+        fields = spec.get("fields", {})
+        out = {}
+        for key, v in value.items():
+            field = _spec(fields.get(key), ruleset)
+            en = field.get("en")
+            out[en if isinstance(en, str) else key] = _english_arg(ruleset, fields.get(key), v)
+        return out
+    if kind == "map" and spec.get("short"):  # the short field's value alone
+        return _english_arg(ruleset, spec["fields"].get(spec["short"]), value)
+    return value
 
 
 def _flow(value) -> str:

@@ -25,15 +25,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pbp import i18n
+from pbp.errors import ByLang
 from pbp.import_args import ActionReader
 from pbp.render import normalise
-from pbp.vocabulary import SEPARATORS, Token, tokens, words
+from pbp.vocabulary import SEPARATORS, Token, fold, tokens, words
 from pbp.wording import EVERY, Grammar, Names, Trigger, find_names, grammar, language
 
 #: the most actions a sentence, and a message, may order: far beyond any turn's rules,
 #: and what keeps reading a hostile message linear (each action reads its own part)
 MAX_UNIT_ACTIONS = 20
 MAX_ACTIONS = 100
+#: the most sentences and lines a message is read in: a long roleplay post has a few
+#: hundred; what keeps reading the most broken-up message of `order_file_bytes` bounded
+MAX_UNITS = 3000
 #: the most questions kept (a message of a thousand unknown lines asks one thing: rewrite it)
 MAX_QUESTIONS = 30
 _QUOTES = {"«": "»", "“": "”", "„": "“", '"': '"'}
@@ -41,6 +45,21 @@ _BULLETS = frozenset("-*•–—·+")
 _ENDS = frozenset(".!?…")
 _BREAKS = frozenset(",;:()[]«»")
 _MARKER_ENDS = frozenset(").:/°-")
+#: after a note's label in brackets ("(note : …)"); the labels below need none ("(HRP je file)")
+#: who a condition's clause has act ("si je trouve une porte"): then it is an order's condition
+_SUBJECTS = frozenset({"je", "j", "i", "on", "nous", "we"})
+#: how far after a bracket a note's label is looked for
+_NOTE_WINDOW = 24
+_NOTE_ENDS = frozenset(":)]-—–,")
+_PLAIN_NOTES = frozenset({("hrp",), ("ooc",), ("hors", "rp"), ("hors", "roleplay"), ("out", "of", "character")})
+
+
+class _TooLong(Exception):
+    """A message cut into more than MAX_UNITS sentences and lines (at `line`): asked, not read."""
+
+    def __init__(self, line: int):
+        super().__init__(line)
+        self.line = line
 
 
 @dataclass
@@ -53,8 +72,9 @@ class Question:
     params: dict = field(default_factory=dict)
 
     def text(self, lang: str) -> str:
+        params = {k: v.text(lang) if isinstance(v, ByLang) else v for k, v in self.params.items()}
         return i18n.t(lang, "import_at", line=self.line, excerpt=self.excerpt) + " " + \
-            i18n.t(lang, self.key, **self.params)
+            i18n.t(lang, self.key, **params)
 
 
 @dataclass
@@ -86,15 +106,18 @@ class Unit:
     quotes: list[tuple[int, int]]
 
 
-def read(text: str, ruleset, names: dict, people=(), me: str | None = None) -> Reading:
+def read(text: str, ruleset, names: dict, people=(), me: str | None = None, closed=frozenset()) -> Reading:
     """What a message orders and says, for a player whose value names are `names`
     (Ruleset.import_names; or those compiled as `wording.Names`); `people`: the roster's handles and characters' names,
     never taken for a typo of an action's words (`Mélétê` is no `melee`); `me`: the
-    player's handle (their own name before an action is its subject, no value)."""
+    player's handle (their own name before an action is its subject, no value);
+    `closed`: the actions the player cannot take in their state, whose words are
+    never read as them (Ruleset.closed_actions)."""
     text = normalise(text)
     compiled = {k: v if isinstance(v, Names) else Names(v) for k, v in names.items()}
     reader = _Reader(text, grammar(ruleset), compiled, people)
-    reader.me = me
+    reader.me, reader.closed = me, frozenset(closed)
+    reader.english = {a: (spec or {}).get("en") for a, spec in ruleset.actions.items()}
     return reader.run()
 
 
@@ -105,35 +128,47 @@ class _Reader:
         self.keep: list[tuple[int, int]] = []  # the roleplay's ranges of the text
         self.subject = None
         self.me: str | None = None
+        self.closed: frozenset[str] = frozenset()
+        self.english: dict = {}
+        self.used: set[int] = set()  # the tokens of the current unit an action read as a value
         #: the words of every name: a typo of an action's words is never one of them
         self.known = set().union(*(n.words() for n in names.values())) if names else set()
+        self.people: set[str] = set()  # the words of the roster's handles and names: a signature
         for person in people:
             self.known.update(words(person))
+            self.people.update(words(person))
 
     # -- cutting the message ---------------------------------------------------------
     def run(self) -> Reading:
-        units = self.joined(self.units())
+        try:
+            units = self.joined(self.units())
+        except _TooLong as exc:
+            self.out.questions.append(Question("import_too_long", exc.line, _excerpt(self.text, 0, len(self.text)),
+                                               {"max": MAX_UNITS}))
+            return self.out
         for unit in units:
             self.unit(unit)
         if not self.out.actions and not self.out.questions and not self.out.nothing and any(
                 u.toks for u in units):
             self.out.questions.append(Question("import_no_order", 1, _excerpt(self.text, 0, len(self.text)),
-                                               {"valid": list(self.g.slots)}))
+                                               {"valid": self.ids(self.g.slots)}))
         self.out.roleplay = self.roleplay()
         return self.out
 
     def units(self) -> list[Unit]:
-        out, section, closing, offset = [], "free", None, 0
+        out, section, closing = [], "free", None
         labels = self.lw["labels"]
-        for n, line in enumerate(self.text.split("\n"), 1):
-            base, offset = offset, offset + len(line) + 1
+        for n, base, line, in_note in self.pieces():
             toks = tokens(line, base)
             if not toks:
                 continue
             i, kind = self.label(toks, labels)
-            note = kind == "note"
-            if kind == "roleplay":
-                section = "rp"
+            note = kind == "note" or in_note
+            if kind == "roleplay" and i >= len(toks):
+                section = "rp"  # a label alone on its line: what follows is roleplay
+            elif kind == "roleplay":
+                self.keep.append((toks[i].start, toks[-1].end))  # "RP : …": this line only
+                continue
             elif kind in ("orders", "note"):
                 section = "orders" if kind == "orders" else ("free" if section == "rp" else section)
             if section == "rp" and kind != "note":
@@ -152,6 +187,85 @@ class _Reader:
             for lo, hi, marked in pieces:
                 closing = self.sentences(out, n, toks, lo, hi, item or marked, note, closing)
         return out
+
+    def pieces(self):
+        """The message's lines as (number, offset, text, inside a note), a note to the MJ
+        in brackets ("(HRP : …)", "[OOC] … [/OOC]", over several lines or inside one)
+        cut out as lines of its own: read for orders, never roleplay."""
+        notes = self.notes()
+        line_start, k = 0, 0
+        for n, line in enumerate(self.text.split("\n"), 1):
+            start, end = line_start, line_start + len(line)
+            line_start = end + 1
+            at = start
+            while k < len(notes) and notes[k][1] <= start:
+                k += 1
+            m = k
+            while m < len(notes) and notes[m][0] < end:  # the notes on this line, each once
+                a, b = notes[m]
+                m += 1
+                if a > at:
+                    yield n, at, self.text[at:a], False
+                yield n, max(a, at), self.text[max(a, at):min(b, end)], True
+                at = min(b, end)
+            if at < end or at == start:
+                yield n, at, self.text[at:end], False
+
+    def notes(self) -> list[tuple[int, int]]:
+        """The spans of the notes to the MJ opened by a bracket and a note label: to
+        the matching bracket (or "[/HRP]"), else to the end of the paragraph. Only the
+        few characters after each bracket are read for a label: linear in the text."""
+        out: list[tuple[int, int]] = []
+        note = self.lw["labels"]["note"]
+        starts = tuple({p[0] for p in note.items})  # a label's first word: what a bracket must be followed by
+        text, at = self.text, 0
+        while True:
+            i = min((k for k in (text.find("(", at), text.find("[", at)) if k >= 0), default=-1)
+            if i < 0:
+                return out
+            at = i + 1
+            window = fold(text[i + 1:i + 1 + _NOTE_WINDOW].lstrip(" *_"))
+            if not window.startswith(starts):
+                continue
+            toks = tokens(text[i:i + 1 + _NOTE_WINDOW], i)
+            texts = [t.text for t in toks]
+            j = 1
+            while j < len(toks) and texts[j] in ("*", "_"):
+                j += 1
+            n = note.at(texts, j)
+            if not n or j + n >= len(toks) and i + 1 + _NOTE_WINDOW < len(text):
+                continue  # no label, or one cut by the window: not a note
+            after = texts[j + n] if j + n < len(toks) else ":"
+            if after not in _NOTE_ENDS and tuple(texts[j:j + n]) not in _PLAIN_NOTES:
+                continue
+            end = self._note_end(i, toks[j + n - 1].end, after == "]" and text[i] == "[")
+            out.append((i, end))
+            at = end
+
+    def _note_end(self, i: int, label_end: int, tag: bool) -> int:
+        """Where a note opened at i ends: its closing bracket (nested ones counted), "[/…]"
+        for a tag ("[HRP] … [/HRP]", else its line), or the end of its paragraph."""
+        text = self.text
+        paragraph = text.find("\n\n", i)
+        limit = len(text) if paragraph < 0 else paragraph
+        if tag:
+            close = text.find("[/", label_end, limit)
+            if close >= 0:
+                stop = text.find("]", close, limit)
+                return stop + 1 if stop >= 0 else limit
+            line_end = text.find("\n", label_end, limit)
+            return limit if line_end < 0 else line_end
+        opening, closing = text[i], ")" if text[i] == "(" else "]"
+        depth = 0
+        for k in range(i, limit):
+            c = text[k]
+            if c == opening:
+                depth += 1
+            elif c == closing:
+                depth -= 1
+                if depth == 0:
+                    return k + 1
+        return limit
 
     def joined(self, units: list[Unit]) -> list[Unit]:
         """A sentence of values only, right after an action's on the same line, says more
@@ -188,9 +302,11 @@ class _Reader:
                 j += 1
             if j >= len(toks):
                 return j, kind
+            while j + 1 < len(toks) and toks[j].text in ("*", "_") and toks[j + 1].text in ("*", "_", ":"):
+                j += 1  # "**RP** :"
             if toks[j].text in (":", "]", ")") or (toks[j].text in "-—–" and toks[j].kind == "punct"):
                 j += 1
-                while j < len(toks) and toks[j].text in (":", "]", ")"):
+                while j < len(toks) and toks[j].text in (":", "]", ")", "*", "_"):  # "**RP :**"
                     j += 1
                 return j, kind
         return 0, None
@@ -233,6 +349,8 @@ class _Reader:
 
         def flush(end_tok: Token | None, asks: bool):
             nonlocal current, quotes, first
+            if len(out) >= MAX_UNITS:
+                raise _TooLong(n)
             if first is not None:
                 end = end_tok.end if end_tok is not None else max(current[-1].end if current else first,
                                                                    quotes[-1][1] if quotes else first)
@@ -273,6 +391,11 @@ class _Reader:
 
     # -- reading one unit ---------------------------------------------------------------
     def unit(self, unit: Unit) -> None:
+        i, kind = self.label(unit.toks, {"roleplay": self.lw["labels"]["roleplay"]})
+        if kind == "roleplay":  # "Je me cache. RP : Mélétê tremble." — the rest of the sentence is roleplay
+            if i < len(unit.toks):
+                self.keep.append((unit.toks[i].start, unit.end))
+            return
         texts = [t.text for t in unit.toks]
         found = self.continued(texts, self.triggers(unit.toks, texts)) or self.implied(unit)
         excerpt = _excerpt(self.text, unit.start, unit.end)
@@ -298,9 +421,10 @@ class _Reader:
         if not ask and self.unparted(unit, texts, found):
             ask = "import_unparted"
         if ask:
-            self.ask(ask, unit, excerpt, valid=[t[2][0].action for t in found])
+            self.ask(ask, unit, excerpt, valid=self.ids(t[2][0].action for t in found))
             return
         bounds = self.regions(unit, texts, found)
+        self.used = set()
         for (start, end, triggers), (lo, hi) in zip(found, bounds):
             if self.negated(texts, start, end, lo):
                 self.out.nothing = True  # "je ne bouge pas": said, and no order
@@ -311,10 +435,45 @@ class _Reader:
             if len(actions) > 1:
                 self.ask("import_ambiguous_action", unit, excerpt, word=self.text[unit.toks[start].start:
                                                                                   unit.toks[end - 1].end],
-                         valid=actions)
+                         valid=self.ids(actions))
                 continue
             self.action(unit, excerpt, actions[0], _pick([t for t in triggers if t.action == actions[0]]),
                         start, end, lo, hi)
+        self.unread(unit, texts, found)
+
+    def unread(self, unit: Unit, texts: list[str], found) -> None:
+        """A part of an order's sentence with no action's words, cut off by a sequence word,
+        is asked about when it reads like an order of its own: after "puis"/"then", or
+        naming a value no action took ("Ombeline sort par le nord puis elle se cache")."""
+        cuts = []  # (start, end, strong) of each sequence word
+        i = 0
+        while i < len(texts):
+            n = self.lw["sequence"].at(texts, i)
+            if n and not (texts[i] == "," and self._between_numbers(unit.toks, i)):
+                cuts.append((i, i + n, bool(self.lw["then"].at(texts, i, i + n) == n)))
+                i += n
+            else:
+                i += 1
+        starts = [s for s, _, _ in found]
+        edges = [(0, False)] + [(e, strong) for _, e, strong in cuts]
+        ends = [(s, strong) for s, _, strong in cuts] + [(len(texts), False)]
+        for (lo, strong_before), (hi, strong_after) in zip(edges, ends):
+            strong = strong_before or strong_after
+            if hi <= lo or any(lo <= s < hi for s in starts) or any(k in self.used for k in range(lo, hi)):
+                continue  # an action's own part, or words an action read ("au nord puis à l'est")
+            part = [k for k in range(lo, hi) if unit.toks[k].kind != "punct"
+                    and (texts[k],) not in self.lw["fillers"].items]
+            if not part:
+                continue
+            named = any(m.start not in self.used and not m.weak and texts[m.start] not in self.people
+                        for names in self.names.values() for m in find_names(names, unit.toks, EVERY, lo, hi))
+            if strong or named:
+                while unit.toks[hi - 1].kind == "punct" and hi - 1 > lo:
+                    hi -= 1
+                word = self.text[unit.toks[lo].start:unit.toks[hi - 1].end]
+                self.ask("import_unread_part", unit, _excerpt(self.text, unit.start, unit.end, word), word=word,
+                         valid=self.ids(self.g.slots))
+                return
 
     def fitting(self, unit: Unit, triggers, actions: list[str], start, end, lo, hi) -> list[str]:
         """Of several actions sharing words ("frappe": brawl or melee), the one the part's
@@ -356,24 +515,37 @@ class _Reader:
     def no_trigger(self, unit: Unit, texts: list[str], excerpt: str) -> None:
         words = [t for t in unit.toks if t.kind != "punct"]
         if not words:
-            if not unit.item:
+            k = unit.start - 1
+            while k >= 0 and self.text[k] in " \t":
+                k -= 1
+            trailing = k >= 0 and self.text[k] != "\n" and not unit.quotes and unit.toks and all(t.text in _ENDS for t in unit.toks)
+            if not unit.item and not trailing:  # "!!" after a sentence ends it, whatever became of it
                 self.keep.append((unit.start, unit.end))
             return
         if self.g.subject and self.heading(unit):
             return
-        if all(t.kind == "num" or (t.text,) in self.lw["chatter"].items for t in words):
+        if all(t.kind == "num" or (t.text,) in self.lw["chatter"].items for t in words) or self.signoff(words):
             return
-        if any(self.conditional(texts, i) and {"je", "j", "i", "on", "nous", "we"} & set(texts[i + 1:])
-               for i in range(len(texts))):
+        # a condition with a subject after it; found from the end, in one pass
+        last_subject = max((i for i, w in enumerate(texts) if w in _SUBJECTS), default=-1)
+        if any(self.conditional(texts, i) for i in range(last_subject)):
             self.ask("import_conditional", unit, excerpt)  # "si je trouve une porte, je l'ouvre": for the MJ
             return
         if any(self.lw["nothing"].at(texts, i) for i in range(len(texts))):
             self.out.nothing = True
             return
         if unit.item:
-            self.ask("import_no_action", unit, excerpt, valid=list(self.g.slots))
+            self.ask("import_no_action", unit, excerpt, valid=self.ids(self.g.slots))
         elif not unit.note:
             self.keep.append((unit.start, unit.end))
+
+    def signoff(self, words: list[Token]) -> bool:
+        """A greeting, thanks or a sign-off ("Bonne soirée, et merci pour l'event !!",
+        "Cheers,"), or a signature (only the names of people): said to the MJ, not roleplay."""
+        texts = [t.text for t in words]
+        if self.lw["signoff"].at(texts, 0):
+            return True
+        return all(t in self.people for t in texts)
 
     def heading(self, unit: Unit) -> bool:
         """A unit that only names one of the player's characters ("Aria :"): what follows is theirs."""
@@ -413,10 +585,11 @@ class _Reader:
             best, stack = None, [(self.g.triggers, i, 0)]
             while stack:
                 node, j, exact = stack.pop()
-                if None in node and j > i:
+                open_ = [t for t in node.get(None, ()) if t.action not in self.closed]
+                if open_ and j > i:
                     score = (j - i, exact)
                     if best is None or score > best[0]:
-                        best = (score, j, node[None])
+                        best = (score, j, open_)
                 if j < n and toks[j].kind == "word":
                     # a name, or a capitalised word within a sentence (a proper noun), is spelt as written
                     spelt = {texts[j]} if texts[j] in self.known or (toks[j].upper and j > 0) else ()
@@ -518,7 +691,14 @@ class _Reader:
     def _between_numbers(toks: list[Token], i: int) -> bool:
         return 0 < i < len(toks) - 1 and toks[i - 1].kind == "num" and toks[i + 1].kind == "num"
 
+    def ids(self, actions) -> ByLang:
+        """Action ids as a question lists them: French, or English in an English campaign."""
+        actions = list(actions)
+        return ByLang(fr=actions, en=[e if isinstance(e := self.english.get(a), str) else a for a in actions])
+
     def ask(self, key: str, unit: Unit, excerpt: str, **params) -> None:
+        if params.get("word") and excerpt.endswith("…"):
+            excerpt = _excerpt(self.text, unit.start, unit.end, str(params["word"]))
         if len(self.out.questions) < MAX_QUESTIONS:
             self.out.questions.append(Question(key, unit.line, excerpt, params))
         elif len(self.out.questions) == MAX_QUESTIONS:
@@ -574,7 +754,15 @@ def _pick(triggers: list):
     return max(triggers, key=lambda t: (bool(t.prose), len(t.preset)))
 
 
-def _excerpt(text: str, start: int, end: int) -> str:
-    """A part of the message as a question quotes it: one line, at most 60 characters."""
+def _excerpt(text: str, start: int, end: int, focus: str | None = None) -> str:
+    """A part of the message as a question quotes it: one line, at most 60 characters,
+    around the words it asks about (`focus`) when the part is longer."""
     part = " ".join(text[start:end].split())
-    return part if len(part) <= 60 else part[:59] + "…"
+    if len(part) <= 60:
+        return part
+    at = part.find(" ".join(focus.split())) if focus else -1
+    if at <= 40:
+        return part[:59] + "…"
+    begin = max(0, min(at - 10, len(part) - 58))
+    chunk = part[begin:begin + 58]
+    return "…" + chunk + ("…" if begin + 58 < len(part) else "")

@@ -58,32 +58,16 @@ def deadline_text(campaign: Campaign, n: int) -> str | None:
     return turn_deadline(campaign.config.get("deadline"), n, campaign.lang)
 
 
-def _arg_text(value) -> str:
-    if isinstance(value, dict):
-        return ", ".join(f"{k} : {_arg_text(v)}" for k, v in value.items() if v not in (None, [], {}))
-    if isinstance(value, list):
-        return ", ".join(_arg_text(v) for v in value)
-    return "" if value is None else str(value)
-
-
 def action_lines(campaign: Campaign, actions: list[od.Action]) -> list[str]:
-    """Each action as the player wrote it, in the campaign's language: its id
-    (or its English id), then its argument."""
-    rs = campaign.ruleset
-    out = []
-    for action in actions:
-        spec = rs.actions.get(action.id) or {}
-        name = spec.get("en", action.id) if campaign.lang == "en" else action.id
-        arg = _arg_text(action.arg)
-        out.append(f"{name.replace('_', ' ')}{' : ' + arg if arg and campaign.lang == 'fr' else ''}"
-                   f"{': ' + arg if arg and campaign.lang == 'en' else ''}")
-    return out
+    """Each action as the player wrote it, in the campaign's language (od.action_lines)."""
+    return od.action_lines(campaign.ruleset, campaign.lang, actions)
 
 
 def receipt(campaign: Campaign, handle: str, n: int) -> dict:
     """What pbp understood of `handle`'s orders for turn n, for the receipt template."""
     inputs = turn.gather(campaign, n, campaign.state(n - 1))
-    mine = [e.text(campaign.lang) for e in inputs.by_player.get(handle, [])]
+    lines = not any(imported(path) for h, path in campaign.order_files(n) if h == handle)
+    mine = [e.for_player(campaign.lang, lines) for e in inputs.by_player.get(handle, [])]
     orders = inputs.orders.get(handle)
     state = order_state(inputs, handle)
     if state == "inactive":  # the receipt tells the player what they sent, expected or not
@@ -93,6 +77,19 @@ def receipt(campaign: Campaign, handle: str, n: int) -> dict:
                 roleplay=orders.roleplay if orders and not orders.default else "",
                 problems=mine, lost_reason=inputs.lost.get(handle), ruleset=campaign.ruleset.id,
                 deadline=deadline_text(campaign, n))
+
+
+def imported(path) -> bool:
+    """Whether an order file was written by `pbp orders import` (its first line says so,
+    in either language): its player sent a private message and knows no line of it."""
+    from pbp import i18n
+
+    try:
+        with open(path, "rb") as f:
+            head = f.read(300).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return any(head.startswith("# " + i18n.t(lang, "import_file_header")) for lang in ("fr", "en"))
 
 
 def reminder(campaign: Campaign, n: int) -> dict:
@@ -137,8 +134,9 @@ def order_overview(campaign: Campaign, n: int, state: dict) -> dict:
     """Turn n's orders as `pbp status` shows them, judged by `turn.gather` from
     `state` (turn n-1's): `states` maps each handle of the roster to its
     `order_state`; `refused` lists every refused file's handle, one that is not
-    in the roster too (as `pbp check` counts them). A bad file is never an
-    error here: it is "refused".
+    in the roster too (as `pbp check` counts them); `deadline`, what each
+    player without valid orders will play (`deadline_lines`). A bad file is
+    never an error here: it is "refused".
 
     Kept in the user's cache by what the judgement depends on (the order files'
     bytes, turn n-1's state and record, the campaign's files, pbp's and the
@@ -154,7 +152,8 @@ def order_overview(campaign: Campaign, n: int, state: dict) -> dict:
     inputs = turn.gather(campaign, n, state)
     roster = campaign.roster
     overview = {"states": {h: order_state(inputs, h) for h in roster},
-                "refused": [h for h in roster if h in inputs.refused] + [h for h in inputs.refused if h not in roster]}
+                "refused": [h for h in roster if h in inputs.refused] + [h for h in inputs.refused if h not in roster],
+                "deadline": deadline_lines(campaign, inputs, ahead=True)}
     if key is not None:
         from pbp import usercache
 
@@ -183,7 +182,8 @@ def _overview_key(campaign: Campaign, n: int) -> str | None:
     # the code that judges: pbp's core and the ruleset's own modules and data
     here = os.path.dirname(turn.__file__)
     code = [os.path.join(here, name)
-            for name in ("turn.py", "orders.py", "loop.py", "ruleset.py", "campaign.py", "defaults.yaml")]
+            for name in ("turn.py", "orders.py", "loop.py", "ruleset.py", "campaign.py", "defaults.yaml",
+                         "at_deadline.py", "messages.yaml")]
     folder = campaign.ruleset.folder()
     try:
         code += sorted(e.path for e in os.scandir(folder) if e.is_file() and e.name.endswith((".py", ".yaml")))
@@ -203,4 +203,32 @@ def _overview_key(campaign: Campaign, n: int) -> str | None:
     except (OSError, PbpError):
         return None
     return digest.hexdigest()
+
+
+
+# -- at the deadline: what each player without valid orders plays ------------------------
+
+def deadline_lines(campaign: Campaign, inputs: turn.TurnInputs, ahead: bool = False) -> list[str]:
+    """One line per player without valid orders, in the campaign's language:
+    who, why (nothing sent, a blank form, a refused file) and what they play
+    (pbp.at_deadline); `ahead`: said before the run (`pbp check`), where a
+    refused file is only played so with `pbp run --at-deadline`."""
+    from pbp import i18n
+    from pbp.at_deadline import refusal_texts
+
+    lang, names = campaign.lang, campaign.names
+    lines = []
+    for handle, played in inputs.played.items():
+        who = f"{handle} ({names[handle]})" if names.get(handle, handle) != handle else handle
+        why_key = "deadline_why_refused_check" if ahead and played.why == "refused" else f"deadline_why_{played.why}"
+        why = i18n.t(lang, why_key, file=played.file)
+        actions = "; ".join(action_lines(campaign, played.orders.actions)) or i18n.t(lang, "deadline_no_action")
+        if played.how == "default":
+            lines.append(i18n.t(lang, "deadline_default", player=who, why=why, actions=actions))
+            continue
+        default = "; ".join(action_lines(campaign, played.default)) or i18n.t(lang, "deadline_no_action")
+        reasons = refusal_texts(played.refusals, lang)
+        lines.append(i18n.t(lang, "deadline_fallback", player=who, why=why, actions=actions, default=default,
+                            source=played.source or i18n.t(lang, "deadline_rulesets_default"), reasons=reasons))
+    return lines
 

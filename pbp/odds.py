@@ -43,9 +43,30 @@ class Calculator:
 
 
 def distribution(expr: str) -> dict[int, Fraction]:
-    h = parse(expr).to_dyce()
-    total = h.total
-    return {int(outcome): Fraction(count, total) for outcome, count in h.items()}
+    """P(total) for every total of a dice expression, exactly (any notation
+    pbp.dice reads; refused, saying the limit, when too large to compute)."""
+    return dict(parse(expr).exact())
+
+
+def table(expr: str, lang: str = "fr") -> Table:
+    """Every total of `expr` with P(= total) and P(≥ total), its mean, and the
+    bounds the odds assume (explosions, rerolls): `pbp odds 10d10kh3`."""
+    from pbp import i18n
+    from pbp.dice_notation import EXPLODE_DEPTH, REROLL_DEPTH
+
+    parsed = parse(expr)
+    dist = distribution(expr)
+    rows, above = [], Fraction(1)
+    for value, p in sorted(dist.items()):
+        rows.append([value, pct(p), pct(above)])
+        above -= p
+    mods = [t.mods for t in parsed.dice if t.mods is not None]
+    notes = [i18n.t(lang, "odds_mean", mean=f"{float(mean(expr)):.2f}")]
+    if any(m.explode for m in mods):
+        notes.append(i18n.t(lang, "odds_explode_depth", depth=EXPLODE_DEPTH))
+    if any(m.reroll and not m.once for m in mods):
+        notes.append(i18n.t(lang, "odds_reroll_depth", depth=REROLL_DEPTH))
+    return Table(str(parsed), ["", "=", "≥"], rows, notes)
 
 
 def pct(p: Fraction | float) -> str:

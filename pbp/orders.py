@@ -50,11 +50,11 @@ class Action(FrozenRecord):
 
 
 class PlayerOrders(Record):
-    __slots__ = ("player", "turn", "actions", "roleplay", "source", "lines", "default", "assumed")
+    __slots__ = ("player", "turn", "actions", "roleplay", "source", "lines", "default", "assumed", "notes")
 
     def __init__(self, player: str, turn: int, actions: list[Action] | None = None, roleplay: str = "",
                  source: str | None = None, lines: Lines | None = None, default: bool = False,
-                 assumed: list[Action] | None = None):
+                 assumed: list[Action] | None = None, notes: list | None = None):
         self.player = player
         self.turn = turn
         self.actions = [] if actions is None else actions
@@ -65,6 +65,8 @@ class PlayerOrders(Record):
         #: refused actions read as their closest spelling (`fouile` as `fouille`), so
         #: that the rules checks see every action the player wrote, in one pass
         self.assumed = [] if assumed is None else assumed
+        #: what the MJ is told of the file and that refuses nothing (read as Windows-1252)
+        self.notes = [] if notes is None else notes
 
     @property
     def blank(self) -> bool:
@@ -98,6 +100,23 @@ def normalize_id(word) -> str:
 
         text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return "_".join(text.lower().replace("-", " ").replace("'", " ").split())
+
+
+def match_names(word, names: dict) -> list:
+    """The keys of `names` (key -> name) a player's word may mean: a key itself,
+    else those whose key or whole name it is, else those whose name holds it from
+    the start of a word (`Wei` for Li-Wei, `sylvain`, `boucher de morn`), case,
+    accents and punctuation ignored. One: found; several: ambiguous; none: unknown.
+    Every name a player types goes through it (players, manhunt's hunters)."""
+    if isinstance(word, str) and word in names:
+        return [word]
+    wanted = normalize_id(word)
+    if not wanted:
+        return []
+    exact = [k for k, name in names.items() if wanted in (normalize_id(k), normalize_id(name))]
+    if exact:
+        return exact
+    return [k for k, name in names.items() if "_" + wanted in "_" + normalize_id(name)]
 
 
 def action_index(actions: dict) -> dict[str, str]:
@@ -189,11 +208,12 @@ def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, prob
         return value
     if kind == "player":
         handles = list(scenario.roster)
-        if str(value) in scenario.roster:
-            return str(value)
-        by_name = {normalize_id(scenario.name(h)): h for h in handles}
-        if normalize_id(value) in by_name:
-            return by_name[normalize_id(value)]
+        found = match_names(value, {h: scenario.name(h) for h in handles})
+        if len(found) == 1:
+            return found[0]
+        if found:
+            problems.add("ambiguous_player_arg", at, value=value, valid=[scenario.name(h) for h in found])
+            return None
         problems.add("unknown_player_arg", at, value=value, valid=handles, suggestion=i18n.closest(str(value), handles))
         return None
     if kind == "choice":
@@ -372,8 +392,8 @@ def _too_long(raw: dict, limits: dict) -> Refusals:
 
 
 def _load(data: bytes | str, source: str, limits: dict, size_key: str,
-          alias_key: str = "yaml_alias") -> tuple[object, Lines]:
-    size = len(data.encode("utf-8") if isinstance(data, str) else data)
+          alias_key: str = "yaml_alias", size: int | None = None) -> tuple[object, Lines]:
+    size = len(data.encode("utf-8") if isinstance(data, str) else data) if size is None else size
     if size > limits[size_key]:  # the reader refused it already; a caller may hand bytes directly
         raise InputError("file_too_large", file=source, size=size, limit=limits[size_key], limit_key=size_key)
     return yamlio.load_untrusted(data, source, max_depth=limits["depth"], max_int_digits=limits["integer_digits"],
@@ -385,8 +405,13 @@ def parse_player_orders(data: bytes | str, source: str, *, ruleset: Ruleset, sce
                         ) -> tuple[PlayerOrders | None, list[PbpError]]:
     """Shape and vocabulary checks of one order file (its bytes, as read)."""
     limits = _limits(limits)
+    notes: list[PbpError] = []
     try:
-        raw, lines = _load(data, source, limits, "order_file_bytes")
+        size = len(data.encode("utf-8") if isinstance(data, str) else data)
+        if size > limits["order_file_bytes"]:
+            raise InputError("file_too_large", file=source, size=size, limit=limits["order_file_bytes"],
+                             limit_key="order_file_bytes")
+        raw, lines = _load(yamlio.decode(data, source, notes), source, limits, "order_file_bytes", size=size)
     except PbpError as exc:
         return None, [exc]
     if not lines:
@@ -421,7 +446,8 @@ def parse_player_orders(data: bytes | str, source: str, *, ruleset: Ruleset, sce
     if not isinstance(roleplay, str):
         problems.add("roleplay_not_text", (fields["roleplay"][0],))
         roleplay = ""
-    orders = PlayerOrders(expected_player, turn, actions, roleplay.strip(), source, lines, assumed=assumed)
+    orders = PlayerOrders(expected_player, turn, actions, roleplay.strip(), source, lines, assumed=assumed,
+                          notes=notes)
     return orders, place(problems, source, lines)
 
 
@@ -434,6 +460,28 @@ def default_orders(ruleset: Ruleset, scenario: Scenario, player: str, turn: int,
     if problems:
         raise place(problems[:1], "campaign.yaml", Lines())[0]
     return PlayerOrders(player, turn, actions, "", None, default=True)
+
+
+def _arg_text(value) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{k} : {_arg_text(v)}" for k, v in value.items() if v not in (None, [], {}))
+    if isinstance(value, list):
+        return ", ".join(_arg_text(v) for v in value)
+    return "" if value is None else str(value)
+
+
+def action_lines(ruleset: Ruleset, lang: str, actions: list[Action]) -> list[str]:
+    """Each action as the player wrote it, in the campaign's language: its id
+    (or its English id), then its argument."""
+    out = []
+    for action in actions:
+        spec = ruleset.actions.get(action.id) or {}
+        # French: the action's label where its id is no French (recherche_pieges), else the id
+        name = spec.get("en", action.id) if lang == "en" else spec.get("label", action.id)
+        arg = _arg_text(action.arg)
+        out.append(f"{name.replace('_', ' ')}{' : ' + arg if arg and lang == 'fr' else ''}"
+                   f"{': ' + arg if arg and lang == 'en' else ''}")
+    return out
 
 
 def check_rules(orders: PlayerOrders, state: dict, ruleset: Ruleset, scenario: Scenario) -> list[PbpError]:

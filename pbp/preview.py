@@ -219,5 +219,7 @@ def page(text: str, fmt: str, dialect: str, lang: str, title: str, label: str) -
 def file_name(template: str, player: str | None) -> str:
     """preview.html (public), preview-gm.html, preview-<handle>.html: beside the turn's posts."""
     if player:
-        return f"preview-{player}.html"
+        from pbp.campaign import handle_file
+
+        return f"preview-{handle_file(player)}.html"
     return "preview.html" if template == "public" else f"preview-{template}.html"

@@ -80,21 +80,34 @@ _TERMINAL_ESCAPES = Lazy(
     "|(?:\x1b[\\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x90\x98\x9c-\x9f]*(?:\x07|\x1b\\\\|\x9c)"
     "|\x1b[ -/]*[0-~]"
 )
-# C0 controls but tab and newline, DEL, C1 controls, bidi embeddings/overrides
-# (U+202A-U+202E) and isolates (U+2066-U+2069), lone surrogates (they cannot be
-# written as UTF-8).
-_INVISIBLE = Lazy("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# C0 controls but tab and newline, DEL, C1 controls, bidi marks (LRM, RLM, ALM:
+# U+200E, U+200F, U+061C), embeddings/overrides (U+202A-U+202E) and isolates
+# (U+2066-U+2069), lone surrogates (they cannot be written as UTF-8).
+_INVISIBLE = Lazy("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+#: combining marks kept on one base character: Vietnamese takes two, Tibetan
+#: stacks some six; "zalgo" text piles thousands on one letter, over the lines
+#: around it in every forum
+MAX_MARKS = 8
+_MARK_PILE = Linear(r"(\pM{%d})\pM+" % MAX_MARKS)
+# what a pile needs: that many characters in a row past U+02FF (every combining
+# mark is); a cheap look first, as most non-ASCII text is Latin letters with accents
+_PAST_LATIN = Lazy("[^\x00-\u02ff]{%d}" % (MAX_MARKS + 1))
 
 
 def normalise(text) -> str:
     """Player text as it reads: LF line endings; control characters, terminal
-    escape sequences and bidi overrides removed. Every escape path starts here."""
+    escape sequences, bidi marks and overrides removed; at most MAX_MARKS
+    combining marks on a character. Every escape path starts here."""
     text = str(text)
-    if text.isprintable():  # most text: every character the patterns below change is unprintable
+    if text.isascii() and text.isprintable():  # most text: nothing below changes it
         return text
-    text = _LINE_ENDINGS.sub("\n", text)
-    text = _TERMINAL_ESCAPES.sub("", text)
-    return _INVISIBLE.sub("", text)
+    if not text.isprintable():
+        text = _LINE_ENDINGS.sub("\n", text)
+        text = _TERMINAL_ESCAPES.sub("", text)
+        text = _INVISIBLE.sub("", text)
+    if max(text, default="") > "\u02ff" and _PAST_LATIN.search(text):
+        text = _MARK_PILE.sub(lambda m: m.group(1), text)
+    return text
 
 
 # Where autolinkers look, found by testing linkify-it (markdown-it's linkify,

@@ -248,6 +248,12 @@ class Ruleset(ABC):
         """The MJ's overview of a state, as gm events for the `status` template."""
         return []
 
+    def closed_actions(self, state: dict, scenario: Scenario, player: str) -> set[str]:
+        """The actions `player` cannot take in their state whatever they name (a ghost's
+        action for the living): `pbp orders import` never reads a message's words as
+        one of them. The default: none (the checks refuse what does not fit)."""
+        return set()
+
     def import_names(self, state: dict, scenario: Scenario, player: str) -> dict[str, list[vocabulary.Entry]]:
         """The values `player` may name in a plain-text message (`pbp orders import`), by
         vocabulary: an argument type of data.yaml (`direction`, `chasseur`) or
@@ -376,8 +382,12 @@ def _is_builtin(ruleset_id: str) -> bool:
     `_builtin_ids` lists the package: every command loads its campaign's ruleset)."""
     import pbp.rulesets as package
 
-    return ruleset_id.isidentifier() and not ruleset_id.startswith("_") and \
-        (Path(package.__path__[0]) / ruleset_id / "__init__.py").is_file()
+    if not ruleset_id.isidentifier() or ruleset_id.startswith("_"):
+        return False
+    try:
+        return (Path(package.__path__[0]) / ruleset_id / "__init__.py").is_file()
+    except OSError:  # longer than a file name may be (ENAMETOOLONG): no folder has that name
+        return False
 
 
 def _entry_points():

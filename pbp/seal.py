@@ -464,7 +464,8 @@ def problems(campaign, codes: dict[int, str] | None = None) -> list[Problem]:
     out: list[Problem] = []
     now = commitment(campaign.secret)
     if seals["commitment"] and seals["commitment"] != now:
-        out.append(Problem("seal_commitment_changed", {"was": seals["commitment"], "now": now}))
+        where = "campaign.yaml" if campaign.config.get("secret") is not None else "secret.yaml"
+        out.append(Problem("seal_commitment_changed", {"was": seals["commitment"], "now": now, "file": where}))
     unsealed = [n for n in codes if n not in seals["turns"] or not seals["turns"][n]["printed"]]
     changed: list[int] = []  # turns whose code is no longer the one printed or posted
     for n, entry in sorted(seals["turns"].items()):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pbp import events as ev, i18n, yamlio
-from pbp.campaign import FORMATS, Campaign, atomic_write, read_bytes, read_text
+from pbp.campaign import FORMATS, Campaign, atomic_write, check_overrides, handle_file, read_bytes, read_text
 from pbp.deadline import deadline_of, describe
 from pbp.i18n import closest
 from pbp.errors import ErrorList, ForcedRollError, InputError, PbpError
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     # does not), reading orders and rolling dice by those that resolve a turn
     # (pbp status and pbp post read the archive only).
     from pbp import orders as od
+    from pbp.at_deadline import Played
     from pbp.render import Renderer
 
 #: the core's record of a turn: the roster and the rendering it was played with
@@ -36,14 +37,14 @@ class TurnInputs(Record):
     """A turn's orders as read and judged, every file in one pass."""
 
     __slots__ = ("orders", "gm", "defaulted", "blank", "valid", "refused", "lost", "ignored", "errors",
-                 "by_player", "inactive")
+                 "by_player", "inactive", "played")
 
     def __init__(self, orders: dict[str, od.PlayerOrders], gm: od.GmOrders, defaulted: list[str],
                  blank: list[str] | None = None, valid: list[str] | None = None, refused: list[str] | None = None,
                  lost: dict[str, str] | None = None, ignored: list[PbpError] | None = None,
                  errors: list[PbpError] | None = None, by_player: dict[str, list[PbpError]] | None = None,
-                 inactive: list[str] | None = None):
-        self.orders = orders  # what the rules get, in roster order
+                 inactive: list[str] | None = None, played: dict[str, Played] | None = None):
+        self.orders = orders  # what the rules get, in roster order (a refused file's player: see `played`)
         self.gm = gm
         self.defaulted = defaulted  # in play, and sent nothing (or an unfilled form): the default orders
         self.blank = [] if blank is None else blank  # of them, who sent an unfilled form
@@ -54,6 +55,9 @@ class TurnInputs(Record):
         self.errors = [] if errors is None else errors
         self.by_player = {} if by_player is None else by_player  # each refused file's problems
         self.inactive = [] if inactive is None else inactive  # in play, but no longer expected (missed orders)
+        #: what each player in play without valid orders plays at the deadline, and why (pbp.at_deadline):
+        #: who sent nothing or a blank form, and whose file is refused
+        self.played = {} if played is None else played
 
     def refuse(self, handle: str, problems: list[PbpError]) -> None:
         self.errors += problems
@@ -66,9 +70,19 @@ class TurnInputs(Record):
         """Who is still expected to send orders: in play, not set inactive."""
         return [h for h in self.defaulted if h not in self.inactive]
 
-    def raise_errors(self) -> None:
-        if self.errors:
-            raise ErrorList(self.errors)
+    @property
+    def mj_errors(self) -> list[PbpError]:
+        """The problems no deadline plays past: the MJ's own files (gm.yaml,
+        campaign.yaml's orders). A refused player file is not one of them."""
+        refusals = {id(p) for problems in self.by_player.values() for p in problems}
+        return [e for e in self.errors if id(e) not in refusals]
+
+    def raise_errors(self, at_deadline: bool = False) -> None:
+        """Every problem, refused player files included; `at_deadline`: only
+        the MJ's (each refused file's player plays as `played` says)."""
+        errors = self.mj_errors if at_deadline else self.errors
+        if errors:
+            raise ErrorList(errors)
 
 
 class TurnOutput(Record):
@@ -174,20 +188,18 @@ def gather(campaign: Campaign, n: int, state: dict, previous: dict | None = None
             inputs.refuse(handle, problems)
             continue
         if parsed.blank and handle not in lost:
-            inputs.blank.append(handle)  # an unfilled form: as if nothing was sent
+            # an unfilled form: as if nothing was sent; one still as `pbp orders --write`
+            # wrote it was not sent back at all (not yet): `pbp check` says so
+            if data != order_form(campaign, handle, n, state).encode():
+                inputs.blank.append(handle)
             continue
         orders[handle] = parsed
         inputs.valid.append(handle)
-    raw_default = campaign.config.get("default_orders")
     for handle in playing:
-        if handle in orders or handle in inputs.refused:
-            continue
-        if handle in lost:
+        if handle in lost and handle not in orders:
             orders[handle] = od.PlayerOrders(handle, n, [], default=True)
-            continue
-        inputs.defaulted.append(handle)
-        orders[handle] = od.default_orders(ruleset, scenario, handle, n, raw_default)
-        inputs.errors += od.check_rules(orders[handle], state, ruleset, scenario)
+    _without_orders(campaign, state, n, inputs, [h for h in playing if h not in orders],
+                    {h: campaign.rel(paths[0]) for h, paths in claimed.items()}, orders)
     gm_path = campaign.gm_file(n)
     if campaign.has_input(gm_path):
         source = campaign.rel(gm_path)
@@ -202,6 +214,30 @@ def gather(campaign: Campaign, n: int, state: dict, previous: dict | None = None
             inputs.gm = parsed_gm or inputs.gm
     inputs.orders = {h: orders[h] for h in scenario.roster if h in orders}
     return inputs
+
+
+def _without_orders(campaign: Campaign, state: dict, n: int, inputs: TurnInputs, handles: list[str],
+                    files: dict[str, str], orders: dict) -> None:
+    """What each player in play without valid orders plays (pbp.at_deadline):
+    who sent nothing or a blank form is among the defaulted; a refused file's
+    player plays so only when the turn is played at the deadline (`compute`)."""
+    if not handles:
+        return
+    from pbp.at_deadline import Policy
+
+    policy = Policy(campaign, state, n)
+    for handle in handles:
+        refused = handle in inputs.refused
+        if not refused:
+            inputs.defaulted.append(handle)
+        why = "refused" if refused else "blank" if handle in inputs.blank else "missing"
+        try:
+            played = policy.play(handle, why, files[handle] if refused else None)
+        except PbpError as exc:
+            inputs.errors.append(exc)
+            continue
+        inputs.played[handle] = played
+        orders[handle] = played.orders
 
 
 def _about_actions(problem: PbpError, orders: od.PlayerOrders) -> bool:
@@ -228,6 +264,9 @@ def record_of(campaign: Campaign, n: int, remember: bool = True) -> dict:
     if fmt is not None and fmt not in FORMATS:  # a turn is replayed in a format pbp has, or refused
         raise PbpError("bad_choice", file=campaign.rel(path), line=yamlio.line_of(text, ("render", "format")),
                        value=fmt, valid=list(FORMATS))
+    rules = data.get("rules") if isinstance(data, dict) else None
+    if rules != (campaign.config.get("rules") or {}):  # the campaign's own were checked when it was opened
+        check_overrides(campaign, rules, campaign.rel(path), text)
     return data if isinstance(data, dict) else {}
 
 
@@ -242,7 +281,9 @@ def new_record(campaign: Campaign, inputs: TurnInputs | None, previous: dict,
     missed = dict(previous.get("missed") or {})
     inactive = set(previous.get("inactive") or [])
     if inputs is not None:
-        for handle in inputs.defaulted:  # a blank form's sender is among them, counted once
+        # a blank form's sender is among the defaulted, counted once; a refused file played at
+        # the deadline is a turn without orders too
+        for handle in inputs.defaulted + [h for h in inputs.played if h in inputs.refused]:
             missed[handle] = missed.get(handle, 0) + 1
         for handle in inputs.valid:
             missed.pop(handle, None)
@@ -258,6 +299,9 @@ def new_record(campaign: Campaign, inputs: TurnInputs | None, previous: dict,
                                            "dialect": campaign.dialect}}
     if dice:  # absent means 0: a turn of an archive from before versions replays byte for byte
         record["dice"] = dice
+    # the campaign's rules overrides in force for this turn: a number changed mid-game
+    # applies from the next turn, and a replay plays each turn with its own (as_recorded)
+    record["rules"] = campaign.config.get("rules") or {}
     record["missed"] = {h: missed[h] for h in roster if missed.get(h)}
     record["inactive"] = [h for h in roster if h in inactive]
     return record
@@ -284,23 +328,31 @@ DEFAULT_RENDER = {"lang": "fr", "format": "bbcode", "dialect": "phpbb"}
 
 
 def as_recorded(campaign: Campaign, record: dict) -> Campaign:
-    """The campaign as turn n was played: its recorded roster and rendering
-    (a player who joined later, or a format changed since, leave it as it was)."""
+    """The campaign as turn n was played: its recorded roster, rules overrides
+    and rendering (a player who joined later, a rules number or a format changed
+    since, leave it as it was)."""
     if not record:
         return campaign
     roster = record.get("roster")
     render = {k: v for k, v in (record.get("render") or {}).items() if v is not None}
     same_roster = roster is None or roster == campaign.roster
-    if same_roster and all(campaign.config.get(k, DEFAULT_RENDER.get(k)) == v for k, v in render.items()):
+    # a record without `rules` is from before pbp recorded them: the campaign's rules
+    same_rules = "rules" not in record or (record["rules"] or {}) == (campaign.config.get("rules") or {})
+    if same_roster and same_rules and \
+            all(campaign.config.get(k, DEFAULT_RENDER.get(k)) == v for k, v in render.items()):
         return campaign  # as it is now: its world, sheets and rules already read and checked
     config = dict(campaign.config)
     if roster is not None:
         config["players"] = roster
+    if not same_rules:
+        config["rules"] = record["rules"]
     config.update(render)
     replayed = campaign.replace(config=config)
-    # what does not depend on the roster or the rendering is not read again
-    # (the ruleset: the rules; the scenario, when the roster is the same)
-    for name in ("ruleset", "scenario") if same_roster else ("ruleset",):
+    # what does not depend on the roster, the rules or the rendering is not read again
+    # (the ruleset, when the rules are the same; the scenario, when the roster is too)
+    kept = ("ruleset",) if same_rules else ()
+    kept += ("scenario",) if same_roster and same_rules else ()
+    for name in kept:
         if name in campaign.__dict__:
             replayed.__dict__[name] = campaign.__dict__[name]
     return replayed
@@ -339,14 +391,38 @@ def extra_events(campaign: Campaign, inputs: TurnInputs, state: dict) -> list[ev
             audience = ruleset.roleplay_audience(state, scenario, handle)
             out.append(ev.Event("roleplay", {"player": handle, "character": scenario.name(handle),
                                              "text": orders.roleplay}, audience))
-    if inputs.defaulted:
-        out.append(ev.gm("defaulted", players=inputs.defaulted))
+    if inputs.played:
+        out.append(deadline_event(campaign, inputs))
     for handle, why in inputs.lost.items():
         if handle in inputs.valid:  # they sent orders for a turn they lose: both are told
             out.append(ev.private(handle, "actions_ignored", player=handle, reason=f"{ruleset.id}.{why}"))
     for note in inputs.ignored:
         out.append(ev.gm("file_ignored", file=note.file, player=note.params.get("player")))
     return out
+
+
+def deadline_event(campaign: Campaign, inputs: TurnInputs) -> ev.Event:
+    """For the MJ's report: what each player without valid orders played, and
+    why (nothing sent, a blank form, a refused file; the default orders, or the
+    ruleset's fallback orders where the default ones are not allowed to them).
+    The actions and the rules' reasons are words: given in each language, so
+    the report renders in either (`pbp post --format`, a language changed since)."""
+    from pbp.at_deadline import refusal_texts
+    from pbp.orders import action_lines
+
+    rs = campaign.ruleset
+    players = []
+    for handle, played in inputs.played.items():
+        entry = {"player": handle, "why": played.why, "how": played.how,
+                 "actions": {lang: action_lines(rs, lang, played.orders.actions) for lang in i18n.LANGS}}
+        if played.file:
+            entry["file"] = played.file
+        if played.how == "fallback":
+            entry.update(default={lang: action_lines(rs, lang, played.default) for lang in i18n.LANGS},
+                         source=played.source,
+                         refusals={lang: refusal_texts(played.refusals, lang) for lang in i18n.LANGS})
+        players.append(entry)
+    return ev.gm("deadline_played", players=players)
 
 
 def standing_event(campaign: Campaign, state: dict) -> ev.Event | None:
@@ -365,6 +441,23 @@ def standing_event(campaign: Campaign, state: dict) -> ev.Event | None:
             item["params"] = dict(entry["params"])
         players.append(item)
     return ev.public("standing", players=players) if players else None
+
+
+def order_form(campaign: Campaign, handle: str, n: int, state: dict) -> str:
+    """The blank order form of `handle` for turn n, as `pbp orders` prints and writes it."""
+    from pbp import orders as od
+    from pbp.render import Renderer, template_paths
+
+    rs, scenario = campaign.ruleset, campaign.scenario
+    actions = [dict(id=a, en=(spec or {}).get("en"), arg=od.describe((spec or {}).get("arg"), rs, campaign.lang),
+                    spec=spec or {})
+               for a, spec in rs.actions.items()]
+    paths = template_paths(rs.id, campaign.lang, campaign.root, rs.folder())
+    return Renderer(paths, "text", lang=campaign.lang).render(
+        "orders_form", player=handle, character=scenario.name(handle), turn=n, actions=actions,
+        playing=handle in rs.players_to_play(state, scenario), hints=rs.order_context(state, scenario, handle),
+        # a lost turn, said at the top of the form (the reason: a message key of the ruleset)
+        lost=(lambda why: f"{rs.id}.{why}" if why else None)(rs.lost_turn(state, scenario, handle)))
 
 
 def core_events(campaign: Campaign, n: int, record: dict, state: dict) -> list[ev.Event]:
@@ -395,11 +488,14 @@ def core_events(campaign: Campaign, n: int, record: dict, state: dict) -> list[e
 
 
 def compute(campaign: Campaign, n: int, inputs: TurnInputs | None = None, files: bool = True,
-            state: dict | None = None) -> TurnOutput:
+            state: dict | None = None, at_deadline: bool = False) -> TurnOutput:
     """Resolve turn `n` from the archive's files, without writing anything.
     `inputs`: the turn's orders, already gathered from `state`, the state of
     turn n-1 (`pbp check` has both: neither is read again); `files=False`: no
-    output bytes (the turn is only resolved, to see what it rolls)."""
+    output bytes (the turn is only resolved, to see what it rolls);
+    `at_deadline`: a refused player file does not stop the turn, its player
+    plays as the deadline policy says (pbp.at_deadline); an archived turn is
+    replayed so (a refused file in it was played so)."""
     if n == 0:
         return compute_setup(campaign)
     if state is None:
@@ -409,7 +505,7 @@ def compute(campaign: Campaign, n: int, inputs: TurnInputs | None = None, files:
     previous = record_of(campaign, n - 1, remember=False)
     if inputs is None:
         inputs = gather(campaign, n, state, previous)
-    inputs.raise_errors()
+    inputs.raise_errors(at_deadline)
     from pbp.dice import Dice
 
     version = dice_version(campaign, n, previous)
@@ -534,6 +630,18 @@ def resolve_rolls(value, by_label: dict):
     return value
 
 
+def record_as_archived(out: TurnOutput, archived: dict) -> None:
+    """A turn archived before pbp recorded the rules it was played with (its
+    turn.yaml has no `rules`) was played with the campaign's: its replay's
+    record says none either, so an older archive still verifies."""
+    if RECORD_FILE not in out.files or "rules" in archived or "rules" not in out.record:
+        return
+    from pbp import yamldump
+
+    del out.record["rules"]
+    out.files[RECORD_FILE] = yamldump.dumps(out.record).encode()
+
+
 def as_archived(out: TurnOutput, archived: bytes | None) -> None:
     """An archive written before rolls were given by label holds them whole in
     events.yaml: replayed, such a turn is compared with that form (the same
@@ -587,7 +695,9 @@ def render_post(campaign: Campaign, n: int, events: list[ev.Event], audience: ev
                    audience=audience, player=player, character=names.get(player) if player else None,
                    # the MJ's report may go through each player's events
                    by_player={h: grouped[ev.Players(h)] for h in campaign.roster if ev.Players(h) in grouped}
-                   if audience is ev.GM else {})
+                   if audience is ev.GM else {},
+                   # when the next orders are due (a public event), for the private reports too
+                   next_deadline=next((e.data for e in grouped.get(ev.PUBLIC, []) if e.kind == "deadline"), None))
     body = rend.render(("setup_" if n == 0 else "") + template, **context)
     # what the core says in every post, whatever the ruleset's templates:
     # ignored actions, the next deadline, the MJ's missed-orders list...
@@ -601,7 +711,7 @@ def render_post(campaign: Campaign, n: int, events: list[ev.Event], audience: ev
 
 def post_path(audience: ev.Audience, ext: str) -> str:
     template, player = _reader(audience)
-    return f"private/{player}.{ext}" if player else f"{template}.{ext}"
+    return f"private/{handle_file(player)}.{ext}" if player else f"{template}.{ext}"
 
 
 def archived_post(campaign: Campaign, n: int, audience: ev.Audience, fmt: str | None = None) -> bytes | None:

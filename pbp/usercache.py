@@ -16,10 +16,10 @@ not redo the same work.
   (pbp.loop's `order_overview`): status again on the same files parses none.
 
 One rule says when an entry still holds: it is found by what it was made
-from. By the bytes, when the command reads them anyway (yaml, orders, and the
-templates, whose source jinja2 checks); else, where not reading the file is
-the gain (data, seals), by the file's `file_signature` — size, inode,
-modification and change times — and only once the file has `settled`.
+from. By the bytes, when the command reads them anyway (yaml, orders); else,
+where not reading the file is the gain (data, seals), by the file's
+`file_signature` — size, inode, modification and change times — and only once
+the file has `settled`.
 
 When a kind's tag changes (an upgrade), its folders of other tags that
 nothing wrote to for a week are removed.

@@ -37,9 +37,12 @@ class Phrases:
     def __init__(self, items=()):
         self.items = {p for p in (phrase(i) if isinstance(i, str) else tuple(i) for i in items) if p}
         self.longest = max((len(p) for p in self.items), default=0)
+        self.first = frozenset(p[0] for p in self.items)  # most words start no phrase: one look-up says so
 
     def at(self, texts: list[str], i: int, end: int | None = None) -> int:
         """The length of the longest phrase starting at i (0: none)."""
+        if i >= len(texts) or texts[i] not in self.first:
+            return 0
         end = len(texts) if end is None else end
         for n in range(min(self.longest, end - i), 0, -1):
             if tuple(texts[i:i + n]) in self.items:
@@ -68,10 +71,6 @@ def language() -> dict:
 
 # -- typos ------------------------------------------------------------------------
 
-def _deletions(word: str) -> set[str]:
-    return {word[:i] + word[i + 1:] for i in range(len(word))}
-
-
 def one_edit(a: str, b: str) -> bool:
     """Whether two words of at least 5 letters differ by one letter left out or added,
     or two neighbours swapped (a letter replaced too, from 8 letters): `fouile`,
@@ -95,22 +94,25 @@ def one_edit(a: str, b: str) -> bool:
 
 
 class Fuzzy:
-    """The known words a written word may be (itself, and those one typo away), found
-    by looking up its one-letter deletions (linear in the word's length). Callers
-    score an exact spelling above a typo."""
+    """The known words a written word may be (itself, and those one typo away). The
+    typos are found by rapidfuzz (optimal string alignment distance 1, cut off early)
+    among the known words of a length one letter away at most: a word longer than
+    any known one costs a length comparison, whatever a player pastes. Callers score
+    an exact spelling above a typo."""
 
     def __init__(self, known, prefixes: bool = False):
         self.exact = set(known)
-        self.index: dict[str, set[str]] = {}
-        #: with `prefixes`, a word's start of 5 letters or more names it too ("cafét'")
-        self.prefix: dict[str, set[str]] = {}
+        self.by_length: dict[int, list[str]] = {}
         for word in self.exact:
             if len(word) >= 5:
-                for variant in _deletions(word) | {word}:
-                    self.index.setdefault(variant, set()).add(word)
-            if prefixes and word.isalpha():
-                for n in range(5, len(word)):
-                    self.prefix.setdefault(word[:n], set()).add(word)
+                self.by_length.setdefault(len(word), []).append(word)
+        #: with `prefixes`, a word's start of 5 letters or more names it too ("cafét'")
+        self.prefix: dict[str, set[str]] = {}
+        if prefixes:
+            for word in self.exact:
+                if word.isalpha():
+                    for n in range(5, len(word)):
+                        self.prefix.setdefault(word[:n], set()).add(word)
         self._cache: dict[str, frozenset] = {}
 
     def __call__(self, word: str) -> frozenset:
@@ -118,12 +120,20 @@ class Fuzzy:
         if found is None:
             found = frozenset({word}) if word in self.exact else frozenset()
             if len(word) >= 5:
-                found |= frozenset(w for v in _deletions(word) | {word} for w in self.index.get(v, ())
-                                   if one_edit(word, w))
-                found |= self.prefix.get(word, frozenset())
+                found |= self._typos(word) | self.prefix.get(word, frozenset())
             if len(self._cache) < 100_000:
                 self._cache[word] = found
         return found
+
+    def _typos(self, word: str) -> frozenset:
+        from rapidfuzz import process
+        from rapidfuzz.distance import OSA
+
+        pool = [w for n in (len(word) - 1, len(word), len(word) + 1) for w in self.by_length.get(n, ())]
+        if not pool:
+            return frozenset()
+        near = process.extract(word, pool, scorer=OSA.distance, score_cutoff=1, limit=None)
+        return frozenset(w for w, _, _ in near if one_edit(word, w))
 
 
 # -- the ruleset's words ------------------------------------------------------------

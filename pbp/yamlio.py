@@ -248,9 +248,10 @@ def line_of(text: str, path: tuple) -> int | None:
 
 # -- untrusted input -------------------------------------------------------------------
 
-def decode(data: bytes | str, source) -> str:
-    """An input's text: UTF-8, an optional BOM dropped; else a clear refusal
-    naming the line of the first bad byte."""
+def decode(data: bytes | str, source, notes: list | None = None) -> str:
+    """An input's text: UTF-8, an optional BOM dropped; else (given a `notes` list to
+    say so in) Windows-1252 where that is unambiguous; else a clear refusal naming
+    the line of the first bad byte."""
     if isinstance(data, str):
         return data[1:] if data.startswith("\ufeff") else data
     if data.startswith(BOM):
@@ -258,7 +259,28 @@ def decode(data: bytes | str, source) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise InputError("not_utf8", file=source, line=data[:exc.start].count(b"\n") + 1) from None
+        text = windows_1252(data) if notes is not None else None
+        if text is None:
+            raise InputError("not_utf8", file=source, line=data[:exc.start].count(b"\n") + 1) from None
+        notes.append(InputError("read_as_windows_1252", file=source, line=data[:exc.start].count(b"\n") + 1))
+        return text
+
+
+def windows_1252(data: bytes) -> str | None:
+    """A text saved as Windows-1252 (Notepad's "ANSI", a French Windows' default), when
+    that is the one reading: no byte UTF-8 would read as a character of its own (a
+    file half UTF-8 is a broken file, not another encoding), none Windows-1252 leaves
+    undefined, and no control character but tabs and line ends."""
+    if any(0xC2 <= data[i] <= 0xF4 and 0x80 <= data[i + 1] <= 0xBF for i in range(len(data) - 1)
+           if data[i] >= 0x80):
+        return None
+    try:
+        text = data.decode("cp1252")
+    except UnicodeDecodeError:
+        return None
+    if any(c < " " and c not in "\t\n\r" for c in text):
+        return None
+    return text
 
 
 def load_untrusted(data: bytes | str, source, *, max_depth: int = 20, max_int_digits: int = 18,

@@ -9,6 +9,8 @@ remember=True)`) never loads PyYAML, whose import costs about half of
 
 from __future__ import annotations
 
+import re
+
 import yaml
 from yaml.constructor import SafeConstructor
 from yaml.resolver import Resolver
@@ -180,13 +182,54 @@ def _input_error(exc: yaml.YAMLError, text: str, source) -> InputError:
     if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
-        return InputError(_hint(exc.problem or str(exc), text, line), file=source, line=line,
-                          problem=exc.problem or str(exc))
+        problem = exc.problem or str(exc)
+        key, line = _diagnose(problem, text, line)
+        return InputError(key, file=source, line=line, problem=problem)
     if isinstance(exc, yaml.reader.ReaderError):
         return InputError("yaml_syntax", file=source, line=text[:exc.position].count("\n") + 1,
                           problem=f"{exc.reason} (#x{exc.character:04x})" if isinstance(exc.character, int)
                           else exc.reason)
     return InputError("yaml_syntax", file=source, problem=str(exc))
+
+
+#: a block text's key line: `roleplay: |`, `roleplay: >-`
+_BLOCK_KEY = re.compile(r"^(\s*)(?:- )?[^\s:#][^:#]*:\s*[|>][+-]?[0-9]?\s*(?:#.*)?$")
+#: a value starting with a character YAML reads as syntax: `roleplay: *nervously* …`
+_SYNTAX_START = re.compile(r"^\s*(?:- +)?(?:[^\s:#'\"][^:#'\"]*:\s+)?([*&!%@`|>])")
+
+
+def _diagnose(problem: str, text: str, line: int | None) -> tuple[str, int | None]:
+    """The message key and the line of a YAML syntax error, the way a player or an MJ
+    can act on it: the two common mistakes (a block text not indented under its
+    `roleplay: |`, a text starting with `*` or `&`) found where they are, and never a
+    line past the file's last one (libyaml's mark sits at the end of the stream)."""
+    rows = text.split("\n")
+    last = max((i + 1 for i, r in enumerate(rows) if r.strip()), default=1)
+    unindented = _unindented_block(rows)
+    if unindented is not None and (line is None or line >= unindented):
+        return "yaml_hint_block_indent", unindented
+    if line is not None:
+        line = min(line, last)
+        found = _SYNTAX_START.match(rows[line - 1]) if line <= len(rows) else None
+        if found and ("alphabetic or numeric" in problem or "cannot start any token" in problem
+                      or "found undefined" in problem):
+            return "yaml_hint_quote_start", line
+    return _hint(problem, text, line), line
+
+
+def _unindented_block(rows: list[str]) -> int | None:
+    """The line of the first text under a `key: |` that is not indented deeper than its key."""
+    for i, row in enumerate(rows):
+        found = _BLOCK_KEY.match(row)
+        if not found:
+            continue
+        nxt = next((j for j in range(i + 1, len(rows)) if rows[j].strip()), None)
+        if nxt is None:
+            continue
+        indent = len(rows[nxt]) - len(rows[nxt].lstrip(" "))
+        if indent <= len(found.group(1)) and not re.match(r"^\s*[A-Za-z_]+\s*:(\s|$)", rows[nxt]):
+            return nxt + 1
+    return None
 
 
 def _hint(problem: str, text: str, line: int | None) -> str:

@@ -54,11 +54,12 @@ MJ_FILES = ("campaign.yaml", "world.yaml", "characters.yaml", "gm.yaml", "state.
 MJ_TARGETS: tuple[str, ...] = ()  # --mj-files
 #: outcome classes, worst first
 CLASSES = ("crash", "hang", "traceback", "internal_error", "state_changed", "refusal_without_file", "other_exit",
-           "clean_refusal", "valid")
-FAILURES = CLASSES[:7]
+           "wrong_file", "clean_refusal", "valid")
+FAILURES = CLASSES[:8]
 LABELS = {"tried": "tried", "clean_refusal": "clean refusals (exit 1 naming a file)", "valid": "valid (exit 0)",
           "crash": "crashes (killed by a signal)", "traceback": "tracebacks", "internal_error": "internal errors", "hang": "hangs",
           "state_changed": "state changed after a refusal", "refusal_without_file": "refusals naming no file",
+          "wrong_file": "refusals naming another file than the damaged one",
           "other_exit": "other exit codes"}
 NAMES_A_FILE = re.compile(r"(campaign\.yaml|world\.yaml|characters\.yaml|turns/\d+/\S*)")
 
@@ -449,13 +450,17 @@ def run_command(root: Path, args: list[str], timeout: float) -> tuple[str, str]:
     return ("clean_refusal" if NAMES_A_FILE.search(result.stderr) else "refusal_without_file"), output
 
 
-def _commands(ex: Example, timeout: float) -> tuple[str, str]:
+def _commands(ex: Example, timeout: float, damaged: str) -> tuple[str, str]:
+    """`damaged`: the file the case broke (a refusal must name it; a player
+    case names the orders folder, as some cases rename the file)."""
     worst, shown = "valid", ""
     for args in (["check"], ["run", "--no-commit"]):
         before = snapshot(ex.work)
         outcome, output = run_command(ex.work, args, timeout)
         if outcome == "clean_refusal" and snapshot(ex.work) != before:
             outcome = "state_changed"
+        elif outcome == "clean_refusal" and damaged not in output:
+            outcome = "wrong_file"
         if CLASSES.index(outcome) < CLASSES.index(worst):
             worst, shown = outcome, f"pbp {' '.join(args)}: {output.strip()[:600]}"
         if outcome == "hang":
@@ -471,6 +476,7 @@ def run_case(ex: Example, family: str, rng: random.Random, timeout: float) -> tu
     ex.reset()
     note = player_case(rng, ex) if family == "player" else mj_case(rng, ex)
     what = f"{ex.name}, {note}"
+    damaged = str(ex.orders_rel) if family == "player" else note.split(": ", 1)[0]
     read, write = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
@@ -480,7 +486,7 @@ def run_case(ex: Example, family: str, rng: random.Random, timeout: float) -> tu
         try:
             os.close(read)
             with os.fdopen(write, "wb") as out:
-                out.write(json.dumps(_commands(ex, timeout)).encode("utf-8", "surrogateescape"))
+                out.write(json.dumps(_commands(ex, timeout, damaged)).encode("utf-8", "surrogateescape"))
         except BaseException:
             code = 3
         finally:
@@ -584,7 +590,7 @@ def main(argv=None) -> int:
     print(f"pbp fuzz: {len(cases)} cases, seed {args.seed}, examples {', '.join(names)}")
     print(f"{'':{width}}  {'player files':>12}  {'MJ files':>12}")
     for key in ("tried", "clean_refusal", "valid", "crash", "traceback", "internal_error", "hang", "state_changed",
-                "refusal_without_file", "other_exit"):
+                "refusal_without_file", "other_exit", "wrong_file"):
         print(f"{LABELS[key]:{width}}  {counts['player'][key]:>12}  {counts['mj'][key]:>12}")
     by_file = Counter()
     for (family, outcome), found in examples.items():

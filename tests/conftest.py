@@ -38,9 +38,9 @@ def toy_campaign(tmp_path):
     write(root, "campaign.yaml", """
         ruleset: toy
         title: Essai
-        secret: s3cret
         players:
           lucy: Lucy
           bob: {character: Bob}
     """)
+    write(root, "secret.yaml", "secret: s3cret\n")  # where `pbp init` puts it (pbp/secret.py)
     return root

@@ -27,9 +27,13 @@ def write(root: Path, rel: str, content) -> Path:
 
 
 def copy_example(name: str, dest: Path) -> Path:
-    """A scratch copy of a bundled example campaign."""
+    """A scratch copy of a bundled example campaign, its secret in secret.yaml as
+    `pbp init --example` lays it out (pbp/secret.py)."""
+    from pbp import secret
+
     target = dest / name
     shutil.copytree(package_dir("campaigns") / name, target, ignore=shutil.ignore_patterns(".pbp.lock"))
+    secret.move(target, yamlio.load_file(target / "campaign.yaml").get("lang", "fr"))
     return target
 
 

@@ -119,7 +119,8 @@ def test_the_bundle_holds_the_archive_and_nothing_else_always_the_same_bytes(pla
         members = tar.getmembers()
         info = yamlio.loads(tar.extractfile("pbp-reveal.yaml").read().decode())
     assert "campaign/notes-du-mj.txt" not in names and not any(".brouillon" in n or ".tmp" in n for n in names)
-    assert names[:3] == ["campaign/campaign.yaml", "campaign/seals.yaml", "campaign/turns/000/events.yaml"]
+    assert names[:4] == ["campaign/campaign.yaml", "campaign/seals.yaml", "campaign/secret.yaml",
+                         "campaign/turns/000/events.yaml"]
     assert names[-1] == "pbp-reveal.yaml"
     assert "campaign/turns/001/orders/lucy.yaml" in names and "campaign/turns/001/gm.yaml" in names
     assert all(m.mtime == 0 and m.uid == 0 and m.uname == "" and m.isfile() for m in members)
@@ -224,7 +225,7 @@ def test_any_byte_edited_in_an_old_turn_is_found_and_named(played, tmp_path, rel
             f"  - le fil montre {codes[2]}, l'archive donne {after[2]}\n"
             f"  - pbp avait imprimé {codes[2]} (seals.yaml), l'archive donne {after[2]}\n") in r.output
     assert f"Tour 0 : identique, sceau pbp#0/{codes[0]} comme dans le fil.\n" in r.output
-    assert r.output.endswith("Verdict : 2 problème(s), détaillés plus haut.\n")
+    assert r.output.endswith("Verdict : 2 problèmes, détaillés plus haut.\n")
 
 
 def test_a_published_turn_played_again_with_other_orders_is_found_through_the_thread(played, tmp_path):
@@ -242,12 +243,12 @@ def test_a_published_turn_played_again_with_other_orders_is_found_through_the_th
     assert r.exit_code == 1
     assert f"Tour 1 : identique, sceau pbp#1/{codes[1]} comme dans le fil.\n" in r.output
     assert f"Tour 2 : DIFFÈRE\n  - le fil montre {codes[2]}, l'archive donne {after[2]}\n" in r.output
-    assert r.output.endswith("Verdict : 1 problème(s), détaillés plus haut.\n")
+    assert r.output.endswith("Verdict : 1 problème, détaillé plus haut.\n")
 
 
 def test_a_changed_secret_is_found(played, tmp_path):
     thread = thread_of(played)
-    config = played / "campaign.yaml"
+    config = played / "secret.yaml"
     config.write_text(config.read_text().replace("secret: s3cret", "secret: un-autre-secret-bien-long"))
     r = audit(reveal(played, tmp_path), tmp_path, thread)
     assert r.exit_code == 1
@@ -344,7 +345,7 @@ def test_a_code_in_a_players_roleplay_is_not_a_seal_of_the_thread(played, tmp_pa
     assert "pbp#99/0000-0000-0000-0000" in thread
     r = audit(reveal(played, tmp_path), tmp_path, page_copy(thread) if copied else thread)
     assert r.exit_code == 0, r.output
-    assert "99" not in r.output and "0000-0000" not in r.output
+    assert "pbp#99" not in r.output and "0000-0000" not in r.output
     assert f"Tour 1 : identique, sceau pbp#1/{codes[1]} comme dans le fil.\n" in r.output
     assert f"Tour 3 : identique, sceau pbp#3/{codes[3]} comme dans le fil.\n" in r.output
     assert r.output.endswith("Verdict : tout concorde (4 tours).\n")
@@ -366,7 +367,7 @@ def test_a_seal_line_that_differs_is_found_though_a_roleplay_quotes_the_archives
     assert r.exit_code == 1
     assert f"Tour 1 : DIFFÈRE\n  - le fil montre 1111-2222-3333-4444, l'archive donne {codes[1]}\n" in r.output
     assert f"Tour 2 : identique, sceau pbp#2/{codes[2]} comme dans le fil.\n" in r.output
-    assert r.output.endswith("Verdict : 1 problème(s), détaillés plus haut.\n")
+    assert r.output.endswith("Verdict : 1 problème, détaillé plus haut.\n")
 
 
 def test_a_players_seal_line_in_bold_stays_roleplay(played, tmp_path):

@@ -32,7 +32,9 @@ def test_odds_cli_table_and_forum_formats():
     assert bb.startswith("[b]2d6+1 contre 1d6+3[/b]") and "62.5 %" in bb
     md = pbp("odds", "1d10", "--le", "3", "--format", "markdown").output
     assert "| 1d10 ≤ 3 | 30.0 % |" in md
-    assert pbp("odds", "1d10").exit_code == 2
+    assert pbp("odds", "1d10", "--ge", "3", "--vs", "1d6").exit_code == 2
+    every = pbp("odds", "1d10")  # every total: what `pbp odds 10d10kh3` answers too
+    assert every.exit_code == 0 and "7   10.0 %  40.0 %" in every.output.splitlines()
     bad = pbp("odds", "--rule", "manhunt.combt")
     assert bad.exit_code == 1 and "Vouliez-vous dire « combat » ?" in bad.stderr
     bad = pbp("odds", "--rule", "manhunt.combat", "--set", "pejii=1d6")

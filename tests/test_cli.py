@@ -67,7 +67,7 @@ def test_run_resolves_renders_and_replays(ready):
     assert pbp("post", "--player", "lucy", cwd=ready).output == (folder / "private/lucy.bbcode").read_text()
     assert pbp("post", "--gm", cwd=ready).output == (folder / "gm.bbcode").read_text()
     v = pbp("verify", cwd=ready)
-    assert v.exit_code == 0 and "2 tour(s)" in v.output
+    assert v.exit_code == 0 and "2 tours rejoués" in v.output
 
 
 def test_verify_reports_a_tampered_archive(ready):
@@ -191,7 +191,6 @@ def test_finished_game_refuses_turns(ready):
     ("ruleset: toy\nsecret: x\nplayers: {lucy: Lucy}\nlang: de\n", "campaign.yaml:4: « de » n'est pas une valeur possible."),
     ("ruleset: tyo\nsecret: x\nplayers: {lucy: Lucy}\n", "campaign.yaml:1: jeu de règles inconnu « tyo »."),
     ("ruleset: toy\nsecret: x\nplayers: {lucy: Lucy}\nrules: {romos: 3}\n", "campaign.yaml:4: règle inconnue « romos »"),
-    ("ruleset: toy\nplayers: {lucy: Lucy}\n", "campaign.yaml:1: la clé « secret » est obligatoire."),
     ("ruleset: toy\nsecret: x\nplayers: {lucy: Lucy}\nplayrs: {}\n", "Vouliez-vous dire « players » ?"),
     ("ruleset: toy\nsecret: x\nplayers: {../x: Lucy}\n", "campaign.yaml:3: pseudo « ../x » invalide"),
 ])
@@ -298,7 +297,8 @@ def test_init_new_campaign_from_the_skeleton_sets_up(tmp_path, ruleset_id):
     r = pbp("init", target, "--ruleset", ruleset_id, "--lang", "en")
     assert r.exit_code == 0, r.output
     config = yamlio.load_file(target / "campaign.yaml")
-    assert config["lang"] == "en" and len(config["secret"]) == 32 and config["secret"] != "{secret}"
+    secret = yamlio.load_file(target / "secret.yaml")["secret"]
+    assert config["lang"] == "en" and "secret" not in config and len(secret) == 32 and secret != "{secret}"
     s = pbp("setup", cwd=target)
     assert s.exit_code == 0, s.output
     assert "Committed" in s.output or "Archived" in s.output

@@ -2,7 +2,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from pbp import dice, yamlio
 from pbp.campaign import open_campaign
@@ -232,7 +232,7 @@ def test_an_archive_from_before_versions_replays_plays_on_with_version_0_and_aud
 
     r = pbp("verify", cwd=archive_v0)
     assert r.exit_code == 0, r.output
-    assert "3 tour(s) rejoué(s) à l'identique." in r.output
+    assert "3 tours rejoués à l'identique." in r.output
     assert pbp("run", "--no-commit", cwd=archive_v0).exit_code == 0
     # its next turn keeps the dice it was set up with (docs/dice.md): version 0, recorded by absence
     assert "dice" not in yamlio.load_file(archive_v0 / "turns/003/turn.yaml")
@@ -266,3 +266,196 @@ def test_a_record_with_an_unknown_dice_version_is_refused_cleanly(archive_v0):
     r = pbp("verify", cwd=archive_v0)
     assert r.exit_code == 1 and "Traceback" not in r.output
     assert "version de dés 7 inconnue de ce pbp (il connaît : 0, 1)" in r.output
+
+
+# -- the forum's dice notation (pbp/dice_notation.py) ------------------------------------
+
+@pytest.mark.parametrize("text, canonical, low, high", [
+    ("2d20kh1", "2d20kh1", 1, 20),
+    ("2d20KL1".lower(), "2d20kl1", 1, 20),
+    ("4d6dl1", "4d6dl1", 3, 18),
+    ("4d6dh1", "4d6dh1", 3, 18),
+    ("10d10k3", "10d10kh3", 3, 30),
+    ("3d6!", "3d6!", 3, 18 * 11),
+    ("1d6!>=5", "1d6!>=5", 1, 6 * 11),
+    ("4d6r1", "4d6r1", 4, 24),
+    ("4d6ro1", "4d6ro1", 4, 24),
+    ("1d20r<3", "1d20r<3", 1, 20),
+    ("6d6>=4", "6d6>=4", 0, 6),
+    ("6d6>=4f1", "6d6>=4f1", -6, 6),
+    ("4dF", "4dF", -4, 4),
+    ("4df+1", "4dF+1", -3, 5),
+    ("2d20kh1 + 5", "2d20kh1+5", 6, 25),
+])
+def test_the_notation_reads_and_its_bounds_are_the_exact_ones(text, canonical, low, high):
+    expr = dice.parse(text)
+    assert (str(expr), expr.minimum, expr.maximum) == (canonical, low, high)
+    odds = expr.exact()
+    assert (min(odds), max(odds), sum(odds.values())) == (low, high, 1)
+
+
+def enumerate_roller(expr) -> dict:
+    """The roller's own distribution, by walking every sequence of faces it can
+    read (each face 1/sides): an exact check of the odds that shares no code with them."""
+    from fractions import Fraction
+
+    class More(Exception):
+        pass
+
+    out: dict = {}
+    pending = [((), Fraction(1))]
+    while pending:
+        prefix, p = pending.pop()
+        faces = iter(prefix)
+        wanted = []
+
+        def read(sides):
+            face = next(faces, None)
+            if face is None:
+                wanted.append(sides)
+                raise More
+            return face
+
+        try:
+            _, total, _ = expr.throw(read)
+        except More:
+            pending += [(prefix + (f,), p / wanted[0]) for f in range(1, wanted[0] + 1)]
+            continue
+        out[total] = out.get(total, 0) + p
+    return out
+
+
+@pytest.mark.parametrize("text", ["2d4kh1", "3d4dl1", "2d3dh1", "2d4!", "1d3!>=2", "2d4r1", "3d3ro1kh2",
+                                  "1d4r<3", "4d3>=2f1", "3dF", "3dFkh2", "2d4!kh1+1", "1d3ro1!-1d2", "3d4<2"])
+def test_the_odds_are_what_the_roller_rolls(text):
+    expr = dice.parse(text)
+    assert expr.exact() == enumerate_roller(expr)
+
+
+def test_pbp_odds_answers_the_notation_exactly():
+    from fractions import Fraction
+
+    from pbp.odds import distribution
+    from tests.helpers import pbp
+
+    r = pbp("odds", "10d10kh3")
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0] == "10d10kh3" and "30  7.0 %   7.0 %" in lines and "3   0.0 %   100.0 %" in lines
+    # 30: three 10s or more among ten d10
+    assert distribution("10d10kh3")[30] == 1 - Fraction(9, 10) ** 10 - 10 * Fraction(1, 10) * Fraction(9, 10) ** 9 \
+        - 45 * Fraction(1, 100) * Fraction(9, 10) ** 8
+    r = pbp("odds", "2d20kh1", "--ge", "15")
+    assert r.exit_code == 0 and "2d20kh1 ≥ 15  51.0 %" in r.output  # 1 - (14/20)²
+    assert distribution("4dF")[0] == Fraction(19, 81)
+    r = pbp("odds", "3d6!")
+    assert r.exit_code == 0 and "au plus 10 dés de plus par dé" in r.output
+    r = pbp("odds", "1000d1000")
+    assert r.exit_code == 1 and "trop de dés et de faces pour des chances exactes (au plus 4000000" in r.stderr
+
+
+@pytest.mark.parametrize("expr, faces, shown", [
+    ("4d6dl1", [6, 4, 3, 1], "4d6dl1 (6+4+3+~~1~~ = 13)"),
+    ("2d20kh1", [7, 15], "2d20kh1 (~~7~~+15 = 15)"),
+    ("2d20kl1+2", [7, 15], "2d20kl1+2 (7+~~15~~+2 = 9)"),
+    ("3d6!", [6, 6, 2, 3, 1], "3d6! (6!+6!+2+3+1 = 18)"),
+    ("4d6r1", [1, 1, 5, 2, 3, 4], "4d6r1 (~~1~~+~~1~~+5+2+3+4 = 14)"),
+    ("2d6ro1", [1, 1, 4], "2d6ro1 (~~1~~+1+4 = 5)"),
+    ("6d6>=4f1", [5, 2, 6, 1, 4, 3], "6d6>=4f1 (5✔ 2 6✔ 1✘ 4✔ 3 = 2)"),
+    ("4dF", [1, 2, 3, 3], "4dF (-1 0 +1 +1 = 1)"),
+    ("1d20ro1", [1, 12], "1d20ro1 (~~1~~+12 = 12)"),
+])
+def test_the_forum_shows_every_die_the_dropped_and_rerolled_struck(expr, faces, shown):
+    roll = dice.Dice("s", 1, forced={"x": faces}).roll("x", expr)
+    assert str(roll) == shown and roll.faces == tuple(faces)
+
+
+@pytest.mark.parametrize("expr, faces", [("3d6!", [6, 2]), ("3d6!", [6, 2, 3, 4, 5]), ("2d6r1", [1, 1]),
+                                         ("2d6kh1", [7, 1]), ("2dF", [0, 1])])
+def test_forced_faces_of_the_notation_are_read_in_order(expr, faces):
+    with pytest.raises(PbpError) as err:
+        dice.Dice("s", 1, forced={"x": faces}).roll("x", expr)
+    assert err.value.key == "forced_faces_read"
+
+
+def test_a_forced_total_the_notation_cannot_give_is_refused():
+    assert dice.Dice("s", 1, forced={"x": 7}).roll("x", "2d6>=4f1+5").total == 7
+    with pytest.raises(PbpError) as err:  # within 1..66, but no exploding d6 totals 6 or 12
+        dice.Dice("s", 1, forced={"x": 12}).roll("x", "1d6!")
+    assert err.value.key == "forced_range"
+
+
+@pytest.mark.parametrize("expr, key, says", [
+    ("1d6" * 100, "dice_too_long", "at most 200 characters"),
+    ("1001d6kh1", "dice_too_many", "at most 1000 dice in one term, and 100000 sides a die"),
+    ("3d6!>=1", "dice_explode_all", "at most 10 extra dice a die"),
+    ("3d6!>", "bad_dice", "examples: 1d10"),
+    ("3d6r<=6", "dice_reroll_all", "pbp rerolls at most 10 times"),
+    ("4d6kh5", "dice_keep_range", "keep or drop from 1 to 4 dice"),
+    ("4d6dl4", "dice_keep_range", "keep or drop from 1 to 3 dice"),
+    ("4d6kh0", "dice_keep_range", "keep or drop from 1 to 4 dice"),
+    ("4dF!", "dice_fate_modifier", "Fate dice (dF) neither reroll nor explode"),
+    ("4d6kh1r1", "bad_dice", "examples"),
+    ("2d6>=", "bad_dice", "examples"),
+])
+def test_a_strangers_expression_is_refused_cleanly_saying_the_limits(expr, key, says):
+    with pytest.raises(PbpError) as err:
+        dice.parse(expr)
+    assert err.value.key == key and says in err.value.text("en")
+
+
+def test_pbp_roll_rolls_the_notation():
+    from tests.helpers import pbp
+
+    r = pbp("roll", "4d6dl1", "--seed", "3")
+    assert r.exit_code == 0 and r.output == "4d6dl1 (2+5+5+~~2~~ = 12)\n"  # of equal dice, the first thrown is kept
+    r = pbp("roll", "3d6!>=0")
+    assert r.exit_code == 1 and "Traceback" not in r.output
+
+
+NOTATION_TEXT = st.builds(
+    lambda count, sides, reroll, explode, keep, count_op, const: (
+        f"{count}d{sides}{reroll}{explode}{keep}{count_op}{const}"),
+    st.sampled_from(["", "1", "2", "3", "5", "0", "1001"]),
+    st.sampled_from(["1", "2", "4", "6", "10", "20", "%", "F", "0", "100001"]),
+    st.sampled_from(["", "r1", "ro1", "r<3", "r>=5", "ro<=2", "r<=6", "r0"]),
+    st.sampled_from(["", "!", "!>=5", "!>3", "!=1", "!>=1", "!<2"]),
+    st.sampled_from(["", "kh1", "kl1", "dh1", "dl1", "k2", "kh0", "dl5"]),
+    st.sampled_from(["", ">=4", "<2", "=1", ">=4f1", ">=0f<=-1", ">"]),
+    st.sampled_from(["", "+1", "-2", "+1d4", "-1d6kh1", "+2dF"]))
+
+
+def shown_parts_sum(text: str, total_shown: str) -> int:
+    """The sum of the parts a forum line shows (struck parts left out; ✔ 1, ✘ -1 when counting)."""
+    import re
+
+    body = text[text.index("(") + 1:text.rindex(" = " + total_shown + ")")]
+    body = re.sub(r"~~[^~]*~~", "", body).replace("!", "")
+    if "✔" in body or "✘" in body or ">=" in text or "<" in text.split(" ")[0] or "=" in text.split(" ")[0]:
+        return None
+    return sum(int(x) for x in re.findall(r"[+-]?\d+", body.replace("+", " +").replace("-", " -")))
+
+
+@settings(deadline=None)  # an exact distribution's first computation (icepool) may take a while
+@given(st.one_of(NOTATION_TEXT, st.text(alphabet="0123456789dDfFkhlr!<>=%+- ", max_size=16)),
+       st.integers(0, 2 ** 32))
+def test_every_notation_rolls_within_its_exact_odds_or_raises_pbp_error(text, seed):
+    """As avrae/d20: any expression either rolls (its total one the exact odds
+    give, and the sum of the parts shown) or is refused with pbp's own error."""
+    try:
+        expr = dice.parse(text)
+    except PbpError:
+        return
+    roll = dice.FreeDice(seed).roll("x", expr)
+    if expr.cost() <= 200_000:
+        odds = expr.exact()
+        assert sum(odds.values()) == 1 and odds.get(roll.total, 0) > 0
+        assert expr.minimum <= roll.total <= expr.maximum
+    shown = dice.forum(roll)
+    assert shown.startswith(str(expr))
+    single = len(expr.dice) == 1 and expr.dice[0].sign > 0
+    if single and "(" in shown and " = " in shown:
+        parts = shown_parts_sum(shown, str(roll.total))
+        assert parts is None or parts == roll.total, shown
+    replayed = dice.Dice("s", 1, forced={"x": list(roll.faces)}).roll("x", expr) if roll.faces else roll
+    assert replayed.total == roll.total  # the log's faces give the total again (what verify and forum rely on)

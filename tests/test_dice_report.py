@@ -8,7 +8,7 @@ import pytest
 
 from pbp import dice_report as dr, yamlio
 from pbp.campaign import open_campaign
-from pbp.dice import Dice, Roll
+from pbp.dice import Dice, FreeDice, Roll
 from tests.helpers import copy_example, pbp, write
 
 TURNS = 20
@@ -146,3 +146,18 @@ def test_no_nan_or_infinity_reach_the_report():
     text = dr.render(rep, "text", "fr", "T")
     assert "1d6 — 40 jets : valeurs impossibles pour ces dés : 9 — à examiner\n" in text
     assert "nan" not in text and "inf" not in text and math.isinf(rep.expressions[0].chi2)
+
+
+def test_the_notation_is_tested_against_its_exact_odds_and_its_dice_by_size():
+    """4d6dl1 and 3d6! rolls: their totals against icepool's exact odds, and
+    every die read (dropped and exploded ones too) counted as a d6 face."""
+    roller = FreeDice(5, keep_log=True)
+    for _ in range(300):
+        roller.roll("x", "4d6dl1")
+        roller.roll("y", "3d6!")
+    rep = dr.report(roller.log)
+    names = {f.name: f for f in rep.expressions + rep.faces}
+    assert set(names) == {"4d6dl1", "3d6!", "d6"}
+    assert names["4d6dl1"].rolls == 300 and names["4d6dl1"].p > dr.LEVEL
+    assert names["d6"].rolls == 1200 + sum(len(r.faces) for r in roller.log if r.label == "y")
+    assert abs(sum(dr.exact_distribution("3d6!").values()) - 1) < 1e-12

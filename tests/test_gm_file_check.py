@@ -18,7 +18,7 @@ def test_every_problem_of_gm_yaml_at_once_and_in_the_summary(tmp_path):
         "Valeurs possibles : turn, narration, rolls, orders.",
         f"{GM}:4: « S99 » n'est pas voisine de la case du chasseur : il ne fait qu'un pas. "
         "Valeurs possibles : S15, S13."]
-    assert f"{GM} : 2 problème(s), listés ci-dessus ; « pbp run » refusera le tour tant qu'ils y sont." \
+    assert f"{GM} : 2 problèmes, listés ci-dessus ; « pbp run » refusera le tour tant qu'ils y sont." \
         in r.stdout.splitlines()
     write(root, GM, "narration: x\n")
     r = pbp("check", cwd=root)

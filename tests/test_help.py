@@ -180,7 +180,7 @@ def test_init_speaks_the_new_campaigns_language_and_an_example_takes_lang(env, t
     config = (tmp_path / "en" / "campaign.yaml").read_text(encoding="utf-8")
     assert "\nlang: en\n" in config and "lang: fr" not in config
     r = run("-C", tmp_path / "en", "verify")  # the turns played in French stay French
-    assert r.exit_code == 0 and lines(r)[-1] == "9 turn(s) replayed identically."
+    assert r.exit_code == 0 and lines(r)[-1] == "9 turns replayed identically."
 
 
 def test_the_campaign_language_of_c_or_of_the_current_folder(env, tmp_path):
@@ -262,12 +262,14 @@ def test_the_real_entry_point_speaks_the_campaign_language(tmp_path):
      "Error: `--to` expects a whole number, x>=0."),
     (["preview", "--output", "."], "Erreur : valeur invalide pour « --output » : « . » est un dossier : donnez un fichier.",
      "Error: invalid value for `--output`: `.` is a folder: give a file."),
-    (["check", "x", "y"], "Erreur : argument(s) en trop : x, y.", "Error: unexpected extra argument(s): x, y."),
+    (["check", "x", "y"], "Erreur : arguments en trop : x, y.", "Error: unexpected extra arguments: x, y."),
     (["roll"], "Erreur : il manque l'argument EXPR.", "Error: missing argument EXPR."),
     (["post", "--player", "lucy", "--gm"], "Erreur : --player et --gm s'excluent : l'un ou l'autre.",
      "Error: --player and --gm exclude each other."),
-    (["odds", "1d6"], "Erreur : donnez EXPR avec une seule de --ge/--gt/--le/--lt/--eq, ou EXPR --vs EXPR2, ou --rule.",
-     "Error: give EXPR with one of --ge/--gt/--le/--lt/--eq, or EXPR --vs EXPR2, or --rule."),
+    (["odds", "1d6", "--ge", "2", "--le", "5"],
+     "Erreur : donnez EXPR (toutes ses valeurs), EXPR avec une seule de --ge/--gt/--le/--lt/--eq, ou EXPR --vs EXPR2, "
+     "ou --rule.",
+     "Error: give EXPR (all its totals), EXPR with one of --ge/--gt/--le/--lt/--eq, or EXPR --vs EXPR2, or --rule."),
 ])
 def test_usage_errors_in_both_languages(env, args, fr, en):
     env.setenv("PBP_LANG", "fr")

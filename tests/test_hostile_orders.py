@@ -204,11 +204,11 @@ def test_a_campaign_sets_its_own_limits(camp):
 def test_an_unknown_limit_is_refused_with_a_suggestion(camp):
     config = camp / "campaign.yaml"
     config.write_text(config.read_text(encoding="utf-8") + "limits:\n  roleplay_char: 40\n", encoding="utf-8")
-    refused(camp, "campaign.yaml:17: limite inconnue « roleplay_char ». Vouliez-vous dire « roleplay_chars » ? "
+    refused(camp, "campaign.yaml:15: limite inconnue « roleplay_char ». Vouliez-vous dire « roleplay_chars » ? "
                   "Valeurs possibles : order_file_bytes, roleplay_chars, text_chars, depth, integer_digits, "
                   "gm_file_bytes, post_chars.")
     config.write_text(config.read_text(encoding="utf-8").replace("roleplay_char: 40", "depth: oui"), encoding="utf-8")
-    refused(camp, "campaign.yaml:17: la limite « depth » est un nombre entier d'au moins 1, pas « oui ».")
+    refused(camp, "campaign.yaml:15: la limite « depth » est un nombre entier d'au moins 1, pas « oui ».")
 
 
 def test_4000_repeated_actions_are_each_placed_on_their_line(camp):
@@ -228,7 +228,8 @@ def test_empty_and_comment_only_files(camp):
 
 
 def test_invalid_utf8_names_its_line(camp):
-    orders(camp, HEAD.encode() + b"actions: []\nroleplay: caf\xe9\n")
+    # half UTF-8, half Windows-1252: no one reading (a Windows-1252 file alone is read, with a note)
+    orders(camp, HEAD.encode() + b"actions: []\nroleplay: caf\xc3\xa9 ou caf\xe9\n")
     refused(camp, f"{LUCY}:4: le fichier n'est pas en UTF-8 ; enregistrez-le en UTF-8.")
 
 

@@ -141,7 +141,7 @@ def test_labels_sections_notes_and_greetings(examples):
     r = read(mh, "lucy", "Salut MJ !\nActions :\n- déplacement normal : est\nRP : Elle se cache presque.\n"
                          "Merci !")
     assert actions(r) == [{"deplacement_normal": "est"}]
-    assert r.reading.roleplay == "Elle se cache presque.\nMerci !"  # the RP section runs to the end
+    assert r.reading.roleplay == "Elle se cache presque."  # thanks are said to the MJ, not roleplay
     r = read(mh, "lucy", "HRP : absente ce week-end\nJe me cache.")
     assert actions(r) == ["se_cacher"] and r.reading.roleplay == ""
 
@@ -326,7 +326,7 @@ def test_every_legal_order_written_in_words_reads_back(tmp_path, rid):
             options = rs.legal_orders(state, scenario, player)
             for option in rng.sample(options, min(len(options), 12)):
                 text = words_for(rs, compiled, scenario.name(player), option, rng)
-                reading = importer.read(text, rs, compiled, people, player)
+                reading = importer.read(text, rs, compiled, people, player, rs.closed_actions(state, scenario, player))
                 assert reading.questions == [], (text, [q.text("en") for q in reading.questions])
                 problems = Refusals()
                 got = parse_actions([a.id if a.arg is None else {a.id: a.arg} for a in reading.actions], rs,
@@ -394,7 +394,7 @@ FILE_FR = ("# lu dans un message du joueur par « pbp orders import » : vérifi
            "roleplay: |\n  Mélétê retient son souffle.\n")
 RECEIPT_FR = ("[size=150][b]Accusé de réception — La chasse à l'homme, tour 4[/b][/size]\n\n"
               "[b]Mélétê[/b] (lucy),\nvos ordres sont bien arrivés et sont valides. Voici ce qui sera joué\u00a0:\n"
-              "[list]\n[*]deplacement normal : est\n[*]recherche pieges\n[/list]\n\n"
+              "[list]\n[*]déplacement normal : est\n[*]recherche de pièges\n[/list]\n\n"
               "Votre roleplay, tel qu'il sera cité\u00a0:\n[quote=\"Mélétê\"]Mélétê retient son souffle.[/quote]\n")
 
 
@@ -447,14 +447,14 @@ def test_import_asks_in_the_campaign_language_and_writes_nothing(manhunt):
         "Valeurs possibles : Grimnir le Traqueur.\n"
         "ligne 2 (« je vais vers la cuisine ») : deplacement_normal : il manque « direction ». "
         "Valeurs possibles : nord, est, sud, ouest.\n"
-        "2 point(s) à faire préciser au joueur : rien n'a été écrit.\n")
+        "2 points à faire préciser au joueur : rien n'a été écrit.\n")
     assert not (manhunt / "turns/004/orders/lucy.yaml").exists()
     _english(manhunt)
     r = run(text="si un chasseur arrive, je fuis")
     assert r.exit_code == 1
     assert r.stderr == ("line 1 (`si un chasseur arrive, je fuis`): a conditional order (`if …`) cannot be played: "
-                        "ask the player what their character does. Valid values: fuite.\n"
-                        "1 point(s) to ask the player about: nothing was written.\n")
+                        "ask the player what their character does. Valid values: flight.\n"
+                        "1 point to ask the player about: nothing was written.\n")
 
 
 def test_import_in_english_and_refused_orders(manhunt):
@@ -468,13 +468,13 @@ def test_import_in_english_and_refused_orders(manhunt):
     assert r.exit_code == 1  # what `pbp check` refuses is said, and the exit code says it too
     assert r.stdout == (
         "# read from the player's message by `pbp orders import`: check it before running the turn\n"
-        "player: lucy\nturn: 4\nactions:\n  - fouille\n  - repos\n\n"
-        "pbp check would refuse these orders (1 problem(s)):\n"
+        "player: lucy\nturn: 4\nactions:\n  - search\n  - rest\n\n"
+        "pbp check would refuse these orders (1 problem):\n"
         "  turns/004/orders/lucy.yaml:6: these actions cost 4 points; 2 at most a turn.\n\n"
         "Receipt to send back to the player:\n"
         "### Receipt — La chasse à l'homme, turn 4\n\n"
         "**Mélétê** (lucy),  \nyour orders have arrived but cannot be played as they are:\n\n"
-        "- turns/004/orders/lucy.\u2060yaml:\u20606: these actions cost 4 points; 2 at most a turn.\n\n"
+        "- These actions cost 4 points; 2 at most a turn.\n\n"
         "Fix them and send the file again; otherwise you will play the default orders.\n")
 
 
@@ -491,9 +491,13 @@ def test_the_message_is_bounded_and_read_from_regular_files_only(manhunt, tmp_pa
     assert r.stderr == (f"{fifo}: ce n'est pas un fichier ordinaire : pbp ne lit un message que dans un fichier "
                         "ou sur l'entrée standard.\n")
     bad = tmp_path / "latin1.txt"
-    bad.write_bytes("je me caché".encode("latin-1"))
+    bad.write_bytes("je me caché".encode("utf-8") + " et caché".encode("latin-1"))  # half UTF-8: no reading
     r = pbp("orders", "import", "--player", "lucy", bad, cwd=manhunt)
     assert r.exit_code == 1 and "n'est pas en UTF-8" in r.stderr
+    ansi = tmp_path / "ansi.txt"
+    ansi.write_bytes("Je me cache. « Pas un bruit… »".encode("cp1252"))  # Notepad's ANSI: read, with a note
+    r = pbp("orders", "import", "--player", "lucy", ansi, cwd=manhunt)
+    assert r.exit_code == 0 and "lu en Windows-1252" in r.stderr and "« Pas un bruit… »" in r.stdout
 
 
 def test_orders_still_prints_the_blank_form(manhunt):

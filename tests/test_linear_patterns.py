@@ -125,3 +125,25 @@ def test_the_escaping_patterns_on_their_worst_text(pattern, worst):
                          ids=["spaces", "stars", "digits", "equals"])
 def test_the_markdown_block_patterns_on_their_worst_lines(pattern, line):
     cpu(lambda: pattern.match(line))
+
+
+def test_bidi_marks_and_piles_of_combining_marks_in_a_roleplay_do_not_go_out(camp):
+    """LRM/RLM/ALM are removed like the other bidi controls; a "zalgo" roleplay
+    (19,000 marks on one letter) keeps at most render.MAX_MARKS per letter."""
+    import yaml
+
+    path = camp / "turns/004/orders/lucy.yaml"
+    orders = yaml.safe_load(path.read_text(encoding="utf-8"))
+    zalgo = "Z" + "\u0301\u0316\u0483" * 6_333 + "ut"
+    orders["roleplay"] = f"Lucy\u200e lit\u200f l'inscription\u061c : {zalgo} ! Việt, Ти́бет."
+    path.write_text(yaml.safe_dump(orders, allow_unicode=True), encoding="utf-8")
+    with no_hang(20):
+        r = pbp("run", "--no-commit", cwd=camp)
+    assert r.exit_code == 0, r.output
+    posts = [p.read_text(encoding="utf-8") for p in (camp / "turns/004").rglob("*.bbcode")]
+    shown = [p for p in posts if "l'inscription" in p]
+    assert shown
+    for post in shown:
+        assert not any(mark in post for mark in "\u200e\u200f\u061c")
+        assert "Lucy lit l'inscription : Z" + ("\u0301\u0316\u0483" * 3)[:render.MAX_MARKS] + "ut !" in post
+        assert "Việt, Ти́бет." in post  # real accents stay

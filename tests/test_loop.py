@@ -43,13 +43,19 @@ CHECK_REFUSED = {
     "fr": ("Valides (1) : lucy (2 actions)\n"
            "Refusés (1) : bob (Bob) — les problèmes sont listés ci-dessus.\n"
            "Sans ordres (1) : eve (Eve) — ordres par défaut s'ils n'envoient rien.\n"
-           "Tour 1 : 1 valide(s), 1 refusé(s), 1 sans ordres.\n",
+           "À l'échéance, sans nouvel envoi :\n"
+           "  bob (Bob) : turns/001/orders/bob.yaml refusé (avec « pbp run --at-deadline ») — ordres par défaut : aucune action\n"
+           "  eve (Eve) : rien envoyé — ordres par défaut : aucune action\n"
+           "Tour 1 : 1 valide, 1 refusé, 1 sans ordres.\n",
            "turns/001/orders/bob.yaml:4: action inconnue « avancr ». Vouliez-vous dire « avancer » ? "
            "Valeurs possibles : avancer, pile_ou_face.\n"
            "turns/001/orders/bob.yaml:5: 9 est hors limites (-3 à 3).\n"),
     "en": ("Valid (1): lucy (2 actions)\n"
            "Refused (1): bob (Bob) — the problems are listed above.\n"
            "No orders (1): eve (Eve) — default orders if they send nothing.\n"
+           "At the deadline, unless something new arrives:\n"
+           "  bob (Bob): turns/001/orders/bob.yaml refused (with `pbp run --at-deadline`) — default orders: no action\n"
+           "  eve (Eve): nothing sent — default orders: no action\n"
            "Turn 1: 1 valid, 1 refused, 1 without orders.\n",
            "turns/001/orders/bob.yaml:4: unknown action `avancr`. Did you mean `advance`? "
            "Valid values: advance, flip.\n"
@@ -70,11 +76,17 @@ CHECK_BLANK = {
     "fr": "Valides (1) : lucy (2 actions)\n"
           "Sans ordres (1) : eve (Eve) — ordres par défaut s'ils n'envoient rien.\n"
           "Formulaire renvoyé vierge (compte comme rien envoyé) : bob (Bob)\n"
+          "À l'échéance, sans nouvel envoi :\n"
+          "  bob (Bob) : formulaire renvoyé vierge — ordres par défaut : aucune action\n"
+          "  eve (Eve) : rien envoyé — ordres par défaut : aucune action\n"
           "Jets forcés de gm.yaml : 1, tous possibles et utilisés par ce tour.\n"
-          "Tour 1 : 1 valide(s), 0 refusé(s), 2 sans ordres.\n",
+          "Tour 1 : 1 valide, 0 refusé, 2 sans ordres.\n",
     "en": "Valid (1): lucy (2 actions)\n"
           "No orders (1): eve (Eve) — default orders if they send nothing.\n"
           "Form sent back blank (counts as nothing sent): bob (Bob)\n"
+          "At the deadline, unless something new arrives:\n"
+          "  bob (Bob): form sent back blank — default orders: no action\n"
+          "  eve (Eve): nothing sent — default orders: no action\n"
           "Forced rolls in gm.yaml: 1, all possible and used by this turn.\n"
           "Turn 1: 1 valid, 0 refused, 2 without orders.\n",
 }
@@ -90,8 +102,13 @@ def test_check_counts_a_blank_form_once_as_nothing_sent_and_checks_forced_rolls(
     assert (r.exit_code, r.stdout, r.stderr) == (0, CHECK_BLANK[lang], "")
     # run says the same people play the default orders, once each
     run = pbp("run", "--no-commit", cwd=root)
-    assert run.stdout.splitlines()[1] == {"fr": "Sans ordres (ordres par défaut) : bob, eve",
-                                          "en": "No orders (default orders): bob, eve"}[lang]
+    assert run.stdout.splitlines()[1:4] == {
+        "fr": ["Joués selon la règle de l'échéance :",
+               "  bob (Bob) : formulaire renvoyé vierge — ordres par défaut : aucune action",
+               "  eve (Eve) : rien envoyé — ordres par défaut : aucune action"],
+        "en": ["Played by the deadline rule:",
+               "  bob (Bob): form sent back blank — default orders: no action",
+               "  eve (Eve): nothing sent — default orders: no action"]}[lang]
 
 
 @pytest.mark.parametrize("lang, message", [
@@ -104,16 +121,22 @@ def test_check_refuses_a_forced_roll_the_die_cannot_give(tmp_path, lang, message
     write(root, "turns/001/gm.yaml", "rolls: {lucy.piece: 9}\n")
     r = pbp("check", cwd=root)
     assert r.exit_code == 1 and r.stderr == message
-    assert r.stdout.splitlines()[-1] == {"fr": "Tour 1 : 1 valide(s), 0 refusé(s), 2 sans ordres.",
+    assert r.stdout.splitlines()[-1] == {"fr": "Tour 1 : 1 valide, 0 refusé, 2 sans ordres.",
                                          "en": "Turn 1: 1 valid, 0 refused, 2 without orders."}[lang]
 
 
 CHECK_INACTIVE = {
     "fr": "Valides (1) : lucy (1 action)\n"
           "Inactifs (trop de tours sans ordres, ordres par défaut) : bob (Bob), eve (Eve)\n"
+          "À l'échéance, sans nouvel envoi :\n"
+          "  bob (Bob) : rien envoyé — ordres par défaut : aucune action\n"
+          "  eve (Eve) : rien envoyé — ordres par défaut : aucune action\n"
           "Tour 3 : tous les ordres attendus sont arrivés et sont valides.\n",
     "en": "Valid (1): lucy (1 action)\n"
           "Inactive (too many turns without orders, default orders): bob (Bob), eve (Eve)\n"
+          "At the deadline, unless something new arrives:\n"
+          "  bob (Bob): nothing sent — default orders: no action\n"
+          "  eve (Eve): nothing sent — default orders: no action\n"
           "Turn 3: every expected order has arrived and is valid.\n",
 }
 
@@ -176,9 +199,9 @@ RECEIPTS = {
                    "[b]Bob[/b] (bob),\n"
                    "vos ordres sont arrivés mais ne peuvent pas être joués tels quels\u00a0:\n"
                    "[list]\n"
-                   "[*]turns/001/orders/bob.\u2060yaml:\u20604: action inconnue « avancr ». Vouliez-vous dire « avancer » ? "
+                   "[*]ligne 4 de vos ordres : action inconnue « avancr ». Vouliez-vous dire « avancer » ? "
                    "Valeurs possibles : avancer, pile_ou_face.\n"
-                   "[*]turns/001/orders/bob.\u2060yaml:\u20605: 9 est hors limites (-3 à 3).\n"
+                   "[*]ligne 5 de vos ordres : 9 est hors limites (-3 à 3).\n"
                    "[/list]\n"
                    "Corrigez-les et renvoyez le fichier avant le dimanche 6 décembre 2026 à 20 h 00\u00a0; "
                    "sinon vous jouerez les ordres par défaut.\n\n"
@@ -187,9 +210,9 @@ RECEIPTS = {
                    "[b]Bob[/b] (bob),\n"
                    "your orders have arrived but cannot be played as they are:\n"
                    "[list]\n"
-                   "[*]turns/001/orders/bob.\u2060yaml:\u20604: unknown action `avancr`. Did you mean `advance`? "
+                   "[*]line 4 of your orders: unknown action `avancr`. Did you mean `advance`? "
                    "Valid values: advance, flip.\n"
-                   "[*]turns/001/orders/bob.\u2060yaml:\u20605: 9 is out of range (-3 to 3).\n"
+                   "[*]line 5 of your orders: 9 is out of range (-3 to 3).\n"
                    "[/list]\n"
                    "Fix them and send the file again before Sunday 6 December 2026 at 20:00; "
                    "otherwise you will play the default orders.\n\n"
@@ -300,32 +323,32 @@ def test_remind_without_a_deadline(tmp_path):
 
 STATUS = {
     ("fr", 1): ["Ordres du tour 2 (avant le dimanche 13 décembre 2026 à 20 h 00)",
-                "pseudo  personnage  ordres    tours manqués",
-                "------  ----------  --------  --------------",
+                "pseudo  personnage  ordres    tours manqués d'affilée",
+                "------  ----------  --------  -----------------------",
                 "lucy    Lucy        attendus  0",
                 "bob     Bob         attendus  0",
                 "eve     Eve         attendus  1 (à relancer)",
                 "",
                 "En attente\u00a0: lucy, bob, eve"],
     ("fr", 2): ["Ordres du tour 3 (avant le dimanche 20 décembre 2026 à 20 h 00)",
-                "pseudo  personnage  ordres    tours manqués",
-                "------  ----------  --------  --------------",
+                "pseudo  personnage  ordres    tours manqués d'affilée",
+                "------  ----------  --------  -----------------------",
                 "lucy    Lucy        reçus     0",
                 "bob     Bob         attendus  1 (à relancer)",
                 "eve     Eve         inactif   2 (inactif)",
                 "",
                 "En attente\u00a0: bob"],
     ("en", 1): ["Orders for turn 2 (before Sunday 13 December 2026 at 20:00)",
-                "handle  character  orders    missed turns",
-                "------  ---------  --------  ------------",
+                "handle  character  orders    turns missed in a row",
+                "------  ---------  --------  ---------------------",
                 "lucy    Lucy       expected  0",
                 "bob     Bob        expected  0",
                 "eve     Eve        expected  1 (chase)",
                 "",
                 "Waiting for: lucy, bob, eve"],
     ("en", 2): ["Orders for turn 3 (before Sunday 20 December 2026 at 20:00)",
-                "handle  character  orders    missed turns",
-                "------  ---------  --------  ------------",
+                "handle  character  orders    turns missed in a row",
+                "------  ---------  --------  ---------------------",
                 "lucy    Lucy       received  0",
                 "bob     Bob        expected  1 (chase)",
                 "eve     Eve        inactive  2 (inactive)",
@@ -343,6 +366,17 @@ GM_FOOTER = {
 }
 
 
+DEADLINE_HEADS = ("À l'échéance, sans nouvel envoi\u00a0:", "At the deadline, unless something new arrives:")
+
+
+def status_lines(root) -> list[str]:
+    """`pbp status`'s lines, without the block that ends it, what each player
+    without valid orders will play (tests/test_at_deadline.py)."""
+    lines = pbp("status", cwd=root).stdout.splitlines()
+    heads = [i for i, line in enumerate(lines) if line in DEADLINE_HEADS]
+    return lines[:heads[0] - 1] if heads else lines
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_missed_turns_in_status_and_the_mj_report_flagged_after_k_then_inactive(tmp_path, lang):
     """flag_after 1, inactive_after 2. Turn 1: eve sends nothing. Turn 2: bob's
@@ -352,13 +386,13 @@ def test_missed_turns_in_status_and_the_mj_report_flagged_after_k_then_inactive(
     orders(root, 1, "lucy", "actions: [avancer: 1]\n")
     orders(root, 1, "bob", "actions: [avancer: 1]\n")
     assert pbp("run", "--no-commit", cwd=root).exit_code == 0
-    assert pbp("status", cwd=root).stdout.splitlines()[-8:] == STATUS[lang, 1]
+    assert status_lines(root)[-8:] == STATUS[lang, 1]
     assert unsealed(pbp("post", "--gm", cwd=root).stdout).rstrip().splitlines()[-4:] == GM_FOOTER[lang, 1]
     orders(root, 2, "lucy", "actions: [avancer: 1]\n")
     orders(root, 2, "bob", "player: bob\nturn: 2\nactions: []\n")
     assert pbp("run", "--no-commit", cwd=root).exit_code == 0
     orders(root, 3, "lucy", "actions: [avancer: 1]\n")
-    assert pbp("status", cwd=root).stdout.splitlines()[-8:] == STATUS[lang, 2]
+    assert status_lines(root)[-8:] == STATUS[lang, 2]
     assert unsealed(pbp("post", "--gm", cwd=root).stdout).rstrip().splitlines()[-5:] == GM_FOOTER[lang, 2]
     assert (root / "turns/002/turn.yaml").read_text(encoding="utf-8").split("missed:")[1] == (
         "\n  bob: 1\n  eve: 2\ninactive:\n- eve\n")
@@ -370,7 +404,7 @@ def test_by_default_a_player_is_flagged_after_two_missed_turns_and_never_inactiv
         orders(root, n, "lucy", "actions: [avancer: 1]\n")
         orders(root, n, "bob", "actions: [avancer: 1]\n")
         assert pbp("run", "--no-commit", cwd=root).exit_code == 0
-        rows = pbp("status", cwd=root).stdout.splitlines()
+        rows = status_lines(root)
         assert rows[-3] == {1: "eve     Eve         attendus  1", 2: "eve     Eve         attendus  2 (à relancer)",
                             3: "eve     Eve         attendus  3 (à relancer)"}[n]
 

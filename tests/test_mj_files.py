@@ -76,7 +76,7 @@ CASES = [
      "turns/003/state.yaml:83: « hunters.h1.target » : « lucie » n'existe pas dans state.yaml (pejis). Vouliez-vous "
      "dire « lucy » ? Valeurs possibles : lucy, johannes, ysolde, corbin."),
     ("manhunt", "campaign.yaml", "turn_limit: 10", "turn_limit: dix", "check",
-     "campaign.yaml:15: « rules.turn_limit » : attendu un nombre entier, trouvé le texte « dix »."),
+     "campaign.yaml:13: « rules.turn_limit » : attendu un nombre entier, trouvé le texte « dix »."),
     ("manhunt", "characters.yaml", "  johannes: {name: Johannes, start: S02, inventory: [corde de chanvre]}",
      "  johannes: {name: Johannes, start: S02, inventory: [corde de chanvres]}", "check",
      "characters.yaml:7: « pejis.johannes.inventory[1] » : « corde de chanvres » n'existe pas dans rules (items). "
@@ -103,7 +103,7 @@ CASES = [
     ("murder", "characters.yaml", "innocents:\n", "innocents: [1, 2]\nold:\n", "check",
      "characters.yaml:6: « innocents » : attendu un dictionnaire (des lignes « clé: valeur »), trouvé une liste."),
     ("murder", "campaign.yaml", "    murderers: 2", "    murderers: deux", "check",
-     "campaign.yaml:21: « rules.composition.murderers » : attendu un nombre entier, trouvé le texte « deux »."),
+     "campaign.yaml:20: « rules.composition.murderers » : attendu un nombre entier, trouvé le texte « deux »."),
     # skirmish
     ("skirmish", "world.yaml", "  largeur: 14", "  largeur: quatorze", "check",
      "world.yaml:3: « grille.largeur » : attendu un nombre entier, trouvé le texte « quatorze »."),
@@ -232,9 +232,9 @@ def test_schema_types_and_their_messages():
         "f.yaml: `d`: invalid dice expression `2d` (examples: 1d10, 2d6+1, d%, 2d6+1d4-2).",
         "f.yaml: `c`: `nrd` is not a valid value. Did you mean `nord`? Valid values: nord, sud.",
         "f.yaml: `s`: `Abc` does not have the expected form (^[a-z]+$).",
-        "f.yaml: `l`: 2 item(s); at most 1.",
+        "f.yaml: `l`: 2 items; at most 1.",
         "f.yaml: `l[2]`: expected a whole number, found the text `2`.",
-        "f.yaml: `m`: 0 item(s); at least 1 are needed.",
+        "f.yaml: `m`: 0 items; at least 1 are needed.",
         "f.yaml: `z`: unknown field. Valid values: b, c, d, l, m, n, o, s, t, x.",
     ]
     assert problems(spec, []) == ["f.yaml: the file must hold a mapping (`key: value` lines); it holds a list."]

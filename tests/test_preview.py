@@ -116,7 +116,11 @@ def test_preview_output_and_english(manhunt, tmp_path):
     target.parent.mkdir()
     r = pbp("preview", "--output", target, cwd=manhunt)
     assert r.exit_code == 0, r.output
-    assert r.output == (f"Preview written to {target} (open it in a browser, or run again with --open).\n")
+    # the turn was written in French: the English page is rendered again, and the MJ is told
+    assert r.output == ("Warning: turn 3 was written and sealed in fr; campaign.yaml now says en. The post is "
+                        "rendered again: it is not the one the turn's seal covers (put fr back in campaign.yaml "
+                        "for that one).\n"
+                        f"Preview written to {target} (open it in a browser, or run again with --open).\n")
     assert "public post of turn 3" in target.read_text(encoding="utf-8")
 
 

@@ -23,6 +23,12 @@ NO_ORDERS = ("Aucun ordre reçu pour le tour 5 : aucun joueur n'a envoyé d'ordr
              "(attendus : alice, bob, carol). Un second « pbp run » par mégarde ? Le tour n'a pas été joué. "
              "Pour le jouer quand même, chacun avec ses ordres par défaut : pbp run --no-orders.\n")
 
+#: what `pbp run` says everyone played when nobody sent orders
+PLAYED = ["Joués selon la règle de l'échéance :",
+          "  alice (Aria et Bran) : rien envoyé — ordres par défaut : aucune action",
+          "  bob (Dag et Eli) : rien envoyé — ordres par défaut : aucune action",
+          "  carol (Cyra et Fenn) : rien envoyé — ordres par défaut : aucune action"]
+
 
 def git(root, *args) -> str:
     return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=True).stdout
@@ -49,8 +55,7 @@ def test_a_second_run_is_refused_and_plays_nothing(skirmish):
     assert files_of(skirmish) == before and git(skirmish, "log", "--format=%s") == log
     forced = pbp("run", "--no-orders", cwd=skirmish)
     assert forced.exit_code == 0, forced.output
-    assert forced.stdout.splitlines()[:2] == ["Tour 5 résolu : 9 fichiers dans turns/005.",
-                                              "Sans ordres (ordres par défaut) : alice, bob, carol"]
+    assert forced.stdout.splitlines()[:5] == ["Tour 5 résolu : 9 fichiers dans turns/005."] + PLAYED
     assert git(skirmish, "log", "-1", "--format=%s") == "Tour 5\n"
 
 
@@ -61,7 +66,10 @@ def test_a_blank_form_is_no_orders(skirmish):
     assert r.exit_code == 1 and r.stderr == NO_ORDERS
     (skirmish / "turns/005/orders/bob.yaml").write_text("actions: []\nroleplay: J'attends.\n", encoding="utf-8")
     r = pbp("run", cwd=skirmish)  # one player sent something: the turn is played
-    assert r.exit_code == 0 and "Sans ordres (ordres par défaut) : alice, carol" in r.stdout, r.output
+    assert r.exit_code == 0 and r.stdout.splitlines()[1:4] == [
+        "Joués selon la règle de l'échéance :",
+        "  alice (Aria et Bran) : formulaire renvoyé vierge — ordres par défaut : aucune action",
+        "  carol (Cyra et Fenn) : rien envoyé — ordres par défaut : aucune action"], r.output
 
 
 def test_a_dry_run_shows_the_turn_and_says_a_run_would_refuse(skirmish):
@@ -69,7 +77,7 @@ def test_a_dry_run_shows_the_turn_and_says_a_run_would_refuse(skirmish):
     before = files_of(skirmish)
     r = pbp("run", "--dry-run", cwd=skirmish)
     assert r.exit_code == 0
-    assert r.stderr == NO_ORDERS
+    assert r.stderr.splitlines() == [NO_ORDERS.rstrip("\n")] + PLAYED
     assert r.stdout.endswith("(essai : rien n'a été écrit pour le tour 5)\n")
     assert files_of(skirmish) == before
 

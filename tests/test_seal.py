@@ -131,7 +131,7 @@ def test_post_and_dry_run_print_the_archived_codes(played):
 def test_an_honest_archive_verifies_and_status_says_nothing_of_seals(played):
     v = pbp("verify", cwd=played)
     assert v.exit_code == 0, v.output
-    assert v.output.endswith("3 tour(s) rejoué(s) à l'identique.\n")
+    assert v.output.endswith("3 tours rejoués à l'identique.\n")
     assert "Tour " not in pbp("status", cwd=played).output
 
 
@@ -237,7 +237,7 @@ def test_a_turn_played_twice_before_posting_asks_which_code_was_posted(played):
     notice = (f"Tour 2 : pbp a imprimé 2 sceaux différents ({seal.short(old)}, {seal.short(new)}) ; le fil doit "
               "montrer le dernier. Une fois posté : pbp posted --turn 2.\n")
     v = pbp("verify", cwd=played)
-    assert v.exit_code == 0 and v.output.endswith(notice + "3 tour(s) rejoué(s) à l'identique.\n")  # a notice
+    assert v.exit_code == 0 and v.output.endswith(notice + "3 tours rejoués à l'identique.\n")  # a notice
     refused = pbp("posted", "--turn", "2", "0000-1111-2222-3333", "--no-commit", cwd=played)
     assert refused.exit_code == 1
     assert refused.stderr == ("Tour 2 : « 0000-1111-2222-3333 » n'est aucun des sceaux que pbp a imprimés pour ce "
@@ -256,17 +256,17 @@ def test_an_undone_posted_turn_is_flagged(played):
 
 
 def test_a_changed_secret_is_said_in_french_and_english(played):
-    config = played / "campaign.yaml"
+    config = played / "secret.yaml"
     config.write_text(config.read_text().replace("secret: s3cret", "secret: autre"))
     v = pbp("verify", cwd=played)
     assert v.exit_code == 1
     assert (f"Le secret des dés a changé depuis la mise en place : le post du tour 0 montre l'engagement "
-            f"sha256:{seal.commitment(SECRET)}, le secret de campaign.yaml donne sha256:{seal.commitment('autre')}. "
+            f"sha256:{seal.commitment(SECRET)}, le secret de secret.yaml donne sha256:{seal.commitment('autre')}. "
             "Tous les sceaux changent, et un audit le dira.\n") in v.output
-    config.write_text(config.read_text() + "lang: en\n")
+    (played / "campaign.yaml").write_text((played / "campaign.yaml").read_text() + "lang: en\n")
     v = pbp("verify", cwd=played)
     assert (f"The dice secret changed since set-up: turn 0's post shows the commitment sha256:{seal.commitment(SECRET)}"
-            f", campaign.yaml's secret gives sha256:{seal.commitment('autre')}. Every code changes, and an audit "
+            f", secret.yaml's secret gives sha256:{seal.commitment('autre')}. Every code changes, and an audit "
             "will say so.\n") in v.output
 
 
@@ -359,7 +359,7 @@ def test_preview_pages_are_no_part_of_a_turns_code(played):
     assert codes_of(played) == before
     v = pbp("verify", cwd=played)
     assert v.exit_code == 0, v.output
-    assert v.output.endswith("3 tour(s) rejoué(s) à l'identique.\n")
+    assert v.output.endswith("3 tours rejoués à l'identique.\n")
     assert "Tour 2" not in pbp("status", cwd=played).output
     write(played, "turns/003/orders/lucy.yaml", "player: lucy\nturn: 3\nactions:\n  - avancer: 1\n")
     assert pbp("run", "--no-commit", cwd=played).exit_code == 0  # the pages of turn 2 still there
@@ -367,7 +367,7 @@ def test_preview_pages_are_no_part_of_a_turns_code(played):
         (played / "turns" / page).unlink()
     v = pbp("verify", cwd=played)  # turn 3's code did not chain on them
     assert v.exit_code == 0, v.output
-    assert v.output.endswith("4 tour(s) rejoué(s) à l'identique.\n")
+    assert v.output.endswith("4 tours rejoués à l'identique.\n")
 
 
 def test_undo_removes_the_preview_pages_of_the_turns_it_undoes(played):

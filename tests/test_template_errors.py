@@ -17,9 +17,9 @@ BROKEN = {
                "invalid template: syntax error: unexpected '}'."),
     "undefined": ("{{ m.h(turn) }}\n\n{{ tour }}\n", 3,
                   "modèle invalide : « tour » n'est pas défini. Vouliez-vous dire « turn » ? Valeurs possibles : "
-                  "audience, by_player, character, events, fmt, lang, m, names, player, title, turn.",
+                  "audience, by_player, character, events, fmt, lang, m, names, next_deadline, player, title, turn.",
                   "invalid template: `tour` is undefined. Did you mean `turn`? Valid values: "
-                  "audience, by_player, character, events, fmt, lang, m, names, player, title, turn."),
+                  "audience, by_player, character, events, fmt, lang, m, names, next_deadline, player, title, turn."),
     "attribute": ("{{ m.h(turn) }}\n{{ names.personne }}\n", 2,
                   "modèle invalide : dict object n'a pas d'attribut « personne ».",
                   "invalid template: dict object has no attribute `personne`."),

@@ -125,8 +125,10 @@ def safe_load(text: str):
     except (yaml.scanner.ScannerError, yaml.parser.ParserError) as exc:
         try:
             return yaml.load(text, Loader=yaml.CSafeLoader)
-        except (yaml.YAMLError, ValueError):
+        except (yaml.scanner.ScannerError, yaml.parser.ParserError):
             return exc
+        except (yaml.YAMLError, ValueError) as constructing:  # libyaml parsed it: what building it says
+            return constructing
     except (yaml.YAMLError, ValueError) as exc:
         return exc
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pbp.cli.common import PbpCommand, campaign_of, commit, say
+from pbp.cli.common import PbpCommand, campaign_of, commit, say, warn_secret_in_config
 
 
 @click.command(cls=PbpCommand)
@@ -16,6 +16,7 @@ def status(ctx):
     from pbp.errors import PbpError
 
     campaign = campaign_of(ctx)
+    warn_secret_in_config(campaign)
     n = campaign.last_turn()
     if n is None:
         raise PbpError("not_set_up")
@@ -27,11 +28,12 @@ def status(ctx):
     flag_after = campaign.nmr.get("flag_after")
     over = rs.is_over(state)
     states = {h: "out" for h in campaign.roster}
-    refused = []
+    refused, deadline_play = [], []
     if not over:
         try:  # the next turn's orders judged as `pbp check` and `pbp run` judge them
             overview = loop.order_overview(campaign, n + 1, state)
             states, refused = overview["states"], overview["refused"]
+            deadline_play = overview.get("deadline", [])
         except PbpError as exc:  # the overview still prints, without the orders' judgement
             click.echo(exc.text(campaign.lang), err=True)
             states = {h: "unknown" for h in campaign.roster}
@@ -50,7 +52,7 @@ def status(ctx):
                            refused=refused, blank=having("blank"), waiting=having("missing", "blank"),
                            # as before, for a campaign's own status.j2: received means valid
                            received=having("valid"), expected=having("valid", "missing", "blank", "refused"),
-                           inactive=having("inactive"), deadline=deadline),
+                           inactive=having("inactive"), deadline=deadline, at_deadline=deadline_play),
                nl=False)
     try:  # where the archive no longer matches the codes printed or posted (pbp/seal.py)
         for problem in seal.problems(campaign):
@@ -84,9 +86,10 @@ def verify(ctx):
         late = [h for h in campaign.roster if record and h not in (record.get("roster") or {})]
         if late:
             say("verify_roster_changed", turn=n, players=late)
-        out = turn.compute(replay, n)
+        out = turn.compute(replay, n, at_deadline=True)  # as it was played: see turn.compute
         if turn.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns
             out.files.pop(turn.RECORD_FILE, None)
+        turn.record_as_archived(out, record)
         turn.as_archived(out, on_disk.get("events.yaml"))  # rolls whole, as archives had them before
         for fmt, ext in FORMATS.items():
             if any(name.endswith("." + ext) for name in on_disk):

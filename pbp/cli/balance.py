@@ -24,8 +24,8 @@ from pbp.cli.common import FILE_PATH, PbpCommand, campaign_of, lang_of, output_t
 @click.option("--list", "list_rules", is_flag=True)
 @click.option("--format", "fmt", type=click.Choice((formats.TEXT.name, *formats.NAMES)), default="text")
 def odds(expr, ge, gt, le, lt, eq, versus, rule, settings, list_rules, fmt):
-    """Exact probabilities: pbp odds 1d10 --ge 7 ; pbp odds 2d6+1 --vs 1d6+3 ;
-    pbp odds --rule manhunt.combat --set peji=1d6+2."""
+    """Exact probabilities: pbp odds 10d10kh3 ; pbp odds 1d10 --ge 7 ;
+    pbp odds 2d6+1 --vs 1d6+3 ; pbp odds --rule manhunt.combat --set peji=1d6+2."""
     from pbp import odds as od, ruleset
 
     if list_rules:
@@ -46,6 +46,8 @@ def odds(expr, ge, gt, le, lt, eq, versus, rule, settings, list_rules, fmt):
     elif expr and len(comparisons) == 1 and not versus:
         (comparison, target), = comparisons.items()
         table = od.check(expr, comparison, target)
+    elif expr and not comparisons and not versus:  # every total: pbp odds 10d10kh3
+        table = od.table(expr, lang_of(click.get_current_context()))
     else:
         ctx = click.get_current_context()
         raise click.UsageError(local_help.say(ctx, "usage_odds"), ctx)

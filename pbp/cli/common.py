@@ -17,7 +17,7 @@ from pbp import formats, help as local_help
 from pbp.help import LocalHelp, PbpCommand
 
 __all__ = ["CONTEXT", "FILE_PATH", "FOLDER_PATH", "FORMAT", "PbpCommand", "PbpSubgroup", "campaign_of", "commit",
-           "lang_of", "say"]
+           "lang_of", "say", "warn_secret_in_config"]
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -82,6 +82,15 @@ def campaign_of(ctx):
     campaign = open_campaign(ctx.obj["dir"])
     ctx.obj["lang"] = campaign.lang
     return campaign
+
+
+def warn_secret_in_config(campaign) -> None:
+    """A campaign made before secret.yaml: its dice secret is archived with every
+    commit; told once by the commands of the turn loop (pbp/secret.py)."""
+    if campaign.config.get("secret") is not None:
+        from pbp import i18n
+
+        click.echo(i18n.t(campaign.lang, "secret_in_config"), err=True)
 
 
 def commit(campaign, key: str, no_commit: bool, **params) -> None:

@@ -24,25 +24,18 @@ def orders(ctx, handle, write_file):
         return
     if handle is None:
         raise click.MissingParameter(ctx=ctx, param=next(p for p in ctx.command.params if p.name == "handle"))
-    from pbp import orders as od, turn
+    from pbp import turn
     from pbp.campaign import atomic_write
     from pbp.errors import PbpError
-    from pbp.render import Renderer, template_paths
 
     campaign = campaign_of(ctx)
     handle = campaign.handle(handle)
     n, state = turn.next_turn_of(campaign, handle, "player_out_no_form")
-    rs, scenario = campaign.ruleset, campaign.scenario
-    actions = [dict(id=a, en=(spec or {}).get("en"), arg=od.describe((spec or {}).get("arg"), rs, campaign.lang),
-                    spec=spec or {})
-               for a, spec in rs.actions.items()]
-    paths = template_paths(rs.id, campaign.lang, campaign.root, rs.folder())
-    text = Renderer(paths, "text", lang=campaign.lang).render(
-        "orders_form", player=handle, character=scenario.name(handle), turn=n, actions=actions,
-        playing=handle in rs.players_to_play(state, scenario),
-        hints=rs.order_context(state, scenario, handle))
+    text = turn.order_form(campaign, handle, n, state)
     if write_file:
-        target = campaign.turn_dir(n) / "orders" / f"{handle}.yaml"
+        from pbp.campaign import handle_file
+
+        target = campaign.turn_dir(n) / "orders" / f"{handle_file(handle)}.yaml"
         if target.exists():
             raise PbpError("orders_exist", file=campaign.rel(target))
         atomic_write(target, text)
@@ -76,7 +69,10 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
     limit = campaign.limits["order_file_bytes"]
     source = "<stdin>" if message == "-" else message
     data = import_orders.read_source(message, click.get_binary_stream("stdin"), limit)
-    text = import_orders.read_message(data, source, limit)
+    notes: list = []
+    text = import_orders.read_message(data, source, limit, notes)
+    for note in notes:
+        click.echo(note.text(lang), err=True)
     if write_file and not force:
         existing = [p for h, p in campaign.order_files(turn.next_turn(campaign)) if h == handle]
         if existing:
@@ -126,7 +122,7 @@ def check(ctx, n):
     inputs = report.inputs
     for error in inputs.errors + report.forced:
         click.echo(error.text(lang), err=True)
-    for note in inputs.ignored + report.unused:
+    for note in inputs.ignored + report.unused + [n for o in inputs.orders.values() for n in o.notes]:
         click.echo(note.text(lang), err=True)
     names = campaign.names
 
@@ -151,6 +147,7 @@ def check(ctx, n):
         say("check_inactive", players=who(inputs.inactive))
     for h, why in inputs.lost.items():  # one line each: a reason is a sentence
         say("check_lost", player=who([h])[0], reason=i18n.t(lang, f"{campaign.ruleset.id}.{why}"))
+    _say_deadline(loop.deadline_lines(campaign, inputs, ahead=True))
     if report.ok and inputs.gm.rolls and not report.unused:
         say("check_forced_ok", count=len(inputs.gm.rolls))
     if report.ok and not missing:
@@ -162,11 +159,18 @@ def check(ctx, n):
         ctx.exit(1)
 
 
+def _say_deadline(lines: list[str]) -> None:
+    """What `pbp run` will play for each player without valid orders, one line each."""
+    if lines:
+        say("deadline_check_header")
+        for line in lines:
+            click.echo("  " + line)
+
+
 def _n_actions(lang: str, count: int) -> str:
     from pbp import i18n
 
-    one = count <= 1 if lang == "fr" else count == 1
-    return i18n.t(lang, "n_actions_one" if one else "n_actions", count=count)
+    return i18n.t(lang, "n_actions", count=count)
 
 
 @click.command(cls=PbpCommand)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from pbp import help as local_help
-from pbp.cli.common import FILE_PATH, FORMAT, PbpCommand, campaign_of, commit, output_target, say, write_output
+from pbp.cli.common import (FILE_PATH, FORMAT, PbpCommand, campaign_of, commit, output_target, say,
+                            warn_secret_in_config, write_output)
 
 
 @click.command(cls=PbpCommand)
@@ -15,13 +16,15 @@ from pbp.cli.common import FILE_PATH, FORMAT, PbpCommand, campaign_of, commit, o
 @click.option("--dry-run", is_flag=True)
 @click.option("--no-orders", is_flag=True)
 @click.option("--accept-changes", is_flag=True)
+@click.option("--at-deadline", is_flag=True)
 @click.pass_context
-def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes):
+def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes, at_deadline):
     """Resolve the next turn, write its outputs, commit."""
     from pbp import i18n, seal, turn
     from pbp.errors import PbpError
 
     campaign = campaign_of(ctx)
+    warn_secret_in_config(campaign)
     with campaign.lock():
         n = turn.check_turn_number(campaign, n)
         # what `pbp status` says of the archive, said before a new turn is sealed on top of it
@@ -39,38 +42,32 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes):
                 raise refusals[0]
         elif edited:
             click.echo(i18n.t(campaign.lang, "run_archive_edited_kept", turn=n, files=edited), err=True)
-        out = turn.compute(campaign, n)
+        out = _resolve(ctx, campaign, n, at_deadline)
         # nobody sent anything: most often a second `pbp run` (the turn just played is
         # the last one), which would play a whole turn on default orders without a word
-        if not no_orders and out.inputs.defaulted and not out.inputs.valid:
+        if not (no_orders or at_deadline) and out.inputs.defaulted and not out.inputs.valid:
             refusals.append(PbpError("run_no_orders", turn=n, folder=campaign.rel(campaign.turn_dir(n) / "orders"),
                                      players=out.inputs.missing or out.inputs.defaulted))
             if not dry_run:
                 raise refusals[-1]
         for refusal in refusals:
             click.echo(refusal.text(campaign.lang), err=True)
+        if dry_run:
+            _say_played(campaign, out.inputs, err=True)
         turn.render_all(campaign, out, fmt)
         code = seal.seal_output(campaign, out, seal.previous_of(campaign, n, codes))
         for warning in out.warnings:
             click.echo(warning.text(campaign.lang), err=True)
-        for rel, length in _long_posts(out, campaign.limits["post_chars"]):
+        for rel, length in _long_posts(out, campaign.post_limit):
             click.echo(i18n.t(campaign.lang, "post_too_long", file=campaign.rel(campaign.turn_dir(n) / rel),
-                              length=length, limit=campaign.limits["post_chars"]), err=True)
+                              length=length, limit=campaign.post_limit), err=True)
         if dry_run:
-            public = next(v for k, v in out.files.items() if k.startswith("public."))
-            click.echo(public.decode(), nl=False)
-            # every label this turn rolls, so the MJ can force any of them in gm.yaml
-            say("dry_run_rolls", count=len(out.rolls))
-            for roll in out.rolls:
-                say("dry_run_roll_forced" if roll.forced else "dry_run_roll", label=roll.label, expr=roll.expr,
-                    total=roll.total)
-            say("dry_run", turn=n)
+            _show_dry_run(n, out)
             return
         written = turn.write(campaign, out)
         seal.record_printed(campaign, n, code)
         say("run_done", turn=n, count=len(written), folder=campaign.rel(campaign.turn_dir(n)))
-        if out.inputs.missing:
-            say("run_defaulted", players=out.inputs.defaulted)  # a blank form is among them
+        _say_played(campaign, out.inputs)
         if campaign.ruleset.is_over(out.state):
             say("game_finished")
         commit(campaign, "commit_turn", no_commit, turn=n)
@@ -81,11 +78,80 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes):
 @click.option("--player", "handle", default=None)
 @click.option("--gm", "for_gm", is_flag=True)
 @FORMAT
+@click.option("--split", "split", is_flag=True)
 @click.pass_context
-def post(ctx, n, handle, for_gm, fmt):
+def post(ctx, n, handle, for_gm, fmt, split):
     """Print a post as the turn wrote and sealed it (public by default); in another --format, it is rendered again."""
     campaign, n, audience, _ = _which_post(ctx, n, handle, for_gm)
-    click.echo(_post_text(campaign, n, audience, fmt), nl=False)
+    text = _post_text(campaign, n, audience, fmt)
+    if not split:
+        click.echo(text, nl=False)
+        return
+    from pbp import i18n, postsplit
+
+    limit = campaign.post_limit
+    parts = postsplit.split(text, limit, fmt or campaign.format)
+    for i, part in enumerate(parts, 1):
+        say("post_part", n=i, count=len(parts), length=len(part), limit=limit)
+        click.echo(part, nl=False)
+        if len(part) > limit:
+            click.echo(i18n.t(campaign.lang, "post_part_too_long", n=i, length=len(part), limit=limit), err=True)
+
+
+def _resolve(ctx, campaign, n: int, at_deadline: bool):
+    """Turn n resolved in memory. Before the deadline, a refused player file stops
+    the run (`_refuse_refused_files`); at the deadline its player plays as the
+    policy says (pbp.at_deadline)."""
+    from pbp import turn
+    from pbp.errors import PbpError
+
+    state = campaign.state(n - 1)
+    if campaign.ruleset.is_over(state):
+        raise PbpError("game_over", turn=n - 1)
+    inputs = turn.gather(campaign, n, state)
+    if inputs.refused and not at_deadline and not inputs.mj_errors:
+        _refuse_refused_files(ctx, campaign, n, inputs)
+    return turn.compute(campaign, n, inputs, state=state, at_deadline=at_deadline)
+
+
+def _show_dry_run(n: int, out) -> None:
+    """A dry run's output: the public post, then every label the turn rolls (so
+    the MJ can force any of them in gm.yaml)."""
+    public = next(v for k, v in out.files.items() if k.startswith("public."))
+    click.echo(public.decode(), nl=False)
+    say("dry_run_rolls", count=len(out.rolls))
+    for roll in out.rolls:
+        say("dry_run_roll_forced" if roll.forced else "dry_run_roll", label=roll.label, expr=roll.expr,
+            total=roll.total)
+    say("dry_run", turn=n)
+
+
+def _refuse_refused_files(ctx, campaign, n: int, inputs) -> None:
+    """A refused player file stops `pbp run` before the deadline (the player may
+    still fix it): every problem, then what `--at-deadline` would play for whom."""
+    from pbp import i18n, loop
+
+    lang = campaign.lang
+    for error in inputs.errors:
+        click.echo(error.text(lang), err=True)
+    files = [p.file for p in inputs.played.values() if p.why == "refused"] or \
+        sorted({e.file for h in inputs.refused for e in inputs.by_player[h] if e.file})
+    click.echo(i18n.t(lang, "run_refused_file" if len(files) == 1 else "run_refused_files", turn=n, files=files),
+               err=True)
+    for line in loop.deadline_lines(campaign, inputs):
+        click.echo("  " + line, err=True)
+    ctx.exit(1)
+
+
+def _say_played(campaign, inputs, err: bool = False) -> None:
+    """What each player without valid orders played (pbp.at_deadline), one line each."""
+    from pbp import i18n, loop
+
+    lines = loop.deadline_lines(campaign, inputs)
+    if lines:
+        click.echo(i18n.t(campaign.lang, "deadline_run_header"), err=err)
+        for line in lines:
+            click.echo("  " + line, err=err)
 
 
 def _long_posts(out, limit: int) -> list[tuple[str, int]]:
@@ -109,7 +175,7 @@ def _edited_archive(campaign, n: int) -> list[str]:
     edited = []
     for rel in archive.changed_since_commit(campaign.root, "turns") or []:
         parts = rel.split("/")
-        if len(parts) < 3 or not parts[1].isdigit() or int(parts[1]) >= n:
+        if len(parts) < 3 or not (parts[1].isascii() and parts[1].isdigit()) or int(parts[1]) >= n:
             continue  # the turn being played (its orders are new), or a later one's
         if _is_preview_page(rel) or parts[-1].startswith(".") or rel.endswith(".tmp"):
             continue
@@ -149,10 +215,27 @@ def _post_text(campaign, n: int, audience, fmt: str | None = None) -> str:
 
     text = turn.archived_post(campaign, n, audience, fmt)
     if text is None:
+        _say_rendered_again(campaign, n, fmt)
         stored = turn.stored_events(campaign, n)
         text = turn.render_post(campaign, n, stored, audience, turn.renderer(campaign, fmt)).encode()
     code = seal.archive_codes(campaign, upto=n, remembered=True).get(n)
     return (seal.fill(text, code, seal.commitment(campaign.secret)) if code else seal.unfilled(text)).decode()
+
+
+def _say_rendered_again(campaign, n: int, fmt: str | None) -> None:
+    """The MJ is told when the text printed is not the one the turn sealed: the
+    campaign's language, format or dialect changed since (a format asked with
+    --format is rendered again on purpose)."""
+    from pbp import i18n, turn
+
+    was = turn.record_of(campaign, n).get("render")
+    now = {"lang": campaign.lang, "format": fmt or campaign.format, "dialect": campaign.dialect}
+    changed = [k for k in ("lang", "format", "dialect") if was and was.get(k) != now[k]
+               and not (k == "format" and fmt) and not (k == "dialect" and now["format"] == "markdown")]
+    if changed:
+        click.echo(i18n.t(campaign.lang, "post_rendered_again", turn=n,
+                          was=", ".join(str(was.get(k)) for k in changed), now=", ".join(now[k] for k in changed)),
+                   err=True)
 
 
 @click.command(cls=PbpCommand)

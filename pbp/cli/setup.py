@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from pbp import help as local_help
-from pbp.cli.common import FILE_PATH, FOLDER_PATH, FORMAT, PbpCommand, campaign_of, commit, lang_of, say
+from pbp.cli.common import (FILE_PATH, FOLDER_PATH, FORMAT, PbpCommand, campaign_of, commit, lang_of, say,
+                            warn_secret_in_config)
 
 
 @click.command(cls=PbpCommand)
@@ -18,10 +19,9 @@ from pbp.cli.common import FILE_PATH, FOLDER_PATH, FORMAT, PbpCommand, campaign_
 @click.pass_context
 def init(ctx, path, ruleset_id, rules_file, example, lang, no_git):
     """Create a new campaign folder."""
-    import secrets
     import shutil
 
-    from pbp import archive, ruleset
+    from pbp import archive, ruleset, secret
     from pbp.campaign import atomic_write
     from pbp.errors import PbpError
     from pbp.render import package_dir
@@ -35,15 +35,23 @@ def init(ctx, path, ruleset_id, rules_file, example, lang, no_git):
     cls = type(ruleset.get(ruleset_id))
     if path.exists() and any(path.iterdir()):
         raise PbpError("init_not_empty", file=path)
+    if not no_git and not archive.installed():  # said before anything is written
+        raise PbpError("git_missing")
     if example is not None:
         source = _example_folder(cls, ruleset_id, example)
         shutil.copytree(source, path, dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns(".pbp.lock", "*.tmp", "__pycache__"))
+        config = path / "campaign.yaml"
         if lang:  # the turns played so far keep theirs (turn.yaml); the next ones are in `lang`
-            config = path / "campaign.yaml"
             atomic_write(config, _with_lang(config.read_text(encoding="utf-8"), lang))
+        # a public demo's secret, but the copy is laid out as any new campaign
+        secret.move(path, lang or local_help.campaign_lang(str(path)) or "en")
     else:
+        # the skeleton in the campaign's language (rooms, sheets, comments): skeleton-en/ for
+        # English, skeleton/ (French, the seeds' language) otherwise
         skeleton = cls.folder() / "skeleton"
+        if lang and lang != "fr" and (cls.folder() / f"skeleton-{lang}").is_dir():
+            skeleton = cls.folder() / f"skeleton-{lang}"
         if rules_text is not None:  # the MJ's own rules: the data skeleton's campaign.yaml beside them
             atomic_write(path / "rules.yaml", rules_text)
             shutil.copy(skeleton / "campaign.yaml", path / "campaign.yaml")
@@ -54,12 +62,14 @@ def init(ctx, path, ruleset_id, rules_file, example, lang, no_git):
         config = path / "campaign.yaml"
         text = config.read_text(encoding="utf-8") if config.exists() else (
             f"ruleset: {ruleset_id}\ntitle: {path.name}\nlang: fr\nformat: bbcode\nplayers: {{}}\n")
-        text = text.replace("{secret}", secrets.token_hex(16)).replace("{title}", path.name)
-        if "secret:" not in text:
-            text += f"secret: {secrets.token_hex(16)}\n"
-        if lang or rules_text is not None:
+        text = text.replace("{title}", path.name)
+        if lang or rules_text is not None:  # a rules file's campaign speaks the rules' language
             text = _with_lang(text, lang or ctx.obj["lang"])
         atomic_write(config, text)
+        # the dice secret out of campaign.yaml, in a file git ignores (pbp/secret.py)
+        atomic_write(path / secret.SECRET_FILE, secret.file_text(secret.new_secret(),
+                                                                  local_help.campaign_lang(str(path)) or "fr"))
+    archive.ignore(path)  # even with --no-git: git may come later
     # from here on pbp speaks the new campaign's language, as every command in it will
     ctx.obj["lang"] = lang or local_help.campaign_lang(str(path)) or lang_of(ctx)
     say("init_done", path=path, ruleset=ruleset_id)
@@ -124,6 +134,7 @@ def setup(ctx, fmt, no_commit):
     from pbp.errors import PbpError
 
     campaign = campaign_of(ctx)
+    warn_secret_in_config(campaign)
     with campaign.lock():
         if campaign.last_turn() is not None:
             raise PbpError("already_set_up")

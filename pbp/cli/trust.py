@@ -7,7 +7,8 @@ from pathlib import Path
 import click
 
 from pbp import formats
-from pbp.cli.common import FILE_PATH, PbpCommand, campaign_of, commit, output_target, say, write_output
+from pbp.cli.common import (CONTEXT, FILE_PATH, PbpCommand, PbpSubgroup, campaign_of, commit, output_target, say,
+                            write_output)
 
 
 @click.command(cls=PbpCommand)
@@ -119,3 +120,28 @@ def dice_report(ctx, bundle, fmt, min_rolls, svg_path, chart_expr):
                            valid=[f.name for f in report.expressions + report.faces])
         write_output(svg_path, drawn[0], "--svg")
         say("dice_report_svg", path=svg_path, expr=drawn[1])
+
+
+@click.group("secret", cls=PbpSubgroup, context_settings=CONTEXT)
+def secret_group():
+    """The secret dice seed."""
+
+
+@secret_group.command("move", cls=PbpCommand)
+@click.option("--no-commit", is_flag=True)
+@click.pass_context
+def secret_move(ctx, no_commit):
+    """Move the dice secret from campaign.yaml to secret.yaml (git ignores it)."""
+    from pbp import secret
+
+    campaign = campaign_of(ctx)
+    with campaign.lock():
+        if not secret.move(campaign.root, campaign.lang):
+            campaign.secret  # noqa: B018 - a campaign without any secret is told so
+            say("secret_already_moved")
+            return
+        say("secret_moved")
+        commit(campaign, "commit_secret_move", no_commit)
+
+
+secret_move.help_key = "help_secret_move"

@@ -69,7 +69,7 @@ def test_unknown_skill_names_the_field_line_and_suggests():
     """)
     assert e.line == 7
     fr = e.text("fr")
-    assert "compétence inconnue « sabr » : elle n'est pas sur la fiche de kira." in fr
+    assert "compétence inconnue « sabr » : elle n'est pas sur la fiche de kira (characters.yaml)." in fr
     assert "Vouliez-vous dire « sabre » ?" in fr
     assert "Valeurs possibles : sabre, telekinesie, piratage, pilotage, persuasion, discretion." in fr
     assert "sixieme_sens" not in fr  # passive: not offered to the player
@@ -148,7 +148,7 @@ def test_a_complex_check_with_an_empty_action_gauge_is_refused():
           - jet: {carac: logique, type: complexe}
     """, state_edit=empty("action"))
     assert e.key == "d100.gauge_empty" and e.line == 4
-    assert e.text("fr") == ("turns/001/orders/kira.yaml:4: jauge « action » épuisée : kira a 0 point(s) et il en "
+    assert e.text("fr") == ("turns/001/orders/kira.yaml:4: jauge « action » épuisée : kira a 0 point et il en "
                             "faut 1 jusqu'à cette action (action complexe ou par instinct : points d'Action ; "
                             "pouvoir de Force : points de Force). Faites un jet simple, dormez ou ne faites rien "
                             "pour récupérer. Valeurs possibles : type: simple, dormir, rien.")
@@ -174,7 +174,7 @@ def test_gauge_costs_add_up_within_a_turn():
     """)
     assert [(e.key, e.line) for e in errors] == [("d100.gauge_empty", 8)]
     assert errors[0].text("en") == (
-        "turns/001/orders/kira.yaml:8: `action` gauge exhausted: kira has 4 point(s) and 5 are needed up to this "
+        "turns/001/orders/kira.yaml:8: `action` gauge exhausted: kira has 4 points and 5 are needed up to this "
         "action (complex or instinctive action: Action points; Force power: Force points). Make a simple check, "
         "sleep or do nothing to recover. Valid values: type: simple, dormir, rien.")
 
@@ -188,7 +188,7 @@ def test_a_force_power_with_an_empty_force_gauge_is_refused():
     """, state_edit=empty("force"))
     assert (e.key, e.line) == ("d100.gauge_empty", 4)
     # no "type: simple" on offer: a simple check with a Force power still costs Force
-    assert e.text("fr") == ("turns/001/orders/kira.yaml:4: jauge « force » épuisée : kira a 0 point(s) et il en "
+    assert e.text("fr") == ("turns/001/orders/kira.yaml:4: jauge « force » épuisée : kira a 0 point et il en "
                             "faut 1 jusqu'à cette action (action complexe ou par instinct : points d'Action ; "
                             "pouvoir de Force : points de Force). Faites un jet simple, dormez ou ne faites rien "
                             "pour récupérer. Valeurs possibles : dormir, rien.")
@@ -234,7 +234,7 @@ def test_a_used_up_item_is_refused():
     """)
     assert [(e.key, e.line) for e in errors] == [("d100.item_used_up", 5)]
     assert errors[0].text("fr") == ("turns/001/orders/kira.yaml:5: « Medpac » est épuisé "
-                                    "(il reste 1 utilisation(s)).")
+                                    "(il reste 1 utilisation).")
 
 
 def test_the_inventory_is_out_of_reach_in_combat():
@@ -386,9 +386,9 @@ def test_gm_check_may_use_a_passive_skill_but_not_an_unknown_one():
     """)
     assert e.key == "d100.unknown_skill"
     # the MJ may call a passive skill: it is on offer
-    assert e.text("en") == ("turns/001/gm.yaml:2: unknown skill `sixieme`: it is not on kira's sheet. Did you mean "
-                            "`sixieme_sens`? Valid values: sabre, telekinesie, piratage, pilotage, persuasion, "
-                            "discretion, sixieme_sens.")
+    assert e.text("en") == ("turns/001/gm.yaml:2: unknown skill `sixieme`: it is not on kira's sheet "
+                            "(characters.yaml). Did you mean `sixieme_sens`? Valid values: sabre, telekinesie, "
+                            "piratage, pilotage, persuasion, discretion, sixieme_sens.")
 
 
 def test_gm_bad_situational_die_and_manipulation_without_chance():

@@ -114,7 +114,7 @@ def test_a_bad_public_check_is_refused(tmp_path):
     write(root, "campaign.yaml", config)
     r = pbp("check", cwd=root)
     assert r.exit_code == 1
-    assert ("campaign.yaml:16: rules.public_check : « tout » n'est pas une valeur possible (die : le dé et le "
+    assert ("campaign.yaml:15: rules.public_check : « tout » n'est pas une valeur possible (die : le dé et le "
             "résultat ; outcome : le résultat seul). Valeurs possibles : die, outcome.") in r.output
 
 

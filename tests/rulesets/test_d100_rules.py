@@ -531,7 +531,7 @@ def test_generation_is_deterministic_per_secret_and_handle():
 
 @pytest.mark.parametrize("skills,text", [
     ({"autres": {"a": 3, "b": 3, "c": 1}},
-     "characters.yaml: kira.competences.autres : 7 point(s) de bonus et 0 de malus en « autres » ; 6 au plus de "
+     "characters.yaml: kira.competences.autres : 7 points de bonus et 0 de malus en « autres » ; 6 au plus de "
      "chaque."),
     ({"autres": {"a": 1, "b": -1}},
      "characters.yaml: kira.competences.autres : en « autres », il faut plus de bonus que de malus (1 contre 1)."),

@@ -211,7 +211,7 @@ def test_noise_five_brings_a_free_hunter_next_to_the_peji():
     assert g.p()["stress"] == 3 + 2 and g.p()["noise_mark"] == 1
     # the thread learns that a hunter joined, not whom it tracks nor where it is
     assert g.told("chasseur_en_chasse", ev.PUBLIC) == [{"name": "Grimnir", "genre": None}]
-    assert g.told("repere", ev.Players("lucy")) == [{"noise": 5, "hunter": True}]
+    assert g.told("repere", ev.Players("lucy")) == [{"noise": 5, "hunter": True, "threshold": 5, "stress": 2}]
     assert g.told("chasseur_arrive", ev.GM) == [{"hunter": "h1", "name": "Grimnir", "cell": "Salle A", "cell_id": "A",
                                                  "target": "lucy", "noise": 5}]
     # next hunters' phase: h1 steps into B (moves, never attacks the same turn)
@@ -240,7 +240,7 @@ def test_no_free_hunter_nothing_happens_no_spotted_stress():
     g.play(lucy=["recherche_pieges"])
     assert g.p()["stress"] == 3 and g.p()["noise_mark"] == 1  # the action's +3 alone
     assert g.told("repere_sans_chasseur", ev.GM) == [{"player": "lucy", "noise": 5}]
-    assert g.told("repere", ev.Players("lucy")) == [{"noise": 5, "hunter": False}]
+    assert g.told("repere", ev.Players("lucy")) == [{"noise": 5, "hunter": False, "threshold": 5, "stress": 2}]
     assert g.told("chasseur_en_chasse", ev.PUBLIC) == [] and g.dice.log == []
 
 
@@ -326,7 +326,7 @@ def test_panic_moves_two_random_cells_and_costs_a_turn():
     assert p["cell"] == "C" and p["lost_turns"] == 1
     assert (p["noise"], p["fatigue"]) == (1 + 3, 0 + 3)
     assert g.told("panique", ev.PUBLIC) == [{"player": "lucy"}]  # not where the panic took her
-    assert g.told("panique", ev.Players("lucy")) == [{"path": ["nord", "nord"]}]
+    assert g.told("panique", ev.Players("lucy")) == [{"path": ["nord", "nord"], "noise": 3, "fatigue": 3, "threshold": 10}]
     assert g.told("panique_gm", ev.GM) == [{"player": "lucy", "cell": "Salle C", "cell_id": "C"}]
     g.play(lucy=[])
     assert g.p()["stress"] == 5 and g.p()["lost_turns"] == 0
@@ -340,7 +340,7 @@ def test_wound_levels_and_their_effects():
     p = g.p()
     assert p["wounds"] == 2 and p["fatigue"] == 1 and p["stress"] == 3
     assert g.told("piege_public", ev.PUBLIC) == [{"player": "lucy", "genre": None}]
-    assert g.told("blessure", ev.Players("lucy")) == [{"level": 2, "cause": "piege"}]
+    assert g.told("blessure", ev.Players("lucy")) == [{"level": 2, "cause": "piege", "fatigue": 1, "stress": 0}]
     assert p["traps_found"] == ["T"]
     g.play(lucy=[])  # known now: no second hit
     assert g.p()["wounds"] == 2

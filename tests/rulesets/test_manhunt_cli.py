@@ -53,8 +53,8 @@ la Fosse aux Chiens (S03)  Corbin
 la Serre Morte (S11)       personne
 
 Ordres du tour 4
-pseudo    personnage  ordres  tours manqués
---------  ----------  ------  -------------
+pseudo    personnage  ordres  tours manqués d'affilée
+--------  ----------  ------  -----------------------
 lucy      Mélétê      reçus   0
 johannes  Johannes    reçus   0
 ysolde    Ysolde      reçus   0
@@ -79,6 +79,11 @@ HINTS = """\
 #   se_cacher : 2 / -3 / -1 / +1
 #   jeter : 0 / +0 / +0 / +0
 # Franchir une porte, une grille ou un rideau fermés : +1 bruit, +2 stress.
+# Seuils (vous en êtes à bruit 6, fatigue 0 (niveau 1), stress 9) :
+#   bruit : un chasseur de plus à chaque multiple de 5 (+2 stress) ; caché 2 tours de suite : bruit 0, plus de traces
+#   fatigue : un niveau tous les 3 points ; niveau 2 : −2 au combat et au tir ; niveau 3 : plus de course ni de fuite ; \
+niveau 4 : vous lâchez 2 objets ; niveau 5 : épuisement, un tour perdu
+#   stress : panique à 10 (2 cases au hasard, +3 bruit, +3 fatigue, un tour perdu)
 #
 # Vous êtes dans le Vestiaire des Pendus.
 # Sorties : nord (porte fermée), est (ouverture), sud (porte ouverte)

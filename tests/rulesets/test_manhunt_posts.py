@@ -192,7 +192,8 @@ def test_the_report_gives_each_number_from_the_start_of_the_turn():
     g = Game(lucy="A", bob="G")
     g.play(lucy=[{"deplacement_normal": "nord"}])  # a closed door: +1 noise, +2 stress
     post = render(g, "private", player="lucy")
-    assert ("[list]\n[*]Bruit : 0 → 1\n[*]Fatigue : 0 (niveau 1)\n[*]Stress : 0 → 2\n"
+    assert ("[list]\n[*]Bruit : 0 → 1 (porte ouverte +1) — prochain chasseur attiré à 5 (un à chaque multiple de 5)\n"
+            "[*]Fatigue : 0 — niveau 1, niveau 2 à 3\n[*]Stress : 0 → 2 (porte ouverte +2) — panique à 10\n"
             "[*]Blessures : niveau 1 (indemne)\n[*]Protection : 0\n[/list]\n") in post
 
 
@@ -287,7 +288,7 @@ def test_places_and_hunters_carry_their_articles():
     post = lines(render(g, "private", player="lucy"))
     assert "Au nord, vous devinez la présence du Boucher de Morn." in post
     assert "À l'est, vous devinez la présence d'Isarn l'Elfe noir." in post
-    assert "[*]Au nord : une porte fermée" in post and "[*]À l'est : un rideau tiré" in post
+    assert "[*]Au nord : une porte fermée" in post and "[*]À l'est : un rideau fermé" in post
     # the MJ's log: « arrive dans le Grand Couloir », never « en le »
     g = Game(lucy="C", bob="G")
     g.sc.world["cells"]["B"]["name"] = "le Grand Couloir"

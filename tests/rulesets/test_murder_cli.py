@@ -44,7 +44,7 @@ def test_example_replays_identically(example):
     r = pbp("verify", cwd=example)
     assert r.exit_code == 0, r.output
     assert r.output.splitlines() == [f"tour {n} : identique" for n in range(NEXT)] + [
-        f"{NEXT} tour(s) rejoué(s) à l'identique."]
+        f"{NEXT} tours rejoués à l'identique."]
 
 
 def test_example_shows_an_accusation_a_trap_a_ghost_an_execution(example):
@@ -371,13 +371,13 @@ def test_init_gives_a_playable_skeleton_in_english(tmp_path):
     assert "Order of play" in public and "The investigators start in" in public
     private = sorted((root / "turns/000/private").iterdir())
     assert len(private) == 6 and "Strictly secret" in private[0].read_text(encoding="utf-8")
-    r = pbp("orders", "--player", "joueur1", cwd=root)
+    r = pbp("orders", "--player", "player1", cwd=root)
     assert r.exit_code == 0 and "# Role:" in r.output
-    # the secret is random: go somewhere joueur1 is not
-    room = yamlio.load_file(root / "turns/000/state.yaml")["players"]["joueur1"]["room"]
-    target = "Couloir central" if room == "hall" else "Hall d'accueil"
-    write(root, "turns/001/orders/joueur1.yaml", textwrap.dedent(f"""\
-        player: joueur1
+    # the secret is random: go somewhere player1 is not
+    room = yamlio.load_file(root / "turns/000/state.yaml")["players"]["player1"]["room"]
+    target = "Central Corridor" if room == "hall" else "Entrance Hall"  # the English skeleton's rooms
+    write(root, "turns/001/orders/player1.yaml", textwrap.dedent(f"""\
+        player: player1
         turn: 1
         actions:
           - move: {target}

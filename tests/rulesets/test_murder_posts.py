@@ -236,11 +236,11 @@ def test_the_campaign_choices_are_checked(tmp_path):
     config = (root / "campaign.yaml").read_text(encoding="utf-8")
     write(root, "campaign.yaml", config.replace("rules:\n", "rules:\n  vote_count: secret\n"))
     r = pbp("check", cwd=root)
-    assert r.exit_code == 1 and ("campaign.yaml:20: rules.vote_count : « secret » n'est pas une valeur possible. "
+    assert r.exit_code == 1 and ("campaign.yaml:19: rules.vote_count : « secret » n'est pas une valeur possible. "
                                  "Valeurs possibles : public, gm.") in r.output
     write(root, "campaign.yaml", config.replace("genre: f}", "genre: x}", 1))
     r = pbp("check", cwd=root)
-    assert r.exit_code == 1 and ("campaign.yaml:9: players.alice.genre : « x » inconnu (f : féminin, m : masculin, "
+    assert r.exit_code == 1 and ("campaign.yaml:8: players.alice.genre : « x » inconnu (f : féminin, m : masculin, "
                                  "n : neutre ; absent : tournures neutres). Valeurs possibles : f, m, n.") in r.output
 
 

@@ -34,14 +34,17 @@ from tests.helpers import copy_example, pbp, unsealed, write
 SHEET_KEYS = {"player", "role", "lot", "sheet", "scores", "story", "job", "seniority", "alibi"}
 CLOCK = {"turn", "day", "start", "end", "accusation_day"}
 ROLL = {"label", "expr", "faces", "total", "reason", "forced"}
+MOVE_WHY = {"stop", "stop_room", "stop_squares", "limit", "stop_with", "obliged", "max_stay", "obliged_with", "stuck"}
 PUBLIC_FIELDS = {
     "setup": {"investigators", "witnesses", "play_order", "hall", "rooms", "rules"},
     "clock": CLOCK,
     "next": CLOCK,
     "positions": {"rooms", "prison", "dead"},
     "genres": {"genres"},
-    "moved": {"player", "path", "steps", "roll", "forced"},
-    "stayed": {"player", "room", "roll"},
+    # why a move did not go as ordered: the rule, and the room or the people it concerns (the
+    # board, the positions and the stays are public)
+    "moved": {"player", "path", "steps", "roll", "forced", *MOVE_WHY},
+    "stayed": {"player", "room", "roll", *MOVE_WHY},
     "trap_fired": {"player", "room", "survived", "roll", "score"},
     "sleepwalk": {"player", "path", "steps"},
     "interrogation": {"investigator", "witness", "room", "others"},

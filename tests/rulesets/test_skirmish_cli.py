@@ -37,7 +37,7 @@ def last_state(root):
 def test_example_replays_byte_for_byte(pristine):
     r = pbp("verify", cwd=pristine)
     assert r.exit_code == 0, r.output
-    assert "4 tour(s) rejoué(s) à l'identique." in r.output
+    assert "4 tours rejoués à l'identique." in r.output
 
 
 def test_example_shows_the_issue_forum_line_and_keeps_sheets_out_of_the_public_post(pristine):
@@ -161,8 +161,12 @@ def test_not_enough_pa_short_by_one_is_refused_on_its_line(camp):
     r = pbp("run", "--no-commit", cwd=camp)
     assert r.exit_code == 1
     line = 4 + pa
-    assert r.stderr.strip() == (f"turns/{n:03d}/orders/alice.yaml:{line}: pas assez de PA pour Bran : cette action "
-                                f"en coûte 1, il n'en reste que 0 (il en manque 1).")
+    assert r.stderr.splitlines()[:2] == [
+        f"turns/{n:03d}/orders/alice.yaml:{line}: pas assez de PA pour Bran : cette action en coûte 1, il n'en reste "
+        f"que 0 (il en manque 1).",
+        f"Le tour {n} n'a pas été joué : turns/{n:03d}/orders/alice.yaml est refusé (problèmes ci-dessus). Faites "
+        f"corriger le fichier avant l'échéance ; à l'échéance, « pbp run --at-deadline » joue le tour sans "
+        f"l'attendre :"]
     assert files_of(camp) == before
 
 

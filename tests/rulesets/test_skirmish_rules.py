@@ -319,8 +319,9 @@ def test_a_player_cannot_attack_his_own_character():
 
 def test_unknown_target_suggests_and_lists():
     g = Game({"aria": sheet("p1", "a", (0, 0)), "foe": sheet("p2", "b", (1, 0))}, npcs={"brute": creature((0, 1))})
-    r = g.check("p1", "melee: {perso: aria, cible: brut}")
+    r = g.check("p1", "melee: {perso: aria, cible: brtue}")
     assert keys(r) == ["unknown_target"] and r[0].params["suggestion"] == "brute"
+    assert g.check("p1", "melee: {perso: aria, cible: brut}") == []  # any unambiguous part of a name (match_names)
 
 
 def test_which_character_acts_must_be_said_when_a_player_has_several():

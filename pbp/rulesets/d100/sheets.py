@@ -416,7 +416,8 @@ def secret_values(state: dict, sheets: dict, known_factions: dict, rules: dict) 
         light = me.get("light")
         if light is not None:
             out |= {alignment_words(light, total, lang) for lang in ("fr", "en")}
-            out |= {f"{light} point(s) clair(s)", f"{light} light point(s)", f"{light} clair(s), {total - light} obscur(s)"}
+            out |= {f"{light} point(s) clair(s)", f"{light} light point(s)", f"{light} clair(s), {total - light} obscur(s)",
+                    f"{light} point clair", f"{light} points clairs", f"{light} light point", f"{light} light points"}
         for fid, level in (me.get("trust") or {}).items():
             name = known_factions[fid]["name"] if fid in known_factions else fid
             out.add(f"{name} {level:+d}")

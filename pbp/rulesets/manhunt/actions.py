@@ -117,7 +117,8 @@ def fouille(turn, handle, action):
         peji["inventory"].append(item)
         turn.searched.add(cell)
         turn.reports[handle]["finds"].append(item)
-    turn.tell(handle, "fouille", already=False, table=table, sub=sub, find=find, item=item)
+    turn.tell(handle, "fouille", already=False, table=table, sub=sub, find=find, item=item,
+              article=turn.rules["items"].get(item, {}).get("article") if item else None)
 
 
 def utilisation_equipement(turn, handle, action):
@@ -140,7 +141,7 @@ def utilisation_equipement(turn, handle, action):
         turn.lose_all_traces(handle)
     turn.tell(handle, "utilisation", item=item, effects=effects)
     turn.costs(handle, fatigue=effects.get("fatigue", 0), stress=effects.get("stress", 0),
-               noise=effects.get("noise", 0))
+               noise=effects.get("noise", 0), cause=("objet", item))
 
 
 def revetir_armure(turn, handle, action):

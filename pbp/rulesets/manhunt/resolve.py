@@ -15,6 +15,9 @@ from pbp import events as ev
 from . import actions, rules as r
 from .world import door_key, labyrinth
 
+#: a Péji's gauges whose every change a private report explains
+GAUGES = ("noise", "fatigue", "stress")
+
 
 def setup(rules: dict, scenario, quiet: bool = False) -> tuple[dict, list[ev.Event]]:
     """Turn 0: every Péji on their starting cell, the hunters where their sheets say.
@@ -28,9 +31,14 @@ def setup(rules: dict, scenario, quiet: bool = False) -> tuple[dict, list[ev.Eve
         events.append(ev.private(handle, "rapport", status=r.ACTIVE, genre=r.peji_genre(scenario, handle),
                                  place=lab.describe(peji["cell"], set()), start=None,
                                  noise=0, fatigue=0, fatigue_level=1, stress=0, wounds=1,
+                                 changes=[], limits=r.report_limits(rules, peji),
                                  inventory=peji["inventory"], worn=peji["worn"],
                                  protection=r.protection(rules, peji), finds=[], adjacent=None,
-                                 hunters_here=[], hunters_near=[], pejis_here=[], lost_turns=0, traps_known=[]))
+                                 hunters_here=[r.hunter_name(scenario, h) for h in r.hunters_on(state, [peji["cell"]])],
+                                 hunters_near=[], lost_turns=0, traps_known=[],
+                                 # who starts on the same cell: they know each other from the start
+                                 pejis_here=[scenario.name(other) for other, p in state["pejis"].items()
+                                             if other != handle and p["cell"] == peji["cell"]]))
         events.append(ev.gm("depart", player=handle, cell=lab.name(peji["cell"]), cell_id=peji["cell"]))
     for hid, hunter in state["hunters"].items():
         events.append(ev.gm("chasseur", hunter=hid, name=r.hunter_name(scenario, hid),
@@ -109,7 +117,7 @@ class Turn:
             lost = bool(peji["lost_turns"])
             dropping = [] if lost else [item for a in order.actions if a.id == "jeter" for item in a.arg]
             start = None if self.quiet else {k: peji[k] for k in ("noise", "fatigue", "stress")}  # for the report
-            self.reports[handle] = {"finds": [], "adjacent": None, "drop": dropping, "start": start}
+            self.reports[handle] = {"finds": [], "adjacent": None, "drop": dropping, "start": start, "changes": []}
             if lost:
                 self._lost_turn(handle)
             else:
@@ -132,9 +140,10 @@ class Turn:
         self.shout("tour_perdu", player=handle)
         if peji["lost_turns"] == 0:
             if r.PANIC in peji["recover"]:
-                peji["stress"] = self.rules["stress"]["after_panic"]
+                self._set(handle, "stress", self.rules["stress"]["after_panic"], ("recuperation", r.PANIC))
             if r.EXHAUSTION in peji["recover"]:
-                peji["fatigue"] = r.fatigue_at_level(self.rules, self.rules["fatigue"]["recover_to_level"])
+                self._set(handle, "fatigue", r.fatigue_at_level(self.rules, self.rules["fatigue"]["recover_to_level"]),
+                          ("recuperation", r.EXHAUSTION))
             peji["recover"] = []
         peji["hidden_turns"] = 0
 
@@ -150,11 +159,13 @@ class Turn:
             if actions.HANDLERS[action.id](self, handle, action) is False:
                 continue  # not carried out: it costs nothing
             if peji["status"] == r.ACTIVE:
-                self.costs(handle, spec["noise"], spec["fatigue"], spec["stress"])
+                self.costs(handle, spec["noise"], spec["fatigue"], spec["stress"], cause=("action", action.id))
 
     # -- a Péji's condition: costs and thresholds (docs/design.md manhunt 3: noise, then fatigue, then stress)
-    def costs(self, handle, noise=0, fatigue=0, stress=0):
+    def costs(self, handle, noise=0, fatigue=0, stress=0, cause=("action", None)):
+        """Pay, then what the thresholds bring; `cause` (kind, what): for the report (_log)."""
         peji = self.peji(handle)
+        was = {gauge: peji[gauge] for gauge in GAUGES}
         peji["noise"] = max(0, peji["noise"] + noise)
         before = r.fatigue_level(self.rules, peji["fatigue"])
         peji["fatigue"] = max(0, peji["fatigue"] + fatigue)
@@ -162,9 +173,30 @@ class Turn:
         # total below 0 as 0), and the noise checked first never changes the fatigue
         level = r.fatigue_level(self.rules, peji["fatigue"]) if fatigue else before
         peji["stress"] = max(0, peji["stress"] + stress)
+        self._log(handle, cause, {gauge: peji[gauge] - was[gauge] for gauge in GAUGES})
         self._check_noise(handle)
         self._check_fatigue(handle, before, level)
         self.check_stress(handle)
+
+    def _set(self, handle, gauge, value, cause):
+        """A gauge set to a value by a rule (back from a lost turn, traces lost)."""
+        peji = self.peji(handle)
+        delta, peji[gauge] = value - peji[gauge], value
+        self._log(handle, cause, {gauge: delta})
+
+    def _log(self, handle, cause, deltas):
+        """Each change of a gauge with its cause, for the report; one cause in a row adds up."""
+        report = None if self.quiet else self.reports.get(handle)
+        moved = {gauge: delta for gauge, delta in deltas.items() if delta}
+        if report is None or not moved:
+            return
+        kind, what = cause
+        changes = report.setdefault("changes", [])
+        if changes and (changes[-1]["cause"], changes[-1]["what"]) == (kind, what):
+            for gauge, delta in moved.items():
+                changes[-1][gauge] = changes[-1].get(gauge, 0) + delta
+        else:
+            changes.append({"cause": kind, "what": what, **moved})
 
     def _check_noise(self, handle):
         peji = self.peji(handle)
@@ -177,11 +209,13 @@ class Turn:
         Péji, whose stress rises. No free hunter: nothing happens, no stress (FAQ 9)."""
         peji = self.peji(handle)
         hid = r.free_hunter(self.state)
-        self.tell(handle, "repere", noise=peji["noise"], hunter=hid is not None)
+        self.tell(handle, "repere", noise=peji["noise"], hunter=hid is not None,
+                  threshold=self.rules["noise"]["threshold"], stress=self.rules["noise"]["stress"])
         if hid is None:
             self.note("repere_sans_chasseur", player=handle, noise=peji["noise"])
             return
         peji["stress"] += self.rules["noise"]["stress"]
+        self._log(handle, ("repere", None), {"stress": self.rules["noise"]["stress"]})
         around = self.lab.neighbours(peji["cell"]) or [peji["cell"]]
         cell = self.dice.choice(f"{handle}.bruit.case", around, "case du chasseur repérant le bruit")
         self.hunter(hid).update(cell=cell, target=handle, trace=peji["cell"])
@@ -245,10 +279,10 @@ class Turn:
             self.cross(handle, peji["cell"], exit_, pay=False)  # a panicking Péji bursts doors open
             peji["cell"] = exit_["to"]
             path.append(direction)
-        self.tell(handle, "panique", path=path)
+        self.tell(handle, "panique", path=path, noise=s["panic_noise"], fatigue=s["panic_fatigue"], threshold=s["panic"])
         self.shout("panique", player=handle)
         self.note("panique_gm", player=handle, cell=self.lab.name(peji["cell"]), cell_id=peji["cell"])
-        self.costs(handle, noise=s["panic_noise"], fatigue=s["panic_fatigue"])
+        self.costs(handle, noise=s["panic_noise"], fatigue=s["panic_fatigue"], cause=("panique", None))
 
     def wound(self, handle, cause: str, levels: int = 1):
         """docs/design.md manhunt 7: each level reached applies its effect once; the dead level kills."""
@@ -257,12 +291,14 @@ class Turn:
             if peji["status"] != r.ACTIVE:
                 return
             peji["wounds"] += 1
-            self.tell(handle, "blessure", level=peji["wounds"], cause=cause)
-            if peji["wounds"] >= self.rules["wounds"]["dead_level"]:
+            dead = peji["wounds"] >= self.rules["wounds"]["dead_level"]
+            # the level's effect, told with the wound (docs/design.md manhunt 7): "+1 fatigue" has its cause
+            fatigue, stress = (0, 0) if dead else r.wound_costs(self.rules, peji["wounds"], peji["fatigue"])
+            self.tell(handle, "blessure", level=peji["wounds"], cause=cause, fatigue=fatigue, stress=stress)
+            if dead:
                 self.die(handle, cause)
                 return
-            fatigue, stress = r.wound_costs(self.rules, peji["wounds"], peji["fatigue"])
-            self.costs(handle, fatigue=fatigue, stress=stress)
+            self.costs(handle, fatigue=fatigue, stress=stress, cause=("blessure", peji["wounds"]))
 
     def die(self, handle, cause):
         peji = self.peji(handle)
@@ -286,7 +322,7 @@ class Turn:
             self.open_doors.add(door_key(src, exit_["to"]))
             if pay:
                 noise, stress = r.door_cost(self.rules, door)
-                self.costs(handle, noise=noise, stress=stress)
+                self.costs(handle, noise=noise, stress=stress, cause=("porte", door))
         return {"door": door, "opened": not was_open}
 
     def blind_hunters(self, handle, cells) -> list[str]:
@@ -305,7 +341,8 @@ class Turn:
             if hunter["target"] == handle:
                 hunter["target"], hunter["trace"] = None, None
                 self.note("trace_perdue", hunter=hid, player=handle)
-        peji["noise"], peji["noise_mark"] = 0, 0
+        self._set(handle, "noise", 0, ("traces_perdues", None))
+        peji["noise_mark"] = 0
 
     # -- end of a Péji's turn: exit, trap, hiding streak
     def _end_of_peji_turn(self, handle, hid: bool):
@@ -337,7 +374,7 @@ class Turn:
         self.shout("piege_public", player=handle, genre=r.peji_genre(self.scenario, handle))
         self.note("piege_gm", player=handle, cell=self.lab.name(cell), cell_id=cell)
         if effect.get("stress"):
-            self.costs(handle, stress=effect["stress"])
+            self.costs(handle, stress=effect["stress"], cause=("piege", None))
         if effect.get("wounds"):
             self.wound(handle, "piege", effect["wounds"])
 
@@ -372,7 +409,7 @@ class Turn:
                 actions.melee(self, target, hid, None, attacker="hunter")
                 if self.rules["combat"]["defender_pays_costs"] and self.peji(target)["status"] == r.ACTIVE:
                     spec = self.rules["actions"]["combat"]
-                    self.costs(target, spec["noise"], spec["fatigue"], spec["stress"])
+                    self.costs(target, spec["noise"], spec["fatigue"], spec["stress"], cause=("defense", None))
             else:
                 self._hunter_step(hid, self.lab.step_towards(hunter["cell"], hunter["trace"]))
 
@@ -447,6 +484,7 @@ class Turn:
         others = [self.scenario.name(h) for h in by_cell.get(cell, []) if h != handle]
         self.tell(handle, "rapport", status=peji["status"], genre=r.peji_genre(self.scenario, handle),
                   place=self.lab.describe(cell, self.open_doors), start=report.get("start"),
+                  changes=report.get("changes", []), limits=r.report_limits(self.rules, peji),
                   noise=peji["noise"], fatigue=peji["fatigue"],
                   fatigue_level=r.fatigue_level(self.rules, peji["fatigue"]), stress=peji["stress"],
                   wounds=peji["wounds"], inventory=list(peji["inventory"]), worn=list(peji["worn"]),

@@ -10,7 +10,7 @@ all ask these, so a rule is written once.
 from __future__ import annotations
 
 from pbp.dice import parse
-from pbp.orders import normalize_id
+from pbp.orders import match_names, normalize_id
 
 #: a Péji's `status` in the state
 ACTIVE, DEAD, ESCAPED = "active", "dead", "escaped"
@@ -54,6 +54,19 @@ def fatigue_malus(rules: dict, fatigue: int) -> int:
     """What fatigue takes off melee and shooting totals."""
     f = rules["fatigue"]
     return f["combat_malus"] if fatigue_level(rules, fatigue) >= f["combat_malus_level"] else 0
+
+
+def report_limits(rules: dict, peji: dict) -> dict:
+    """The thresholds a Péji's report shows beside their gauges: the noise that
+    calls the next hunter, the fatigue total of the next level (None at the last),
+    the stress of panic."""
+    f = rules["fatigue"]
+    level = fatigue_level(rules, peji["fatigue"])
+    return {"noise_step": rules["noise"]["threshold"],
+            "next_noise": (peji.get("noise_mark", 0) + 1) * rules["noise"]["threshold"],
+            "next_level": level + 1 if level < f["max_level"] else None,
+            "next_fatigue": fatigue_at_level(rules, level + 1) if level < f["max_level"] else None,
+            "panic": rules["stress"]["panic"]}
 
 
 def noise_calls(rules: dict, peji: dict) -> int:
@@ -154,12 +167,6 @@ def hunter_genre(scenario, hunter_id: str) -> str | None:
     return hunter_sheet(scenario, hunter_id).get("genre")
 
 
-def _words(text) -> str:
-    """A name as words to search in: `Sylas l'Elfe sylvain` -> `_sylas_l_elfe_sylvain`
-    (case, accents and punctuation ignored; each word starts after a `_`)."""
-    return "_" + normalize_id(text)
-
-
 def match_hunters(scenario, word, among=None) -> list[str]:
     """The hunters a player's word may mean, in id order, among `among` (default:
     every hunter): its id (h3), else the hunters whose id or whole name it is,
@@ -168,15 +175,7 @@ def match_hunters(scenario, word, among=None) -> list[str]:
     several: ambiguous; none: unknown."""
     hunters = scenario.characters.get("hunters") or {}
     pool = list(hunters) if among is None else [h for h in among if h in hunters]
-    if isinstance(word, str) and word in pool:
-        return [word]
-    wanted = normalize_id(word)
-    if not wanted:
-        return []
-    exact = [h for h in pool if wanted in (normalize_id(h), normalize_id(hunter_name(scenario, h)))]
-    if exact:
-        return exact
-    return [h for h in pool if "_" + wanted in _words(hunter_name(scenario, h))]
+    return match_names(word, {h: hunter_name(scenario, h) for h in pool})
 
 
 def find_hunter(scenario, word, among=None) -> str | None:

@@ -30,7 +30,11 @@ def order_context(rules: dict, lab, state: dict, scenario, player: str) -> dict:
             "hunters": seen,
             "points": rules["max_points"], "door": rules["doors"]["porte"],
             "costs": {a: {k: spec[k] for k in ("points", "noise", "fatigue", "stress")}
-                      for a, spec in rules["actions"].items()}}
+                      for a, spec in rules["actions"].items()},
+            # the thresholds the Péji plays against, and where they stand (their report says the same)
+            "noise": rules["noise"], "fatigue": rules["fatigue"], "stress": rules["stress"],
+            "now": {"noise": peji["noise"], "fatigue": peji["fatigue"], "stress": peji["stress"],
+                    "fatigue_level": r.fatigue_level(rules, peji["fatigue"])}}
 
 
 def status(rules: dict, lab, state: dict, scenario) -> list[ev.Event]:

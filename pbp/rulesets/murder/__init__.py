@@ -61,6 +61,9 @@ class Murder(Ruleset):
     def is_over(self, state) -> bool:
         return bool(state.get("over"))
 
+    def closed_actions(self, state, scenario, player) -> set[str]:
+        return checks.closed_actions(state, player, set(self.actions))
+
     def order_context(self, state, scenario, player) -> dict:
         return checks.order_context(self.rules, state, scenario, player)
 

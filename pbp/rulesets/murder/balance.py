@@ -20,7 +20,7 @@ from pbp.rulesets.murder.rules import (DEAD, INNOCENT, INVESTIGATOR, MURDERER, P
 def legal_orders(rules: dict, state: dict, scenario, player: str) -> list[list[Action]]:
     """Every legal set of actions of a player this turn (each passes check_orders):
     a ghost's every haunting or possession, a living player's every move (or
-    none, when they may stay) with at most one trap, interrogation or accusation."""
+    `rester`, when they may stay) with at most one trap, interrogation or accusation."""
     p = state["players"].get(player)
     if p is None or state.get("over") or p["status"] == PRISON:
         return [[]]
@@ -57,7 +57,7 @@ def legal_orders(rules: dict, state: dict, scenario, player: str) -> list[list[A
     out = []
     for extra in extras:
         for move in moves:
-            pairs = ([extra] if extra else []) + ([("deplacer", move)] if move else [])
+            pairs = ([extra] if extra else []) + ([("deplacer", move)] if move else [("rester", None)])
             out.append(build(*pairs))
     return out
 

@@ -84,10 +84,23 @@ def check_orders(rules: dict, state: dict, scenario, orders) -> Refusals:
             continue
         seen.add(action.id)
         _check_action(who, action, out)
+    if "rester" in seen and "deplacer" in seen:
+        out.add("stay_and_move", next(a.at for a in orders.actions if a.id == "rester"))
     if p["status"] == ALIVE and not orders.default and p["turns_here"] >= rules["max_stay"] and "deplacer" not in seen:
         out.add("stayed_too_long", ("actions",), room=who.board.label(p["room"]), turns=p["turns_here"],
                 max=rules["max_stay"], valid=who.destinations())
     return out
+
+
+def closed_actions(state: dict, player: str, actions: set[str]) -> set[str]:
+    """What `_check_action` refuses for the player's status alone: a prisoner acts not,
+    the dead only haunt or possess (by role), the living never do."""
+    p = state["players"].get(player)
+    if p is None or p["status"] == PRISON or state.get("over"):
+        return set(actions)
+    if p["status"] == DEAD:
+        return actions - {GHOST_ACTIONS.get(p["role"])}
+    return actions & set(GHOST_ACTIONS.values())
 
 
 def _check_action(who: _Player, action: Action, out: Refusals) -> None:

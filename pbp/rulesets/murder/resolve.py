@@ -209,25 +209,53 @@ class Turn:
                         score_name=shown_score, score=score, instruction=instruction, alibi=alibi))
 
     # movement -------------------------------------------------------------------------------------
-    def must_leave(self, h: str) -> str | None:
-        """Why a player may not stay where they are: the stay limit, or last turn's
-        companion who already played and stayed (None: they may stay)."""
+    def must_leave(self, h: str) -> tuple[str | None, list[str]]:
+        """Why a player may not stay where they are: the stay limit ("stay"), or
+        last turn's companions who already played and stayed ("companion", with
+        them); (None, []): they may stay."""
         p = self.players[h]
         if p["turns_here"] >= self.rules["max_stay"]:
-            return "stay"
-        for c in p["companions"]:
-            q = self.players[c]
-            if c in self.played and q["status"] == ALIVE and q["room"] == p["room"]:
-                return "companion"
-        return None
+            return "stay", []
+        stayed = [c for c in p["companions"] if c in self.played and self.players[c]["status"] == ALIVE
+                  and self.players[c]["room"] == p["room"]]
+        return ("companion", stayed) if stayed else (None, [])
+
+    def stop(self, h: str, rooms: list[str], full: list[str], cum: list[int], reason: str) -> dict:
+        """Where and why an ordered move stopped short of its destination, as
+        the rules say (public: positions and the board are): the room not
+        entered or not stopped in, and who was there for the pair rule."""
+        if reason not in ("short", "blocked", "companion") or len(rooms) >= len(full):
+            return {}
+        room = full[len(rooms)]
+        out = {"stop_room": self.name(room)}
+        if reason == "short":
+            out["stop_squares"] = cum[len(rooms)]
+        elif reason == "blocked":
+            out["limit"] = self.rules["witness_room_limit"]
+        else:
+            out["stop_with"] = [c for c in self.occupants(room, h) if c in self.players[h]["companions"]]
+        return out
+
+    @staticmethod
+    def public_why(detail: dict) -> dict:
+        """What the thread is told of a move that did not go as ordered: the rule
+        that stopped it and why the mover had to leave (public: the board, the
+        positions and the stays are; the destination is not)."""
+        stop = detail["reason"] if detail["reason"] in ("short", "blocked", "companion") else None
+        why = {"stop": stop, "obliged": detail["obliged"], "stuck": detail.get("stuck", False)}
+        shown = (("stop_room", "stop_squares", "limit", "stop_with") if stop else ()) + ("max_stay", "obliged_with")
+        why.update((k, detail[k]) for k in shown if k in detail)
+        return why
 
     def move(self, h: str, dest: str | None):
         p = self.players[h]
         start = p["room"]
-        obliged = self.must_leave(h)
+        obliged, stayed = self.must_leave(h)
         roll = None
         detail = {"destination": self.name(dest), "roll": None, "obliged": obliged, "reason": None,
-                  "companion": None, "path": [], "cum": []}
+                  "companion": None, "path": [], "cum": [], "forced": False,
+                  **({"max_stay": self.rules["max_stay"]} if obliged == "stay" else
+                     {"obliged_with": stayed} if obliged else {})}
         rooms = [start]
         if dest is not None:
             roll = self.dice.roll(f"{h}.deplacement", movement_dice(self.rules, p["role"]), f"déplacement de {h}")
@@ -237,27 +265,28 @@ class Turn:
             detail.update(path=[self.name(r) for r in full], cum=cum)
             rooms, reason = plan(self.rules, self.state, self.board, h, dest, roll.total)
             detail["reason"] = reason
+            detail.update(self.stop(h, rooms, full, cum, reason))
         if len(rooms) == 1 and obliged:
             step = forced_step(self.rules, self.state, self.board, h)
             if step is None:
-                detail["reason"] = "stuck"
+                detail["stuck"] = True
                 self.emit(ev.gm("stuck", player=h, room=self.name(start), obliged=obliged))
             else:
                 rooms = [start, step]
-                detail["reason"] = "forced"
-        forced = detail["reason"] == "forced"
+                detail["forced"] = True
         self.hold()
         outcome_ = self.walk(h, rooms[1:], possessed=False)
         held, self.held = self.held, None
-        if outcome_:
+        if outcome_ and not detail["forced"]:  # (a trap on the forced step is told by its own events)
             detail["reason"] = outcome_
         end = p["room"] if p["status"] == ALIVE else (p["died"] or {}).get("room")
         walked = rooms[:rooms.index(end) + 1] if end in rooms else [start]
+        why = self.public_why(detail)
         if len(walked) > 1:
             self.emit(ev.public("moved", player=h, path=[self.name(r) for r in walked], steps=self.steps(walked),
-                                roll=roll, forced=forced))
+                                roll=roll, forced=detail["forced"], **why))
         else:
-            self.emit(ev.public("stayed", player=h, room=self.name(start), roll=roll))
+            self.emit(ev.public("stayed", player=h, room=self.name(start), roll=roll, **why))
         detail["reached"] = self.name(end)
         if dest is not None or obliged:
             self.emit(ev.private(h, "move_detail", **detail))

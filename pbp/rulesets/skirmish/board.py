@@ -15,7 +15,7 @@ import re
 from collections import deque
 
 from pbp import i18n
-from pbp.orders import normalize_id
+from pbp.orders import match_names, normalize_id
 
 from .rules import CHARACTER, HARMFUL, NEIGHBOURS, alive, dist2, shown, spell_id, spell_range
 
@@ -72,19 +72,12 @@ def square(value) -> list[int] | None:
 # -- finding units ----------------------------------------------------------------------------
 
 def find(state: dict, name) -> str | None:
-    """A unit by id or by name (accents, case and spaces ignored)."""
+    """A unit by id, by name or by any unambiguous part of its name (accents, case
+    and spaces ignored: pbp.orders.match_names); None when none or several."""
     if name is None:
         return None
-    units = state["units"]
-    if isinstance(name, str) and name in units:  # an id as is (ids are already normalized)
-        return name
-    key = normalize_id(name)
-    if key in units:
-        return key
-    for uid, u in units.items():
-        if normalize_id(u["name"]) == key:
-            return uid
-    return None
+    found = match_names(name, {uid: u["name"] for uid, u in state["units"].items()})
+    return found[0] if len(found) == 1 else None
 
 
 def actor(state: dict, player: str, action) -> str:
