@@ -23,7 +23,7 @@ EXPECTED = {
     "pbp post": ["[*]Charge de Personnage 1 : 1d6 (6) → désarçonne presque son adversaire.",
                  "[*]Endurance de Personnage 2 : 5 − 3 = 2."],
     "pbp odds --rule data.charge": ["1-2  la lance manque sa cible           coup 0  1/3 (33.3 %)"],
-    "pbp verify": ["2 tour(s) rejoué(s) à l'identique."],
+    "pbp verify": ["2 tours rejoués à l'identique."],
 }
 
 
