@@ -100,10 +100,10 @@ class RulesFile(Record):
 def parse(data: bytes | str, source: str = RULES_FILE, overrides: dict | None = None) -> RulesFile:
     """A rules file's bytes or text -> its RulesFile, held to the schema (ErrorList:
     every problem of its shape). pbp.datarules.load then compiles and lints it."""
+    node = rules_schema()  # (registers the messages the refusals below speak through)
     size = len(data.encode("utf-8") if isinstance(data, str) else data)
     if size > LIMITS["rules_file_bytes"]:
         raise InputError("rules_too_large", file=source, size=size, limit=LIMITS["rules_file_bytes"])
-    node = rules_schema()
     raw, lines = yamlio.load_untrusted(data, source, max_depth=LIMITS["depth"],
                                        max_int_digits=LIMITS["integer_digits"], normalize=_spelling)
     if raw is None:
