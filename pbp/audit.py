@@ -46,7 +46,8 @@ from pbp.errors import InputError, PbpError
 BUNDLE_FORMAT = 1
 MANIFEST = "pbp-reveal.yaml"
 PREFIX = "campaign"
-CAMPAIGN_FILES = (CAMPAIGN_FILE, SECRET_FILE, "world.yaml", "characters.yaml", seal.SEALS_FILE)
+CAMPAIGN_FILES = (CAMPAIGN_FILE, SECRET_FILE, "world.yaml", "characters.yaml", "rules.yaml",
+                  seal.SEALS_FILE)  # rules.yaml: a data campaign's rules
 CAMPAIGN_FOLDERS = ("templates", "turns")
 #: what an audit accepts of a bundle: it comes from a stranger
 MAX_MEMBERS = 100_000  # tar headers: a 200-turn game of 50 players writes some 22,000

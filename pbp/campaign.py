@@ -229,7 +229,8 @@ class Campaign(Record):
 
     @cached_property
     def ruleset(self) -> rulesets.Ruleset:
-        return rulesets.get(self.config["ruleset"], self.config.get("rules") or {})
+        cls = rulesets.load_class(self.config["ruleset"])
+        return cls.for_campaign(self.root, self.config.get("rules") or {}, self.lang)
 
     @cached_property
     def scenario(self) -> rulesets.Scenario:

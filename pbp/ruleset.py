@@ -125,6 +125,12 @@ class Ruleset(ABC):
         return Path(sys.modules[cls.__module__].__file__).parent
 
     @classmethod
+    def for_campaign(cls, root: Path, overrides: dict | None = None, lang: str = "fr") -> "Ruleset":
+        """The ruleset a campaign at `root` plays, with its `rules:` overrides: most
+        are the data file's; the data ruleset reads the campaign's own rules.yaml."""
+        return cls(overrides)
+
+    @classmethod
     def shared_data(cls) -> dict:
         """data.yaml as read once for the process (its messages registered with
         it), shared: to read, never to change (`default_data` is a copy)."""

@@ -307,13 +307,15 @@ def describe_target(to: str) -> str:
 
 
 def check(node: Node | None, value, *, file: str, text: str | None = None, context: dict | None = None,
-          path: tuple = ()) -> list[PbpError]:
+          path: tuple = (), lines: yamlio.Lines | None = None) -> list[PbpError]:
     """Every problem of `value` against `node`, each an InputError placed in `file`
-    (its line found in `text`). `context` holds what references point into:
-    world, characters, state, campaign, rules, roster."""
+    (its line found in `text`, or in `lines`: the index of a file read as untrusted
+    input, whose keys the caller may have respelt). `context` holds what references
+    point into: world, characters, state, campaign, rules, roster."""
     if node is None:
         return []
     run = _Run(file, text, context or {})
+    run.lines = lines
     parent = None
     for step in path:
         parent = (parent, step)
@@ -373,6 +375,7 @@ def _short(value) -> str:
 class _Run:
     def __init__(self, file: str, text: str | None, context: dict):
         self.file, self.text, self.context = file, text, context
+        self.lines: yamlio.Lines | None = None
         self.errors: list[PbpError] = []
         self.targets: dict[str, tuple | None] = {}
         self.checks = {"mapping": self.mapping, "map": self.map, "list": self.sequence, "one_of": self.one_of,
@@ -381,7 +384,10 @@ class _Run:
 
     def error(self, message: str, path, **params) -> None:
         steps = _steps(path)
-        line = yamlio.line_of(self.text, steps) if self.text is not None else None
+        if self.lines is not None:
+            line = self.lines.line(steps)
+        else:
+            line = yamlio.line_of(self.text, steps) if self.text is not None else None
         if not steps and message == "schema_type":
             message = "schema_root_type"  # the whole file: no field to name
         self.errors.append(InputError(message, file=self.file, line=line, path=show_path(steps), **params))

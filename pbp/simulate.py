@@ -44,15 +44,18 @@ def play_game(rs, scenario, seed: int, max_turns: int, dice: FreeDice | None = N
 _worker: dict = {}
 
 
-def _prepare(ruleset_id: str, overrides: dict, scenario, max_turns: int) -> None:
+def _prepare(ruleset_id: str, overrides: dict, scenario, max_turns: int, ruleset=None) -> None:
     """What every game of a simulation shares, set once in each process (not
-    sent with each chunk of games): the ruleset, built once, and the scenario,
-    whose derived values (Scenario.derived: a labyrinth's graph, parsed
-    sheets...) are then worked out once per process, not once per chunk."""
-    key = (ruleset_id, repr(overrides))
-    rs = _worker.get(key)
+    sent with each chunk of games): the ruleset, built once (or the one given:
+    a campaign's own, whose rules are its files), and the scenario, whose
+    derived values (Scenario.derived: a labyrinth's graph, parsed sheets...) are
+    then worked out once per process, not once per chunk."""
+    rs = ruleset
     if rs is None:
-        rs = _worker[key] = rulesets.get(ruleset_id, overrides)
+        key = (ruleset_id, repr(overrides))
+        rs = _worker.get(key)
+        if rs is None:
+            rs = _worker[key] = rulesets.get(ruleset_id, overrides)
     _worker["game"] = (rs, scenario, max_turns)
 
 
@@ -71,6 +74,7 @@ class Simulation:
     overrides: dict | None = None
     max_turns: int = 100
     chunk: int = 50  # games per task at most; fewer for small runs, so every process gets some
+    ruleset: object = None  # the campaign's own ruleset, when it is not made from its id (a data ruleset)
 
     def jobs_list(self) -> list[list[int]]:
         """The games' seeds, chunk by chunk."""
@@ -82,7 +86,7 @@ class Simulation:
         """Every game's summary, in game order. `progress(n)` is told of each
         finished chunk's size."""
         chunks = self.jobs_list()
-        shared = (self.ruleset_id, self.overrides or {}, self.scenario, self.max_turns)
+        shared = (self.ruleset_id, self.overrides or {}, self.scenario, self.max_turns, self.ruleset)
         results: list[dict] = []
         if self.jobs <= 1:
             _prepare(*shared)

@@ -20,7 +20,7 @@ def test_there_are_examples():
 def test_example_verifies_and_plays_its_next_turn(tmp_path, name):
     ruleset = yamlio.load_file(package_dir("campaigns") / name / "campaign.yaml")["ruleset"]
     target = tmp_path / name
-    r = pbp("init", target, "--ruleset", ruleset, "--example")
+    r = pbp("init", target, "--ruleset", ruleset, "--example", name)
     assert r.exit_code == 0, r.output
     v = pbp("verify", cwd=target)
     assert v.exit_code == 0, v.output

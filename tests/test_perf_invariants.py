@@ -447,7 +447,7 @@ def test_each_command_imports_what_it_uses(tmp_path):
     help_ = imported("--help", cwd=camp)
     # the help speaks the MJ's language, its catalogue read back from the user's cache;
     # it lists every command, so it imports every command's module of pbp.cli
-    commands = {f"pbp.cli.{m}" for m in ("setup", "orders", "play", "archive", "balance", "trust")}
+    commands = {f"pbp.cli.{m}" for m in ("setup", "orders", "play", "archive", "balance", "trust", "rules")}
     assert help_ == {"pbp", "pbp.cli", "pbp.cli.common", "pbp.formats", "pbp.help", "pbp.i18n", "pbp.patterns",
                      "pbp.usercache"} | commands
     check = imported("check", cwd=camp)

@@ -256,9 +256,12 @@ def bot_campaign(root: Path, rs, scenario, lang: str, fmt: str, dialect: str) ->
     return campaign
 
 
-def bot_scenario(rs, game: int, root: Path):
+def bot_scenario(rs, game: int, root: Path, example: str | None = None):
     """A synthetic world and sheets, as `pbp simulate` makes them; for a ruleset
-    that cannot make one (no SIMULATE), its skeleton's (or example's) own."""
+    that cannot make one (no SIMULATE), its skeleton's (or example's) own; with
+    `example`, that example campaign's."""
+    if example is not None:
+        return open_campaign(package_dir("campaigns") / example).scenario
     if ruleset.SIMULATE in type(rs).capabilities:
         return rs.sample_scenario(BOT_PLAYERS, random.Random(game))
     folder = root / f"{rs.id}-campaign"
@@ -269,15 +272,15 @@ def bot_scenario(rs, game: int, root: Path):
     return open_campaign(folder).scenario
 
 
-def bot_turns(rid: str, count: int, root: Path):
+def bot_turns(rid: str, count: int, root: Path, example: str | None = None):
     """`count` turns (set-ups included) of games played by the ruleset's bots, the
     way `pbp simulate` plays them, each rendered by render_all in one of VARIANTS.
     Every turn the MJ narrates in public, to the MJ alone and to one player, and
     every player writes some roleplay. Yields (rs, scenario, output, campaign)."""
     made, game = 0, 0
     while made < count:
-        rs = ruleset.get(rid)
-        scenario = bot_scenario(rs, game, root)
+        rs = ruleset.get(rid) if example is None else open_campaign(package_dir("campaigns") / example).ruleset
+        scenario = bot_scenario(rs, game, root, example)
         bots = random.Random(game ^ 0x5EED)
         campaigns = [bot_campaign(root, rs, scenario, *v) for v in VARIANTS]
         secret = f"secrecy:{rid}:{game}"
@@ -321,11 +324,23 @@ def bot_post(campaign, out) -> str:
     return out.files[f"public.{FORMATS[campaign.format]}"].decode()
 
 
-@pytest.mark.parametrize("rid", RULESETS)
-def test_two_hundred_bot_turns_keep_the_secrets(rid, tmp_path, monkeypatch):
+def other_examples(rid: str) -> list[str]:
+    """The example campaigns of `rid` beyond its own (`Ruleset.example`): the data
+    ruleset has one per event written as data, each with its own rules."""
+    own = ruleset.load_class(rid).example
+    return [name for name in EXAMPLES if name != own
+            and yamlio.load_file(package_dir("campaigns") / name / "campaign.yaml").get("ruleset") == rid]
+
+
+BOT_SOURCES = [(rid, None) for rid in RULESETS] + [(rid, name) for rid in RULESETS for name in other_examples(rid)]
+BOT_IDS = [rid if name is None else f"{rid}-{name}" for rid, name in BOT_SOURCES]
+
+
+@pytest.mark.parametrize("rid, example", BOT_SOURCES, ids=BOT_IDS)
+def test_two_hundred_bot_turns_keep_the_secrets(rid, example, tmp_path, monkeypatch):
     spy = PublicTemplate(monkeypatch)
     checked, with_secrets, kinds = 0, 0, set()
-    for rs, scenario, out, campaign in bot_turns(rid, BOT_TURNS, tmp_path):
+    for rs, scenario, out, campaign in bot_turns(rid, BOT_TURNS, tmp_path, example):
         post = bot_post(campaign, out)  # first: the spy sees what this turn's post was handed
         assert leaks(rs, scenario, out.state, out.events, spy.take(), post) == [], (rid, out.turn, campaign.lang)
         checked += 1
@@ -339,12 +354,12 @@ def test_two_hundred_bot_turns_keep_the_secrets(rid, tmp_path, monkeypatch):
         assert with_secrets >= checked * 0.8, "the ruleset declares no secret in most states"
 
 
-@pytest.mark.parametrize("rid", RULESETS)
-def test_the_bot_check_fails_when_private_events_go_public(rid, tmp_path, monkeypatch):
+@pytest.mark.parametrize("rid, example", BOT_SOURCES, ids=BOT_IDS)
+def test_the_bot_check_fails_when_private_events_go_public(rid, example, tmp_path, monkeypatch):
     spy = PublicTemplate(monkeypatch)
     monkeypatch.setattr(ev, "by_audience", leaky_by_audience)
     caught, words = 0, 0
-    for rs, scenario, out, campaign in bot_turns(rid, 12, tmp_path):
+    for rs, scenario, out, campaign in bot_turns(rid, 12, tmp_path, example):
         try:
             post = bot_post(campaign, out)
         except Exception:  # a public template may choke on a private event: what it was handed still counts

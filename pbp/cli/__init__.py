@@ -31,6 +31,7 @@ COMMANDS = {
     "odds": ("balance", "odds"), "simulate": ("balance", "simulate"),
     "posted": ("trust", "posted"), "reveal": ("trust", "reveal"), "audit": ("trust", "audit_command"),
     "dice-report": ("trust", "dice_report"), "secret": ("trust", "secret_group"),
+    "rules": ("rules", "rules"),
 }
 
 

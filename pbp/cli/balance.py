@@ -59,7 +59,7 @@ def _rule_odds(rule: str, settings):
     from pbp.errors import PbpError
 
     rid, _, name = rule.partition(".")
-    calculators = ruleset.get(rid).odds()
+    calculators = _ruleset_for_odds(rid).odds()
     if name not in calculators:
         raise PbpError("unknown_calculator", rule=rule, valid=[f"{rid}.{n}" for n in calculators],
                        suggestion=i18n.closest(name, calculators))
@@ -77,6 +77,21 @@ def _rule_odds(rule: str, settings):
             except ValueError:
                 raise PbpError("param_not_int", param=key, value=value) from None
     return calc.compute(params)
+
+
+def _ruleset_for_odds(rid: str):
+    """The campaign's own ruleset when pbp runs in a campaign of that ruleset (a
+    data ruleset's calculators are its rules file's tables and checks), else the
+    ruleset as it ships."""
+    from pbp import ruleset
+    from pbp.campaign import CAMPAIGN_FILE
+
+    ctx = click.get_current_context()
+    if (ctx.obj["dir"] / CAMPAIGN_FILE).is_file():
+        campaign = campaign_of(ctx)
+        if campaign.config.get("ruleset") == rid:
+            return campaign.ruleset
+    return ruleset.get(rid)
 
 
 @click.command(cls=PbpCommand)
@@ -105,6 +120,7 @@ def simulate(ctx, ruleset_id, games, players, seed, jobs, max_turns, overrides, 
     from pbp.render import Renderer, package_dir
 
     base_rules: dict = {}
+    ruleset_id_given = bool(ruleset_id)
     if ruleset_id:
         rs = ruleset.get(ruleset_id)
         if ruleset.SIMULATE not in rs.capabilities:
@@ -125,14 +141,19 @@ def simulate(ctx, ruleset_id, games, players, seed, jobs, max_turns, overrides, 
     variant_rules = base_rules
     for item in overrides:
         variant_rules = sim.merge(variant_rules, sim.parse_override(item))
-    ruleset.get(ruleset_id, variant_rules)  # a typo in --override is refused before playing
+    own = {}  # a campaign's ruleset that its id alone does not make (a data ruleset: its rules.yaml)
+    if not ruleset_id_given and type(rs).for_campaign.__func__ is not ruleset.Ruleset.for_campaign.__func__:
+        own = {"base": rs, "variant": type(rs).for_campaign(campaign.root, variant_rules, campaign.lang)}
+    else:
+        ruleset.get(ruleset_id, variant_rules)  # a typo in --override is refused before playing
     jobs = jobs or os.cpu_count() or 1
     runs = [("base", base_rules)] + ([("variant", variant_rules)] if overrides else [])
     results = {}
     with click.progressbar(length=games * len(runs), label=i18n.t(lang, "simulating", games=games),
                            file=sys.stderr) as bar:
         for name, rules in runs:
-            simulation = sim.Simulation(ruleset_id, scenario, games, seed, jobs, rules, max_turns)
+            simulation = sim.Simulation(ruleset_id, scenario, games, seed, jobs, rules, max_turns,
+                                        ruleset=own.get(name))
             results[name] = sim.aggregate(simulation.run(bar.update))
     report = {"ruleset": ruleset_id, "source": source, "games": games, "players": players, "seed": seed,
               "overrides": list(overrides), **results}

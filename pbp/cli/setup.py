@@ -5,18 +5,19 @@ from __future__ import annotations
 import click
 
 from pbp import help as local_help
-from pbp.cli.common import (FOLDER_PATH, FORMAT, PbpCommand, campaign_of, commit, lang_of, say,
+from pbp.cli.common import (FILE_PATH, FOLDER_PATH, FORMAT, PbpCommand, campaign_of, commit, lang_of, say,
                             warn_secret_in_config)
 
 
 @click.command(cls=PbpCommand)
 @click.argument("path", type=FOLDER_PATH)
-@click.option("--ruleset", "ruleset_id", required=True)
-@click.option("--example", is_flag=True)
+@click.option("--ruleset", "ruleset_id", default=None)
+@click.option("--rules", "rules_file", type=FILE_PATH, default=None)
+@click.option("--example", is_flag=False, flag_value="", default=None, metavar="[NAME]")
 @click.option("--lang", type=click.Choice(["fr", "en"]), default=None)
 @click.option("--no-git", is_flag=True)
 @click.pass_context
-def init(ctx, path, ruleset_id, example, lang, no_git):
+def init(ctx, path, ruleset_id, rules_file, example, lang, no_git):
     """Create a new campaign folder."""
     import shutil
 
@@ -27,15 +28,18 @@ def init(ctx, path, ruleset_id, example, lang, no_git):
 
     if lang:
         ctx.obj["lang"] = lang
+    rules_text = _rules_file(ctx, rules_file, ruleset_id, example, lang) if rules_file is not None else None
+    ruleset_id = "data" if rules_file is not None else ruleset_id
+    if ruleset_id is None:
+        raise click.UsageError(local_help.say(ctx, "init_needs_ruleset"), ctx)
     cls = type(ruleset.get(ruleset_id))
     if path.exists() and any(path.iterdir()):
         raise PbpError("init_not_empty", file=path)
     if not no_git and not archive.installed():  # said before anything is written
         raise PbpError("git_missing")
-    if example:
-        if not cls.example or not (package_dir("campaigns") / cls.example).is_dir():
-            raise PbpError("no_example", ruleset=ruleset_id)
-        shutil.copytree(package_dir("campaigns") / cls.example, path, dirs_exist_ok=True,
+    if example is not None:
+        source = _example_folder(cls, ruleset_id, example)
+        shutil.copytree(source, path, dirs_exist_ok=True,
                         ignore=shutil.ignore_patterns(".pbp.lock", "*.tmp", "__pycache__"))
         config = path / "campaign.yaml"
         if lang:  # the turns played so far keep theirs (turn.yaml); the next ones are in `lang`
@@ -48,7 +52,10 @@ def init(ctx, path, ruleset_id, example, lang, no_git):
         skeleton = cls.folder() / "skeleton"
         if lang and lang != "fr" and (cls.folder() / f"skeleton-{lang}").is_dir():
             skeleton = cls.folder() / f"skeleton-{lang}"
-        if skeleton.is_dir():
+        if rules_text is not None:  # the MJ's own rules: the data skeleton's campaign.yaml beside them
+            atomic_write(path / "rules.yaml", rules_text)
+            shutil.copy(skeleton / "campaign.yaml", path / "campaign.yaml")
+        elif skeleton.is_dir():
             shutil.copytree(skeleton, path, dirs_exist_ok=True)
         else:
             path.mkdir(parents=True, exist_ok=True)
@@ -56,8 +63,8 @@ def init(ctx, path, ruleset_id, example, lang, no_git):
         text = config.read_text(encoding="utf-8") if config.exists() else (
             f"ruleset: {ruleset_id}\ntitle: {path.name}\nlang: fr\nformat: bbcode\nplayers: {{}}\n")
         text = text.replace("{title}", path.name)
-        if lang:
-            text = _with_lang(text, lang)
+        if lang or rules_text is not None:  # a rules file's campaign speaks the rules' language
+            text = _with_lang(text, lang or ctx.obj["lang"])
         atomic_write(config, text)
         # the dice secret out of campaign.yaml, in a file git ignores (pbp/secret.py)
         atomic_write(path / secret.SECRET_FILE, secret.file_text(secret.new_secret(),
@@ -72,7 +79,42 @@ def init(ctx, path, ruleset_id, example, lang, no_git):
             say("git_initialised")
         else:
             archive.commit(path.resolve(), f"pbp init ({ruleset_id})")
-    say("init_example_next" if example else "init_next", path=path)
+    say("init_example_next" if example is not None else "init_next", path=path)
+
+
+def _example_folder(cls, ruleset_id: str, name: str):
+    """The bundled example campaign to copy: `--example` alone, the ruleset's own;
+    `--example NAME`, that campaign of campaigns/ if it plays this ruleset (the
+    data ruleset has one per event written as data)."""
+    from pbp import i18n, yamlio
+    from pbp.errors import PbpError
+    from pbp.render import package_dir
+
+    root = package_dir("campaigns")
+    if not name:
+        if not cls.example or not (root / cls.example).is_dir():
+            raise PbpError("no_example", ruleset=ruleset_id)
+        return root / cls.example
+    mine = sorted(d.name for d in root.iterdir() if (d / "campaign.yaml").is_file()
+                  and (yamlio.load_file(d / "campaign.yaml") or {}).get("ruleset") == ruleset_id)
+    if name not in mine:
+        raise PbpError("unknown_example", example=name, ruleset=ruleset_id, valid=mine,
+                       suggestion=i18n.closest(name, mine))
+    return root / name
+
+
+def _rules_file(ctx, rules_file, ruleset_id, example, lang) -> bytes:
+    """`--rules FILE`: a data campaign from the MJ's rules file, which must read
+    as pbp will play it (every problem at once, at FILE:line)."""
+    from pbp.campaign import read_bytes
+    from pbp.datarules import format as rules_format, load
+
+    if example is not None or (ruleset_id not in (None, "data")):
+        raise click.UsageError(local_help.say(ctx, "init_rules_alone"), ctx)
+    data = read_bytes(rules_file, str(rules_file))
+    ctx.obj["lang"] = lang or rules_format.parse(data, str(rules_file)).lang  # the rules' own language
+    load.parse(data, str(rules_file), lang=ctx.obj["lang"])
+    return data
 
 
 def _with_lang(text: str, lang: str) -> str:

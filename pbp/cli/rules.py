@@ -1,0 +1,85 @@
+"""`pbp` commands. A data campaign's rules file: `pbp rules check` reads it as pbp
+will (every problem at once, file:line) and says what is most likely a mistake."""
+
+from __future__ import annotations
+
+import click
+
+from pbp import help as local_help
+from pbp.cli.common import CONTEXT, FILE_PATH, PbpCommand, PbpSubgroup, say
+
+
+@click.group(cls=PbpSubgroup, context_settings=CONTEXT)
+def rules():
+    """A data campaign's rules file (rules.yaml)."""
+
+
+@rules.command("check", cls=PbpCommand)
+@click.argument("file", required=False, type=FILE_PATH)
+@click.pass_context
+def check(ctx, file):
+    """Every problem of a rules file at once (the campaign's rules.yaml by default)."""
+    from pbp.campaign import read_bytes
+    from pbp.datarules import lint, load
+    from pbp.errors import ErrorList, PbpError
+
+    folder = ctx.obj["dir"]
+    path = file if file is not None else folder / load.RULES_FILE
+    name = str(file) if file is not None else load.RULES_FILE
+    data = read_bytes(path, name)
+    # the campaign's language, else PBP_LANG, else the one the file's keys are written in
+    lang = local_help.campaign_lang(str(folder)) or local_help.env_lang() or _written_in(data, name)
+    ctx.obj["lang"] = lang
+    try:
+        found = load.parse(data, name, lang=lang)
+        problems = lint.warnings(found)
+    except ErrorList as exc:
+        found, problems = None, exc.errors
+    except PbpError as exc:
+        found, problems = None, [exc]
+    for problem in sorted(problems, key=lambda p: p.line or 0):
+        click.echo(problem.text(lang))
+    if problems:
+        say("rules_check_problem" if len(problems) == 1 else "rules_check_problems", count=len(problems), file=name)
+        ctx.exit(1)
+    data = found.data
+    say("rules_check_ok", file=name, actions=len(data["actions"]), gauges=len(data.get("gauges") or {}),
+        tables=len(data.get("tables") or {}), checks=len(data.get("checks") or {}))
+
+
+check.help_key = "help_rules_check"
+
+
+@rules.command("explain", cls=PbpCommand)
+@click.argument("file", required=False, type=FILE_PATH)
+@click.option("--format", "fmt", type=click.Choice(["text", "bbcode", "markdown"]), default="text")
+@click.pass_context
+def explain(ctx, file, fmt):
+    """The rules as pbp understood them, to check against your own rules page."""
+    from pbp.campaign import read_bytes
+    from pbp.datarules import explain as explaining, load
+    from pbp.render import Renderer, template_paths
+
+    folder = ctx.obj["dir"]
+    path = file if file is not None else folder / load.RULES_FILE
+    name = str(file) if file is not None else load.RULES_FILE
+    data = read_bytes(path, name)
+    lang = local_help.campaign_lang(str(folder)) or local_help.env_lang() or _written_in(data, name)
+    ctx.obj["lang"] = lang
+    found = load.parse(data, name, lang=lang)
+    renderer = Renderer(template_paths("data", lang), fmt, lang=lang)
+    click.echo(renderer.render("explain", explained=explaining.sections(found, lang)), nl=False)
+
+
+explain.help_key = "help_rules_explain"
+
+
+def _written_in(data: bytes, name: str) -> str:
+    """The language a rules file's keys are written in (English if it cannot be read)."""
+    from pbp.datarules import format as rules_format
+    from pbp.errors import PbpError
+
+    try:
+        return rules_format.parse(data, name).lang
+    except PbpError:
+        return local_help.help_lang(None)

@@ -1,0 +1,323 @@
+"""A rules file compiled: its definitions as objects, each formula compiled
+once with the names it may use where it stands, each problem an error at its
+file:line. The engine (pbp/rulesets/data) runs a Program; `pbp rules check`
+(pbp.datarules.lint) reasons about one.
+
+Names a formula may use (French spellings in brackets):
+
+    <stat>, <gauge>              the acting character's (the gauge's owner in a threshold);
+                                 `stat.<stat>`, `jauge.<gauge>` say the same
+    target.<stat> [cible.]       the character the action's argument names
+    arg [argument]               the action's argument (a number, a text, a choice)
+    gm.<input> [mj.]             what the MJ gave in gm.yaml (`inputs:`)
+    turn [tour]                  the turn being played
+    <as>, <as>.<column>          a roll or a check made earlier in the same effects
+                                 (`as:`, else the table's or check's id): the total,
+                                 a column of the row rolled; a check's `<as>` is its
+                                 success, `<as>.roll`, `<as>.margin`, `<as>.critical`
+"""
+
+from __future__ import annotations
+
+from pbp.datarules.format import VERBS, RulesFile, word
+from pbp.errors import PbpError
+from pbp.record import Record
+
+KIND = {"number": "number", "text": "text", "bool": "bool", "list": "text", "choice": "text", "character": "text",
+        "item": "text"}
+PREFIXES = {"cible": "target", "mj": "gm"}
+#: prefixes that only say what kind of value a name is (`jauge.energie` is the actor's `energie`)
+KIND_PREFIXES = ("stat", "stats", "carac", "jauge", "jauges", "gauge", "gauges")
+PLAIN = {"tour": "turn", "argument": "arg"}
+AUDIENCES = ("public", "actor", "self", "target", "gm", "owner", "all")
+AUDIENCE_WORDS = {"acteur": "actor", "moi": "actor", "self": "actor", "joueur": "actor", "cible": "target",
+                  "mj": "gm", "tous": "public", "all": "public", "owner": "actor", "proprietaire": "actor"}
+
+
+def canonical_name(name: str) -> str:
+    """A formula's name in the engine's spelling (`cible.force` -> `target.force`)."""
+    head, dot, rest = name.partition(".")
+    if dot and head in KIND_PREFIXES:
+        return canonical_name(rest)
+    if dot:
+        head = PREFIXES.get(head, head)
+        sub, dot2, last = rest.partition(".")
+        if head == "target" and dot2 and sub in KIND_PREFIXES:  # cible.jauge.pv
+            return f"target.{last}"
+        return f"{head}.{rest}"
+    return PLAIN.get(name, name)
+
+
+class Formula0(Record):
+    """A constant written where a formula may be (`cost: 2`): no compiling."""
+
+    __slots__ = ("value",)
+    names_used = frozenset()
+    dice_terms = ()
+
+    def __init__(self, value):
+        self.value = value
+
+    def evaluate(self, env, roll=None):
+        return self.value
+
+    @property
+    def kind(self):
+        return "bool" if isinstance(self.value, bool) else "number" if isinstance(self.value, int) else "text"
+
+
+class Effect(Record):
+    __slots__ = ("verb", "value", "on", "as_name", "to", "then", "otherwise", "path", "formulas")
+
+    def __init__(self, verb, value, on, as_name, to, then, otherwise, path, formulas):
+        self.verb, self.value, self.on, self.as_name, self.to = verb, value, on, as_name, to
+        self.then, self.otherwise, self.path, self.formulas = then, otherwise, path, formulas
+
+
+class Program(Record):
+    """The compiled rules: plain definitions (the file's data) and compiled parts."""
+
+    __slots__ = ("data", "actions", "thresholds", "checks", "end_when", "costs", "requires", "formulas", "plays")
+
+    def __init__(self, data: dict):
+        self.data = data
+        self.actions: dict[str, list[Effect]] = {}
+        self.thresholds: dict[tuple, list[Effect]] = {}  # (gauge, index) -> effects
+        self.checks: dict[str, object] = {}  # check id -> target formula
+        self.costs: dict[str, object] = {}
+        self.requires: dict[str, list] = {}  # action id -> [(formula, message words, path)]
+        self.end_when = None
+        self.plays = None  # who is asked for orders (None: everyone in play)
+        self.formulas: list[tuple[tuple, object]] = []  # (path in the file, formula): every one compiled
+
+    @property
+    def stats(self) -> dict:
+        return self.data.get("stats") or {}
+
+    @property
+    def gauges(self) -> dict:
+        return self.data.get("gauges") or {}
+
+    @property
+    def tables(self) -> dict:
+        return self.data.get("tables") or {}
+
+    @property
+    def inputs(self) -> dict:
+        return self.data.get("inputs") or {}
+
+
+def compile_rules(rules: RulesFile, lang: str = "fr") -> tuple[Program, list[PbpError]]:
+    """The Program of a rules file whose shape is checked, and every problem
+    found compiling it (unknown names, a formula that does not parse)."""
+    return _Compiler(rules, lang).run()
+
+
+class _Compiler:
+    def __init__(self, rules: RulesFile, lang: str):
+        self.rules, self.lang, self.data = rules, lang, rules.data
+        self.program = Program(rules.data)
+        self.errors: list[PbpError] = []
+
+    def run(self):
+        data, program = self.data, self.program
+        for action_id, action in (data.get("actions") or {}).items():
+            base = ("actions", action_id)
+            scope = self.scope(action)
+            if action.get("cost") is not None:
+                program.costs[action_id] = self.formula(action["cost"], base + ("cost",), scope, "number")
+            program.requires[action_id] = [
+                (self.formula(r["if"], base + ("requires", i, "if"), scope, "bool"), r.get("message"),
+                 base + ("requires", i)) for i, r in enumerate(action.get("requires") or [])]
+            program.actions[action_id] = self.effects(action["effects"], base + ("effects",), dict(scope))
+        for gauge_id, gauge in (data.get("gauges") or {}).items():
+            for i, threshold in enumerate(gauge.get("thresholds") or []):
+                path = ("gauges", gauge_id, "thresholds", i)
+                if not any(k in threshold for k in ("at", "below", "above", "every")):
+                    self.errors.append(self.rules.error("rules_threshold_empty", path))
+                program.thresholds[gauge_id, i] = self.effects(threshold["effects"], path + ("effects",),
+                                                               self.scope({}))
+        for check_id, check in (data.get("checks") or {}).items():
+            self.dice(check["dice"], ("checks", check_id, "dice"))
+            program.checks[check_id] = self.formula(check["target"], ("checks", check_id, "target"),
+                                                    self.scope({}), "number")
+        budget_gauge = (data.get("budget") or {}).get("gauge")
+        if budget_gauge is not None:
+            self.ref(budget_gauge, "gauges", ("budget", "gauge"))
+        if data.get("plays") is not None:
+            program.plays = self.formula(data["plays"], ("plays",), self.scope({}), "bool")
+        for table in (data.get("tables") or {}).values():
+            fill_columns(table)
+        end = data.get("end") or {}
+        if end.get("when") is not None:
+            program.end_when = self.formula(end["when"], ("end", "when"), {"turn": "number", **self.gm_names()},
+                                            "bool")
+        return program, self.errors
+
+    # -- names -------------------------------------------------------------------------
+    def character_names(self, prefix: str = "") -> dict[str, str]:
+        names = {prefix + k: KIND.get(word(v.get("type", "number")), "number") for k, v in
+                 (self.data.get("stats") or {}).items()}
+        names.update({prefix + k: "number" for k in self.data.get("gauges") or {}})
+        return names
+
+    def gm_names(self) -> dict[str, str]:
+        return {f"gm.{k}": KIND.get(word(v["type"]), "text") if word(v["type"]) != "bool" else "bool"
+                for k, v in (self.data.get("inputs") or {}).items()}
+
+    def scope(self, action: dict) -> dict[str, str]:
+        """The names a formula of this action (or a threshold: `action` empty) may use."""
+        names = {"turn": "number", **self.character_names(), **self.gm_names()}
+        arg = action.get("arg")
+        if arg is not None:
+            kind = word(arg if isinstance(arg, str) else arg.get("type"))
+            names["arg"] = KIND.get(kind, "text")
+            if kind == "character":
+                names.update(self.character_names("target."))
+        return names
+
+    # -- parts -------------------------------------------------------------------------
+    def formula(self, source, path: tuple, scope: dict, kind: str):
+        if isinstance(source, bool) or isinstance(source, int):
+            return Formula0(source)
+        from pbp.datarules.formula import FormulaError, compile_formula
+
+        text = str(source)
+        if len(text) > 400:
+            self.errors.append(self.rules.error("rules_formula_too_long", path, length=len(text), limit=400))
+            return Formula0(0)
+        try:
+            compiled = compile_formula(text, names=lambda name: scope.get(canonical_name(name)),
+                                       where=(self.rules.source, self.rules.line(path)), lang=self.lang,
+                                       expect=kind)
+        except FormulaError as exc:
+            if exc.file is None:
+                exc.located(self.rules.source, self.rules.line(path))
+            self.errors.append(exc)
+            return Formula0(0)
+        self.program.formulas.append((path, compiled))
+        return compiled
+
+    def dice(self, expr, path: tuple) -> None:
+        from pbp.dice import parse
+
+        try:
+            parse(expr)
+        except PbpError:
+            self.errors.append(self.rules.error("rules_bad_dice", path, value=expr))
+
+    def effects(self, effects: list, path: tuple, scope: dict) -> list[Effect]:
+        out = []
+        for i, raw in enumerate(effects):
+            out.append(self.effect(raw, path + (i,), scope))
+        return out
+
+    def effect(self, raw: dict, path: tuple, scope: dict) -> Effect:
+        verb = next(v for v in VERBS if v in raw)
+        value, formulas = raw[verb], {}
+        on = word(raw.get("who", "self"))
+        if on == "target" and "target.turn" not in scope and not any(k.startswith("target.") for k in scope):
+            self.errors.append(self.rules.error("rules_no_target", path + ("who",)))
+        to = self.audience(raw.get("to"), path + ("to",))
+        as_name = raw.get("as")
+        then = otherwise = ()
+        if verb in ("add", "set"):
+            value = self.changes(value, path + (verb,), scope, formulas, verb)
+        elif verb == "roll":
+            value = self.ref(value, "tables", path + (verb,))
+            as_name = as_name or value
+            self.bind_roll(scope, as_name, value)
+        elif verb == "check":
+            value = self.ref(value, "checks", path + (verb,))
+            as_name = as_name or value
+            for name, kind in (("", "bool"), (".roll", "number"), (".margin", "number"), (".critical", "bool"),
+                               (".band", "text")):
+                scope[as_name + name] = kind
+        elif verb == "if":
+            formulas["if"] = self.formula(value, path + ("if",), scope, "bool")
+        elif verb == "say":
+            value = self.message(value, path + ("say",))
+        elif verb == "reveal":
+            value = self.ref(value, "stats", path + (verb,), also="gauges")
+        elif verb == "lose_turn":
+            formulas["lose_turn"] = self.formula(value if value is not True else 1, path + (verb,), scope, "number")
+        then_scope, else_scope = dict(scope), dict(scope)
+        if isinstance(raw.get("then"), list):
+            then = self.effects(raw["then"], path + ("then",), then_scope)
+        if isinstance(raw.get("else"), list):
+            otherwise = self.effects(raw["else"], path + ("else",), else_scope)
+        # a result bound in both branches (`as:` in `then` and in `else`) is known after them
+        scope.update({k: v for k, v in then_scope.items() if k not in scope and else_scope.get(k) == v})
+        return Effect(verb, value, on, as_name, to, then, otherwise, path, formulas)
+
+    def changes(self, value, path, scope, formulas, verb) -> dict:
+        """`add: {energie: -5}`: gauge (or, for `set`, stat) -> formula."""
+        if not isinstance(value, dict) or not value:
+            self.errors.append(self.rules.error("rules_change_shape", path, verb=verb))
+            return {}
+        known = dict(self.data.get("gauges") or {})
+        if verb == "set":
+            known.update(self.data.get("stats") or {})
+        for name, source in value.items():
+            if name not in known:
+                self.errors.append(self.rules.error("rules_unknown_name", path + (name,), name=name,
+                                                    valid=sorted(known)))
+                continue
+            formulas[name] = self.formula(source, path + (name,), scope, "number")
+        return value
+
+    def bind_roll(self, scope: dict, as_name: str, table_id) -> None:
+        scope[as_name] = "number"
+        scope[as_name + ".roll"] = "number"
+        table = (self.data.get("tables") or {}).get(table_id) or {}
+        for row in table.get("rows") or []:
+            for column, cell in row.items():
+                if column in ("roll", "weight", "table"):
+                    continue
+                kind = "bool" if isinstance(cell, bool) else "number" if isinstance(cell, int) else "text"
+                scope.setdefault(f"{as_name}.{column}", kind)
+
+    def ref(self, value, section: str, path: tuple, also: str | None = None):
+        known = list(self.data.get(section) or {}) + (list(self.data.get(also) or {}) if also else [])
+        if not isinstance(value, str) or value not in known:
+            from pbp import i18n
+
+            self.errors.append(self.rules.error("rules_unknown_ref", path, value=value, section=section,
+                                                valid=known, suggestion=i18n.closest(str(value), known)))
+        return value
+
+    def message(self, value, path: tuple):
+        if isinstance(value, str) and value in (self.data.get("messages") or {}):
+            return value
+        if isinstance(value, (str, dict)):
+            return value
+        self.errors.append(self.rules.error("rules_message_shape", path))
+        return ""
+
+    def audience(self, raw, path: tuple):
+        if raw is None:
+            return None
+        values = raw if isinstance(raw, list) else [raw]
+        out = []
+        for value in values:
+            found = AUDIENCE_WORDS.get(str(value), str(value))
+            if found not in AUDIENCES:
+                self.errors.append(self.rules.error("rules_bad_audience", path, value=value,
+                                                    valid=["public", "actor", "target", "gm"]))
+            out.append(found)
+        return tuple(out)
+
+
+def fill_columns(table: dict) -> None:
+    """Every row of a table with every column the table's rows name: a row that
+    does not say one gets 0, false or an empty text (the kind of the column's
+    other values), so `<as>.<column>` has a value whatever row is rolled."""
+    blank = {}
+    for row in table.get("rows") or []:
+        for column, value in row.items():
+            if column in ("roll", "weight", "table", "text"):
+                continue
+            blank.setdefault(column, False if isinstance(value, bool) else 0 if isinstance(value, int) else "")
+    for row in table.get("rows") or []:
+        for column, value in blank.items():
+            row.setdefault(column, value)

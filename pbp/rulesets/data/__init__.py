@@ -1,0 +1,164 @@
+"""data: a ruleset the MJ writes as data. A campaign saying `ruleset: data` has
+its rules in `rules.yaml` beside campaign.yaml (docs/rules-format.md): stats,
+gauges and their thresholds, random tables, checks, an action menu with costs
+and prerequisites, the MJ's inputs, the end of the game. pbp reads it as a
+stranger's file (pbp/datarules/format.py), compiles its formulas
+(pbp/datarules/formula.py) and plays it here with everything the built-in
+rulesets get: refusals naming what is valid, seeded dice forced by label,
+posts from generic templates (templates/data/), exact odds, bots.
+
+- rules.py    values of characters, words in two languages, audiences
+- resolve.py  the set-up and the turn: effects, gauges, thresholds, the end
+- checks.py   order legality (budget, costs, prerequisites, targets), the MJ's inputs
+- balance.py  bots' legal orders, exact odds of every table and check
+"""
+
+from __future__ import annotations
+
+from pbp import events as ev
+from pbp.ruleset import ODDS, SIMULATE, Resolution, Ruleset, Scenario, plain_copy
+
+from . import checks, rules as R
+from .resolve import Turn, set_up
+
+
+class DataRuleset(Ruleset):
+    id = "data"
+    example = "energy-duel"
+    capabilities = frozenset({ODDS, SIMULATE})
+
+    def __init__(self, overrides: dict | None = None, rules_file=None):
+        """`rules_file`: the campaign's rules.yaml as read (pbp.datarules.format);
+        without one, the starter rules of the skeleton (`pbp init --ruleset data`)."""
+        from pbp.datarules import load
+
+        if rules_file is None:
+            rules_file = load.starter(overrides)
+        self.file = rules_file
+        self.program = rules_file.program
+        self.rules = {**plain_copy(self.shared_data()), **order_schema(rules_file.data)}
+
+    @classmethod
+    def for_campaign(cls, root, overrides: dict | None = None, lang: str = "fr") -> "DataRuleset":
+        from pbp.datarules import load
+
+        return cls(None, load.read(root, overrides, lang))
+
+    # -- the scenario ------------------------------------------------------------------
+    def validate_scenario(self, scenario):
+        return checks.scenario_problems(self, scenario)
+
+    # -- turns ---------------------------------------------------------------------------
+    def setup(self, scenario, dice, quiet: bool = False):
+        state, events = set_up(self.program, scenario, quiet)
+        return Resolution(state, events)
+
+    def players_to_play(self, state, scenario):
+        if state.get("over"):
+            return []
+        playing = R.playing(state, scenario.roster)
+        if self.program.plays is None:
+            return playing
+        formula = self.program.plays
+        return [h for h in playing if formula.evaluate(R.env(formula.names_used, state, self.program.data, h, None,
+                                                                None, {}))]
+
+    def lost_turn(self, state, scenario, player):
+        return "lost_turn" if state["characters"][player]["lost"] > 0 else None
+
+    def check_orders(self, state, scenario, orders):
+        return checks.check_orders(self, state, scenario, orders)
+
+    def check_gm(self, state, scenario, gm_orders):
+        return checks.gm_inputs(self, scenario, gm_orders.orders)[1]
+
+    def resolve(self, state, scenario, orders, gm_orders, dice):
+        if gm_orders.quiet and not gm_orders.orders:  # a simulated turn: the simulated MJ's decisions
+            inputs = checks.simulated_inputs(self, scenario)
+        else:
+            inputs = checks.gm_inputs(self, scenario, gm_orders.orders)[0]
+        out = ev.collector(gm_orders.quiet)
+        Turn(self, state, scenario, dice, out, inputs).play(orders)
+        return Resolution(state, out)
+
+    def is_over(self, state):
+        return bool(state.get("over"))
+
+    def standing(self, state, scenario):
+        if self.is_over(state):
+            return []
+        return [{"name": scenario.name(h), "handle": h,
+                 "status": "standing_playing" if R.in_play(state, h) else "standing_out"} for h in scenario.roster]
+
+    def order_context(self, state, scenario, player):
+        from . import balance
+
+        return balance.order_context(self, state, scenario, player)
+
+    # -- secrecy -------------------------------------------------------------------------
+    def secret_values(self, state, scenario):
+        """Every stat and gauge not public, as the reports print them (`Race Frison`),
+        in both languages, unless the rules revealed it."""
+        found = set()
+        for handle, me in state["characters"].items():
+            for section, values in (("stats", me["stats"]), ("gauges", me["gauges"])):
+                for ident, spec in getattr(self.program, section).items():
+                    if "public" in R.visibility(spec.get("visibility")) or ident in me["revealed"]:
+                        continue
+                    for name in set(R.name_of(spec, ident).values()):
+                        found.add(f"{name} {values[ident]}")
+        return found
+
+    # -- balance tools -------------------------------------------------------------------
+    def legal_orders(self, state, scenario, player):
+        from . import balance
+
+        return balance.legal_orders(self, state, scenario, player)
+
+    def sample_scenario(self, players, rng):
+        """`players` characters with the rules' default sheets (pbp simulate without a campaign)."""
+        roster = {f"joueur{i}": {"character": f"Personnage {i}"} for i in range(1, players + 1)}
+        return Scenario({}, {}, roster)
+
+    def game_summary(self, state, scenario):
+        from . import balance
+
+        return balance.game_summary(self, state, scenario)
+
+    def odds(self):
+        from . import balance
+
+        return balance.calculators(self)
+
+
+def order_schema(data: dict) -> dict:
+    """The rules as the core reads an order schema: each action with its English id,
+    its synonyms as aliases and its argument in the core's types (the rest of the
+    rules file beside it), and the missed-orders policy as `default_orders`."""
+    actions = {}
+    for action_id, spec in data["actions"].items():
+        entry = {**spec, "aliases": list(spec.get("synonyms") or [])}
+        if spec.get("arg") is not None:
+            entry["arg"] = core_arg(spec["arg"])
+        actions[action_id] = entry
+    return {**data, "actions": actions,
+            "default_orders": list((data.get("missed_orders") or {}).get("orders") or [])}
+
+
+def core_arg(arg) -> dict:
+    """An argument of the rules file in the core's argument types (pbp.orders.check_arg)."""
+    spec = {"type": arg} if isinstance(arg, str) else dict(arg)
+    kind = R.word(spec["type"])
+    out = {"optional": bool(spec.get("optional"))}
+    if kind == "number":
+        out.update(type="int", min=spec.get("min"), max=spec.get("max"))
+    elif kind == "character":
+        out.update(type="player")
+    elif kind == "choice":
+        out.update(type="choice", values=[str(v) for v in spec.get("values") or []])
+    else:  # a free text: the player's own words (`pbp orders import` keeps them as written)
+        out.update(type="text", prose=True)
+    return out
+
+
+RULESET = DataRuleset

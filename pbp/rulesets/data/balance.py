@@ -1,0 +1,158 @@
+"""What the balance tools and the order form need from a data ruleset: the legal
+orders bots pick from, the player's view for the form, and the exact odds of
+every table and check the rules declare (`pbp odds --rule data.<name>`)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from pbp.orders import Action, PlayerOrders
+
+from . import checks, rules as R
+
+#: the most actions a bot orders in one turn, and the most orders it chooses among
+MOST_ACTIONS = 3
+MOST_OPTIONS = 60
+
+
+def legal_orders(rs, state: dict, scenario, handle: str) -> list[list[Action]]:
+    """Every single action the rules allow now (each with each argument a bot may
+    give: no free text, which is a player's own words), each passing check_orders;
+    doing nothing when none is allowed (an empty order file reads as no orders at all)."""
+    singles = [action for action_id in rs.program.data["actions"]
+               for action in checks.allowed(rs, state, scenario, handle, action_id, free_text=False)]
+    options = [[a] for a in singles]
+    longest = min((rs.program.data.get("budget") or {}).get("count") or MOST_ACTIONS, MOST_ACTIONS)
+    layer = options
+    for size in range(2, longest + 1):  # several actions a turn, as the budget allows
+        layer = [option + [a.replace(index=size - 1)] for option in layer for a in singles
+                 if not checks.check_orders(rs, state, scenario, PlayerOrders(
+                     handle, state["turn"] + 1, option + [a.replace(index=size - 1)]))][:MOST_OPTIONS]
+        options += layer
+    return options[:MOST_OPTIONS] or [[]]
+
+
+def game_summary(rs, state: dict, scenario) -> dict:
+    """What a simulated game says: who won (each winner's character, or a draw),
+    in how many turns, how many went out, and each gauge's last values."""
+    winners = state.get("winners") or []
+    outcomes = [scenario.name(h) for h in winners] if state.get("over") else ["-"]
+    figures = {gauge: [me["gauges"][gauge] for me in state["characters"].values()] for gauge in rs.program.gauges}
+    out = sum(1 for me in state["characters"].values() if me["out"])
+    return {"turns": state["turn"], "outcomes": outcomes if outcomes else ["draw"],
+            "deaths": {"out": out} if out else {}, "figures": figures, "main": None}
+
+
+def order_context(rs, state: dict, scenario, handle: str) -> dict:
+    """The form's view: the actions possible now with their cost, and the player's sheet."""
+    from .resolve import sheet_values
+
+    data = rs.program.data
+    actions = []
+    for action_id in data["actions"]:
+        if not checks.allowed(rs, state, scenario, handle, action_id, first=True):
+            continue
+        spec = data["actions"][action_id]
+        actions.append({"id": action_id, "en": spec.get("en") or action_id, "name": R.name_of(spec, action_id),
+                        "cost": _cost_now(rs, action_id, state, handle)})
+    sheet = sheet_values(rs.program, state, handle, owner=True) if handle in state["characters"] else []
+    return {"possible": actions, "sheet": sheet, "budget": data.get("budget") or {}}
+
+
+def _cost_now(rs, action_id: str, state: dict, handle: str) -> int | None:
+    """What an action costs `handle` now (None: free, or a price that depends on its argument)."""
+    from pbp.errors import PbpError
+
+    if action_id not in rs.program.costs:
+        return None
+    try:
+        return checks.cost_of(rs, Action(action_id, None, 0), state, handle)
+    except (PbpError, TypeError, ValueError):
+        return None
+
+
+def calculators(rs) -> dict:
+    """One calculator per table (the chance of each row) and per check (the
+    chance of success against a target given with --set target=N)."""
+    from pbp.odds import Calculator, Param
+
+    out = {}
+    for table_id in rs.program.tables:
+        out[table_id] = Calculator(_title(rs.program.tables[table_id], table_id), {},
+                                   lambda params, t=table_id: table_odds(rs, t))
+    for check_id, spec in (rs.program.data.get("checks") or {}).items():
+        default = spec["target"] if isinstance(spec["target"], int) else 10
+        out[check_id] = Calculator(_title(spec, check_id), {"target": Param(default, "target")},
+                                   lambda params, c=check_id: check_odds(rs, c, params["target"]))
+    return out
+
+
+def _title(spec: dict, ident: str) -> str:
+    return R.name_of(spec, ident)["fr"]
+
+
+def table_distribution(rs, table_id: str) -> list[tuple[dict, Fraction]]:
+    """(row, exact probability) of each row of a table (sub-tables folded in)."""
+    from pbp.datarules.lint import rows_by_face, table_dice
+    from pbp.odds import distribution
+
+    spec = rs.program.tables[table_id]
+    faces = distribution(table_dice(spec))
+    out = []
+    for low, high, i in rows_by_face(spec):
+        p = sum((q for face, q in faces.items() if low <= face <= high), Fraction(0))
+        out.append((spec["rows"][i], p))
+    return out
+
+
+def table_odds(rs, table_id: str):
+    from pbp.datarules.lint import table_dice
+    from pbp.odds import Table, pct
+
+    spec = rs.program.tables[table_id]
+    rows = []
+    for row, p in table_distribution(rs, table_id):
+        faces = row.get("roll", row.get("weight", ""))
+        columns = ", ".join(f"{k} {_cell(row[k])}" for k in _columns(spec) if k in row)
+        rows.append([str(faces), R.words(row.get("text"))["fr"] or columns, columns, f"{p} ({pct(p)})"])
+    notes = []
+    distribution = table_distribution(rs, table_id)
+    for column in _yes_no_columns(spec):
+        p = sum((q for row, q in distribution if row.get(column) is True), Fraction(0))
+        notes.append(f"{column}: {p} ({pct(p)})")
+    return Table(f"{_title(spec, table_id)} ({table_dice(spec)})", ["", "", "", ""], rows, notes)
+
+
+def _columns(spec: dict) -> list[str]:
+    """A table's columns in the order its rows first name them."""
+    out = []
+    for row in spec["rows"]:
+        out += [k for k in row if k not in ("roll", "weight", "text", "table") and k not in out]
+    return out
+
+
+def _cell(value) -> str:
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def _yes_no_columns(spec: dict) -> list[str]:
+    """The columns of a table whose values are true/false: each gets its chance."""
+    columns = []
+    for row in spec["rows"]:
+        for column, value in row.items():
+            if isinstance(value, bool) and column not in columns:
+                columns.append(column)
+    return columns
+
+
+def check_odds(rs, check_id: str, target: int):
+    from pbp.odds import Table, distribution, pct
+
+    from .resolve import judge
+
+    spec = rs.program.data["checks"][check_id]
+    success = sum((q for face, q in distribution(str(spec["dice"])).items()
+                   if judge(spec, face, target)["success"]), Fraction(0))
+    sign = spec.get("success", "<=")
+    return Table(f"{_title(spec, check_id)}: {spec['dice']} {sign} {target}", ["", ""],
+                 [["success", f"{success} ({pct(success)})"], ["failure", f"{1 - success} ({pct(1 - success)})"]])

@@ -1,0 +1,269 @@
+"""Order legality for a data ruleset: a player's actions against the state (the
+turn's budget, `once`, each action's cost and prerequisites, its argument: a
+character in play), and the MJ's inputs in gm.yaml against `inputs:`. Every
+refusal names what would be valid."""
+
+from __future__ import annotations
+
+from pbp.errors import ByLang, PbpError
+from pbp.ruleset import Refusals
+
+from . import rules as R
+
+
+def cost_of(rs, action, state, handle) -> int:
+    formula = rs.program.costs.get(action.id)
+    if formula is None:
+        return 0
+    value = R.env(formula.names_used, state, rs.program.data, handle, _target(rs, action), action.arg, {})
+    return int(formula.evaluate(value, roll=_no_dice))
+
+
+def _no_dice(expression, suffix):
+    raise PbpError("data.dice_in_condition", expr=expression)
+
+
+def _target(rs, action):
+    arg = rs.program.data["actions"][action.id].get("arg")
+    kind = arg if isinstance(arg, str) or arg is None else arg.get("type")
+    return action.arg if R.word(kind) == "character" else None
+
+
+def unmet(rs, action_id: str, state: dict, handle: str, arg=None, target=None) -> tuple | None:
+    """The first prerequisite of an action not met ((formula, message, path)), else None."""
+    for formula, message, path in rs.program.requires.get(action_id, ()):
+        values = R.env(formula.names_used, state, rs.program.data, handle, target, arg, {})
+        if not formula.evaluate(values, roll=_no_dice):
+            return formula, message, path
+    return None
+
+
+def possible(rs, state: dict, handle: str) -> list[str]:
+    """The actions `handle` may take now (their prerequisites met with no argument
+    that matters), French ids: what a refusal lists as valid."""
+    out = []
+    for action_id, spec in rs.program.data["actions"].items():
+        if _arg_kind(spec) == "character":
+            targets = targets_of(rs, state, handle, spec)
+            if any(unmet(rs, action_id, state, handle, t, t) is None for t in targets):
+                out.append(action_id)
+        elif unmet(rs, action_id, state, handle) is None:
+            out.append(action_id)
+    return out
+
+
+def _arg_kind(spec: dict):
+    arg = spec.get("arg")
+    return R.word(arg if isinstance(arg, str) or arg is None else arg.get("type"))
+
+
+def targets_of(rs, state: dict, handle: str, spec: dict) -> list[str]:
+    """The characters an action's argument may name: in play (`alive: false`:
+    anyone), not the actor unless the rules allow it (`others: false`)."""
+    arg = spec.get("arg") if isinstance(spec.get("arg"), dict) else {}
+    found = []
+    for other in state["characters"]:
+        if arg.get("alive", True) and not R.in_play(state, other):
+            continue
+        if arg.get("others", True) and other == handle:
+            continue
+        found.append(other)
+    return found
+
+
+#: the most values of a number argument a bot tries (a range 1-100 is sampled at its ends and middle)
+NUMBER_SAMPLES = 3
+
+
+def arg_values(rs, state: dict, handle: str, spec: dict, free_text: bool = True) -> list:
+    """The values an action's argument may take to try it ([None]: it takes none).
+    A free text is tried with a sample word (`free_text`); bots write none (a
+    player's own words are theirs to write)."""
+    arg = spec.get("arg")
+    if arg is None:
+        return [None]
+    arg = {"type": arg} if isinstance(arg, str) else arg
+    kind = R.word(arg["type"])
+    if kind == "character":
+        return targets_of(rs, state, handle, spec)
+    if kind == "choice":
+        return [str(v) for v in arg.get("values") or []]
+    if kind == "number":
+        low, high = arg.get("min", 0), arg.get("max", arg.get("min", 0) + 10)
+        return sorted({low, (low + high) // 2, high})[:NUMBER_SAMPLES]
+    return ["Mercier"] if free_text else []
+
+
+def allowed(rs, state: dict, scenario, handle: str, action_id: str, first: bool = False,
+            free_text: bool = True) -> list:
+    """The orders of this one action `handle` may give now (each with an argument to
+    try it with), each passing check_orders; `first`: stop at the first."""
+    from pbp.orders import Action, PlayerOrders
+
+    found = []
+    for value in arg_values(rs, state, handle, rs.program.data["actions"][action_id], free_text):
+        option = Action(action_id, value, 0)
+        if not check_orders(rs, state, scenario, PlayerOrders(handle, state["turn"] + 1, [option])):
+            found.append(option)
+            if first:
+                break
+    return found
+
+
+def can_act(rs, state: dict, scenario, handle: str) -> bool:
+    return any(allowed(rs, state, scenario, handle, a, first=True) for a in rs.program.data["actions"])
+
+
+def check_orders(rs, state: dict, scenario, orders) -> Refusals:
+    problems = Refusals()
+    handle = orders.player
+    if handle not in state["characters"]:
+        return problems
+    budget = rs.program.data.get("budget") or {}
+    count, points, seen = 0, budget_points(rs, state, handle), []
+    spent = 0
+    for action in orders.actions:
+        spec = rs.program.data["actions"][action.id]
+        count += 1
+        if budget.get("count") is not None and count > budget["count"]:
+            problems.add("too_many_actions", action.at, count=len(orders.actions), limit=budget["count"])
+            continue
+        if action.id in seen and (spec.get("once") or budget.get("distinct")):
+            problems.add("twice", action.at, action=action.id, valid=_english(rs, [a for a in possible(rs, state, handle)
+                                                                            if a not in seen]))
+            continue
+        seen.append(action.id)
+        target = _target(rs, action)
+        if target is not None:
+            valid = targets_of(rs, state, handle, spec)
+            if target not in valid:
+                problems.add("bad_target", action.at, target=scenario.name(target), valid=valid)
+                continue
+        failed = unmet(rs, action.id, state, handle, action.arg, target)
+        if failed is not None:
+            formula, message, _ = failed
+            problems.add("requires", action.at, action=action.id,
+                         reason=ByLang(**R.words(message, str(getattr(formula, "source", "")))),
+                         valid=_english(rs, [a for a in possible(rs, state, handle) if a != action.id]))
+            continue
+        cost = cost_of(rs, action, state, handle)
+        spent += cost
+        if points is not None and spent > points:
+            gauge = budget.get("gauge")
+            if gauge is not None:
+                problems.add("over_gauge", action.at, action=action.id, cost=cost, left=points - spent + cost,
+                             gauge=ByLang(**R.name_of(rs.program.gauges[gauge], gauge)))
+            else:
+                problems.add("over_budget", action.at, action=action.id, cost=cost, left=points - spent + cost,
+                             points=points)
+    return problems
+
+
+def budget_points(rs, state: dict, handle: str) -> int | None:
+    """The points `handle` may spend this turn: the budget's `points` (every turn
+    anew), or what is left in its `gauge` (points that do not come back), or None."""
+    budget = rs.program.data.get("budget") or {}
+    if budget.get("gauge") is not None:
+        return state["characters"][handle]["gauges"][budget["gauge"]]
+    return budget.get("points")
+
+
+def _english(rs, ids: list[str]) -> ByLang:
+    """Action ids as a refusal lists them: the French ids, or their English ones."""
+    actions = rs.program.data["actions"]
+    return ByLang(fr=ids, en=[actions[a].get("en") or a for a in ids])
+
+
+def gm_inputs(rs, scenario, raw: dict) -> tuple[dict, Refusals]:
+    """gm.yaml's `orders:`: each an input of the rules' `inputs:` with a value of its
+    type (`per: character`: a value per handle). (values, refusals)."""
+    problems = Refusals()
+    specs = rs.program.data.get("inputs") or {}
+    values = {}
+    for name, value in (raw or {}).items():
+        spec = specs.get(name)
+        if spec is None:
+            from pbp import i18n
+
+            problems.add("unknown_input", (name,), name=name, valid=list(specs),
+                         suggestion=i18n.closest(str(name), specs))
+            continue
+        if R.word(spec.get("per", "game")) == "character":
+            if not isinstance(value, dict):
+                problems.add("input_per_character", (name,), name=name, valid=list(scenario.roster))
+                continue
+            checked = {}
+            for handle, given in value.items():
+                if handle not in scenario.roster:
+                    problems.add("unknown_player_arg", (name, handle), value=handle, valid=list(scenario.roster))
+                    continue
+                checked[handle] = _input_value(spec, given, (name, handle), problems)
+            values[name] = checked
+        else:
+            values[name] = _input_value(spec, value, (name,), problems)
+    return values, problems
+
+
+def simulated_inputs(rs, scenario) -> dict:
+    """What the simulated MJ decides in a simulated turn: each input's `simulated:` value."""
+    values = {}
+    for name, spec in (rs.program.data.get("inputs") or {}).items():
+        if "simulated" in spec:
+            per_character = R.word(spec.get("per", "game")) == "character"
+            values[name] = {h: spec["simulated"] for h in scenario.roster} if per_character else spec["simulated"]
+    return values
+
+
+def _input_value(spec: dict, value, at: tuple, problems: Refusals):
+    kind = R.word(spec["type"])
+    if kind == "bool":
+        if not isinstance(value, bool):
+            problems.add("input_type", at, expected=ByLang(fr="oui/non (true/false)", en="true/false"), value=value)
+        return value
+    if kind == "number":
+        if isinstance(value, bool) or not isinstance(value, int):
+            problems.add("input_type", at, expected=ByLang(fr="un nombre entier", en="a whole number"), value=value)
+            return value
+        low, high = spec.get("min"), spec.get("max")
+        if (low is not None and value < low) or (high is not None and value > high):
+            problems.add("arg_range", at, value=value, low=low, high=high)
+        return value
+    if kind == "choice":
+        values = [str(v) for v in spec.get("values") or []]
+        if str(value) not in values:
+            problems.add("bad_choice", at, value=value, valid=values)
+        return str(value)
+    if isinstance(value, (dict, list)):
+        problems.add("input_type", at, expected=ByLang(fr="un texte", en="a text"), value="…")
+    return str(value)
+
+
+def scenario_problems(rs, scenario) -> list[PbpError]:
+    """characters.yaml: a sheet per player at most, its keys stats or gauges of the
+    rules (or `name`/`nom`), each value of its type."""
+    from pbp import i18n
+
+    program = rs.program
+    known = list(program.stats) + list(program.gauges)
+    errors = []
+    characters = scenario.characters or {}
+    if not isinstance(characters, dict):
+        return [PbpError("file_not_mapping", file="characters.yaml", at=())]
+    for handle, sheet in characters.items():
+        if handle not in scenario.roster:
+            errors.append(PbpError("data.sheet_not_player", file="characters.yaml", at=(handle,), handle=handle,
+                                   valid=list(scenario.roster)))
+            continue
+        if not isinstance(sheet, dict):
+            if sheet is not None:
+                errors.append(PbpError("data.sheet_not_mapping", file="characters.yaml", at=(handle,), handle=handle))
+            continue
+        for key, value in sheet.items():
+            if key in ("name", "nom"):
+                continue
+            if key not in known:
+                errors.append(PbpError("data.sheet_unknown", file="characters.yaml", at=(handle, key), key=key,
+                                       valid=known, suggestion=i18n.closest(str(key), known)))
+            elif key in program.gauges and (isinstance(value, bool) or not isinstance(value, int)):
+                errors.append(PbpError("data.sheet_not_number", file="characters.yaml", at=(handle, key), key=key))
+    return errors

@@ -1,0 +1,394 @@
+"""A data ruleset's set-up and turn: the orders in roster order, each action's
+effects run in the order the MJ wrote them, each gauge's thresholds after every
+change, then the end of the game.
+
+Every roll is labelled from the rules' own names, so the MJ can force it in
+gm.yaml: `<handle>.<action>.<table or check>` for an action's (`lucy.attaquer.perte`),
+`<handle>.<gauge>.<table or check>` for a threshold's, `.<n>` when one repeats.
+Every event carries its audience, from the visibility the MJ gave the gauge, the
+table, the check, the action or the message (public when none is given).
+"""
+
+from __future__ import annotations
+
+import math
+
+from pbp import events as ev
+from pbp.errors import PbpError
+
+from . import rules as R
+
+
+def initial_state(program, scenario) -> dict:
+    """Turn 0: every character's stats and gauges (characters.yaml over the rules' defaults)."""
+    data = program.data
+    characters = {}
+    for handle in scenario.roster:
+        sheet = scenario.characters.get(handle) or {}
+        stats = {k: sheet.get(k, spec.get("default", _blank(spec))) for k, spec in program.stats.items()}
+        gauges = {k: R.clamp(int(sheet.get(k, spec.get("start", spec.get("max", 0)))), spec)
+                  for k, spec in program.gauges.items()}
+        characters[handle] = {"stats": stats, "gauges": gauges, "out": False, "lost": 0, "fired": [],
+                              "revealed": []}
+    inputs = {k: spec["default"] for k, spec in (data.get("inputs") or {}).items()
+              if spec.get("default") is not None and R.word(spec.get("per", "game")) == "game"}
+    return {"turn": 0, "characters": characters, "inputs": inputs, "inputs_by": {}, "over": False,
+            "winners": []}
+
+
+def _blank(spec: dict):
+    kind = R.word(spec.get("type", "number"))
+    return {"number": 0, "text": "", "bool": False, "list": []}.get(kind, 0)
+
+
+def set_up(program, scenario, quiet: bool = False):
+    state = initial_state(program, scenario)
+    out = ev.collector(quiet)
+    out.public("start", characters=list(scenario.roster))
+    sheets(program, state, scenario, out)
+    return state, out
+
+
+def sheets(program, state: dict, scenario, out) -> None:
+    """Each player's own sheet in their report, every sheet in the MJ's: the
+    values as they stand, hidden ones included (they are the reader's own)."""
+    if out.quiet:
+        return
+    for handle in scenario.roster:
+        out.private(handle, "sheet", who=handle, values=sheet_values(program, state, handle, owner=True))
+    out.gm("sheets", rows=[{"who": h, "values": sheet_values(program, state, h, owner=True)}
+                           for h in scenario.roster])
+
+
+def sheet_values(program, state: dict, handle: str, owner: bool) -> list[dict]:
+    """[{name: {fr, en}, value}] of a character's stats and gauges (the owner's view:
+    everything but what only the MJ sees; the MJ's report uses owner=True too)."""
+    me = state["characters"][handle]
+    rows = []
+    for section, values in (("stats", me["stats"]), ("gauges", me["gauges"])):
+        for ident, spec in getattr(program, section).items():
+            rows.append({"id": ident, "name": R.name_of(spec, ident), "value": values[ident],
+                         "visibility": list(R.visibility(spec.get("visibility")))})
+    return rows
+
+
+class Turn:
+    """One turn being played: the state it changes, its dice and its events."""
+
+    def __init__(self, ruleset, state: dict, scenario, dice, out, gm_inputs: dict):
+        self.rs, self.program, self.data = ruleset, ruleset.program, ruleset.program.data
+        self.state, self.scenario, self.dice, self.out = state, scenario, dice, out
+        self.steps = 0
+        self.limit = ruleset.rules["limits"]["effects_per_turn"]
+        self.gm_inputs = gm_inputs
+
+    # -- the turn ------------------------------------------------------------------------
+    def play(self, orders: dict) -> None:
+        state = self.state
+        state["turn"] += 1
+        self.take_inputs()
+        losing = [h for h, me in state["characters"].items() if me["lost"] > 0]
+        for handle in self.scenario.roster:
+            if handle not in orders or not R.in_play(state, handle) or handle in losing:
+                continue
+            for action in orders[handle].actions:
+                if R.in_play(state, handle):
+                    self.action(handle, action)
+        for handle in losing:
+            state["characters"][handle]["lost"] -= 1
+        self.drop_inputs()
+        self.end()
+        if not state["over"]:
+            sheets(self.program, state, self.scenario, self.out)
+
+    def take_inputs(self) -> None:
+        """gm.yaml's `orders:` (checked by checks.gm_inputs), kept in the state
+        (those the rules say `keep: false` until the end of this turn)."""
+        state = self.state
+        for name, value in self.gm_inputs.items():
+            spec = self.data["inputs"][name]
+            if R.word(spec.get("per", "game")) == "character":
+                for handle, given in value.items():
+                    state["inputs_by"].setdefault(handle, {})[name] = given
+            else:
+                state["inputs"][name] = value
+            self.out.gm("input", name=name, value=value)
+
+    def drop_inputs(self) -> None:
+        """The MJ's inputs for one turn only (`keep: false`), once it is played."""
+        state = self.state
+        for name, spec in (self.data.get("inputs") or {}).items():
+            if spec.get("keep") is False:
+                if R.word(spec.get("per", "game")) == "character":
+                    for given in state["inputs_by"].values():
+                        given.pop(name, None)
+                else:
+                    state["inputs"].pop(name, None)
+
+    def action(self, handle: str, action) -> None:
+        spec = self.data["actions"][action.id]
+        target = action.arg if R.word(_arg_type(spec)) == "character" else None
+        scope = Scope(handle, target, action.arg, f"{handle}.{action.id}")
+        audience = R.audience(R.visibility(spec.get("visibility")), handle, target)
+        self.emit(audience, "action", who=handle, action=action.id, name=R.name_of(spec, action.id),
+                  target=target, arg=None if target else action.arg)
+        gauge = (self.data.get("budget") or {}).get("gauge")
+        if gauge is not None and action.id in self.program.costs:  # points that do not come back: paid now
+            from .checks import cost_of
+
+            cost = cost_of(self.rs, action, self.state, handle)
+            seen_by = R.visibility(spec.get("visibility"))  # a secret action's price is as secret as it
+            if cost:
+                self.change(handle, gauge, -cost, scope, None if "public" in seen_by else seen_by)
+        self.run(self.program.actions[action.id], scope)
+
+    # -- effects -------------------------------------------------------------------------
+    def run(self, effects, scope) -> None:
+        for effect in effects:
+            self.steps += 1
+            if self.steps > self.limit:
+                raise PbpError("data.effects_limit", limit=self.limit)
+            getattr(self, "do_" + effect.verb)(effect, scope)
+
+    def evaluate(self, formula, scope, to=None):
+        """A formula's value where it stands. Dice it rolls (`1d20 + force`) are
+        labelled `<scope's label>.<d1, d2...>` and shown with the formula and its
+        value (to `to`, else the thread), every number with its parts."""
+        values = R.env(formula.names_used, self.state, self.data, scope.actor, scope.target, scope.arg, scope.bound)
+        if not formula.dice_terms:
+            return formula.evaluate(values)
+        rolls = []
+
+        def roll(expression, suffix):
+            rolls.append(self.dice.roll(f"{scope.label}.{suffix}", expression))
+            return rolls[-1].total
+
+        result = formula.evaluate(values, roll=roll)
+        shown = R.as_number(result)
+        self.emit(R.audience(to, scope.actor, scope.target), "dice", who=scope.actor, rolls=rolls,
+                  formula=formula.source, value=shown)
+        return result
+
+    def who(self, effect, scope) -> list[str]:
+        on = effect.on
+        if on == "target":
+            return [scope.target] if scope.target else []
+        if on in ("all", "others"):
+            return [h for h in R.playing(self.state, self.scenario.roster) if on == "all" or h != scope.actor]
+        return [scope.actor]
+
+    def do_add(self, effect, scope) -> None:
+        for name, formula in effect.formulas.items():
+            amount = _whole(self.evaluate(formula, scope, effect.to))
+            for handle in self.who(effect, scope):
+                self.change(handle, name, amount, scope, effect.to, scope.depth)
+
+    def do_set(self, effect, scope) -> None:
+        for name, formula in effect.formulas.items():
+            value = R.as_number(self.evaluate(formula, scope, effect.to))
+            for handle in self.who(effect, scope):
+                me = self.state["characters"][handle]
+                if name in me["gauges"]:
+                    self.change(handle, name, _whole(value) - me["gauges"][name], scope, effect.to, scope.depth)
+                else:
+                    me["stats"][name] = value
+                    spec = self.program.stats[name]
+                    self.emit(R.audience(R.visibility(spec.get("visibility")), handle), "stat", who=handle,
+                              stat=name, name=R.name_of(spec, name), value=value)
+
+    def change(self, handle: str, gauge_id: str, amount: int, scope, to=None, depth: int = 0) -> None:
+        """A gauge moved by `amount`, held within its bounds, then its thresholds."""
+        spec = self.program.gauges[gauge_id]
+        me = self.state["characters"][handle]
+        before = me["gauges"][gauge_id]
+        after = R.clamp(before + amount, spec)
+        me["gauges"][gauge_id] = after
+        audience = R.audience(to or R.visibility(spec.get("visibility")), handle, scope.target)
+        self.emit(audience, "gauge", who=handle, gauge=gauge_id, name=R.name_of(spec, gauge_id), before=before,
+                  change=amount, after=after, clamped=after != before + amount)
+        if depth > self.rs.rules["limits"]["threshold_chain"]:
+            raise PbpError("data.threshold_chain", gauge=gauge_id, limit=self.rs.rules["limits"]["threshold_chain"])
+        for i, threshold in enumerate(spec.get("thresholds") or []):
+            times = R.crossings(threshold, before, after)
+            key = f"{gauge_id}.{i}"
+            if threshold.get("once") and key in me["fired"]:
+                continue
+            for _ in range(times):
+                if threshold.get("once"):
+                    me["fired"].append(key)
+                inner = Scope(handle, None, None, f"{handle}.{gauge_id}", depth + 1)
+                self.run(self.program.thresholds[gauge_id, i], inner)
+                if threshold.get("once"):
+                    break
+
+    def do_roll(self, effect, scope) -> None:
+        table_id = effect.value
+        roll, row = self.roll_table(table_id, f"{scope.label}.{table_id}")
+        scope.bind_row(effect.as_name, roll.total, row)
+        spec = self.program.tables[table_id]
+        audience = R.audience(effect.to or R.visibility(spec.get("visibility")), scope.actor, scope.target)
+        columns = {k: v for k, v in row.items() if k not in ("roll", "weight", "table", "text")}
+        self.emit(audience, "table", who=scope.actor, table=table_id, name=R.name_of(spec, table_id), roll=roll,
+                  text=R.filled(R.words(row.get("text")), scope.values(self)), columns=columns)
+
+    def roll_table(self, table_id: str, label: str, depth: int = 0):
+        """The row a table's die gives (a sub-table's row, chained): (Roll, row)."""
+        from pbp.datarules.lint import rows_by_face, table_dice
+
+        spec = self.program.tables[table_id]
+        roll = self.dice.roll(label, table_dice(spec))
+        index = next(i for low, high, i in rows_by_face(spec) if low <= roll.total <= high)
+        row = spec["rows"][index]
+        if row.get("table") and depth < 10:
+            _, sub = self.roll_table(row["table"], f"{label}.{row['table']}", depth + 1)
+            row = {**row, **{k: v for k, v in sub.items() if k not in ("roll", "weight")}}
+            row.pop("table", None)
+        return roll, row
+
+    def do_check(self, effect, scope) -> None:
+        check_id = effect.value
+        spec = self.data["checks"][check_id]
+        chance = _whole(self.evaluate(self.program.checks[check_id], scope))
+        roll = self.dice.roll(f"{scope.label}.{check_id}", str(spec["dice"]))
+        result = judge(spec, roll.total, chance)
+        scope.bind_check(effect.as_name, result, roll.total)
+        audience = R.audience(effect.to or R.visibility(spec.get("visibility")), scope.actor, scope.target)
+        self.emit(audience, "check", who=scope.actor, check=check_id, name=R.name_of(spec, check_id), roll=roll,
+                  target=chance, success=result["success"], critical=result["critical"], margin=result["margin"],
+                  band=result["band"], sign=spec.get("success", "<="))
+        self.run(effect.then if result["success"] else effect.otherwise, scope)
+
+    def do_if(self, effect, scope) -> None:
+        self.run(effect.then if self.evaluate(effect.formulas["if"], scope, effect.to) else effect.otherwise, scope)
+
+    def do_say(self, effect, scope) -> None:
+        messages = self.data.get("messages") or {}
+        text = messages.get(effect.value, effect.value) if isinstance(effect.value, str) else effect.value
+        audience = R.audience(effect.to, scope.actor, scope.target)
+        self.emit(audience, "say", who=scope.actor, text=R.filled(R.words(text), scope.values(self)))
+
+    def do_out(self, effect, scope) -> None:
+        for handle in self.who(effect, scope):
+            me = self.state["characters"][handle]
+            if not me["out"]:
+                me["out"] = True
+                self.emit(ev.PUBLIC, "out", who=handle)
+
+    def do_lose_turn(self, effect, scope) -> None:
+        turns = _whole(self.evaluate(effect.formulas["lose_turn"], scope))
+        for handle in self.who(effect, scope):
+            me = self.state["characters"][handle]
+            me["lost"] = max(me["lost"], turns)
+            self.emit(R.audience(effect.to, handle), "lose_turn", who=handle, turns=turns)
+
+    def do_reveal(self, effect, scope) -> None:
+        name = effect.value
+        for handle in self.who(effect, scope):
+            me = self.state["characters"][handle]
+            if name not in me["revealed"]:
+                me["revealed"].append(name)
+            spec = self.program.stats.get(name) or self.program.gauges.get(name)
+            self.emit(ev.PUBLIC, "reveal", who=handle, stat=name, name=R.name_of(spec, name),
+                      value=R.value_of(self.state, handle, name))
+
+    # -- the end -------------------------------------------------------------------------
+    def end(self) -> None:
+        state, end = self.state, self.data.get("end") or {}
+        left = R.playing(state, self.scenario.roster)
+        over = "last_standing" in end and len(left) <= end["last_standing"]
+        if not over and self.program.end_when is not None:
+            over = bool(self.evaluate(self.program.end_when, Scope(None, None, None, "end")))
+        if not over and end.get("max_turns"):
+            over = state["turn"] >= end["max_turns"]
+        if not over and end.get("stuck"):  # nobody can take any action any more (out of points...)
+            from .checks import can_act
+
+            over = not any(can_act(self.rs, state, self.scenario, h) for h in self.rs.players_to_play(state,
+                                                                                                   self.scenario))
+        if over:
+            state["over"], state["winners"] = True, left
+            self.out.public("end", winners=left, draw=not left)
+
+    def emit(self, audience, kind: str, **data) -> None:
+        if audience is ev.PUBLIC:
+            self.out.public(kind, **data)
+        elif audience is ev.GM:
+            self.out.gm(kind, **data)
+        else:
+            self.out.private(audience.handles, kind, **data)
+
+
+def judge(spec: dict, total: int, chance: int) -> dict:
+    """A check's result: success by its sign, criticals by their faces, the band the roll is in."""
+    from pbp.datarules.lint import face_range
+
+    sign = spec.get("success", "<=")
+    success = {"<=": total <= chance, ">=": total >= chance, "<": total < chance, ">": total > chance}[sign]
+    critical = None
+    for outcome in ("success", "failure"):
+        faces = face_range((spec.get("critical") or {}).get(outcome))
+        if faces and faces[0] <= total <= faces[1]:
+            critical, success = outcome, outcome == "success"
+    band = None
+    for item in spec.get("bands") or []:
+        faces = face_range(item["roll"])
+        if faces and faces[0] <= total <= faces[1]:
+            band = R.words(item.get("text"), str(item["roll"]))
+    margin = chance - total if sign in ("<=", "<") else total - chance
+    return {"success": success, "critical": critical, "margin": margin, "band": band}
+
+
+def _whole(value) -> int:
+    """A formula's number as a gauge takes it: a fraction rounded down (floor)."""
+    if isinstance(value, bool):
+        return int(value)
+    return math.floor(value)
+
+
+def _arg_type(spec: dict):
+    arg = spec.get("arg")
+    return arg if isinstance(arg, str) or arg is None else arg.get("type")
+
+
+class Scope:
+    """Where effects run: who acts, on whom, with what argument, the results
+    bound so far (`as:`), and the prefix of their rolls' labels."""
+
+    __slots__ = ("actor", "target", "arg", "label", "bound", "depth")
+
+    def __init__(self, actor, target, arg, label, depth: int = 0):
+        self.actor, self.target, self.arg, self.label = actor, target, arg, label
+        self.depth = depth  # thresholds set off by thresholds, so far
+        self.bound: dict = {}
+
+    def bind_row(self, name: str, total: int, row: dict) -> None:
+        self.bound[name] = total
+        self.bound[f"{name}.roll"] = total
+        for column, value in row.items():
+            if column not in ("roll", "weight", "table"):
+                self.bound[f"{name}.{column}"] = value if not isinstance(value, dict) else R.words(value)["fr"]
+
+    def bind_check(self, name: str, result: dict, total: int) -> None:
+        self.bound[name] = result["success"]
+        self.bound[f"{name}.roll"] = total
+        self.bound[f"{name}.margin"] = result["margin"]
+        self.bound[f"{name}.critical"] = result["critical"] is not None
+        self.bound[f"{name}.band"] = (result["band"] or {}).get("fr", "")
+
+    def values(self, turn: Turn) -> dict:
+        """What a message may name: the results bound, the actor's values and names."""
+        state = turn.state
+        out = {"turn": state["turn"]}
+        if self.actor:
+            me = state["characters"][self.actor]
+            out.update(me["stats"])
+            out.update(me["gauges"])
+            out["name"] = turn.scenario.name(self.actor)
+        if self.target:
+            out["target"] = turn.scenario.name(self.target)
+        elif self.arg is not None:
+            out["arg"] = self.arg
+        for name in turn.data.get("inputs") or {}:
+            out[f"gm.{name}"] = R.gm_value(state, turn.data, name, self.actor)
+        out.update(self.bound)
+        return out
