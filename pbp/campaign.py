@@ -580,6 +580,9 @@ def open_campaign(path: str | Path) -> Campaign:
     campaign = Campaign(root, config, text)
     try:
         campaign.ruleset
+    except UnknownRuleError as exc:
+        exc.line = yamlio.line_of(text, ("rules", *exc.params["rule"].split(".")))
+        raise
     except UnknownRulesetError as exc:
         raise exc.located(CAMPAIGN_FILE, yamlio.line_of(text, ("ruleset",)))
     check_overrides(campaign, config.get("rules"), CAMPAIGN_FILE, text)

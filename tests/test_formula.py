@@ -233,13 +233,13 @@ def test_error_lines_and_columns_follow_the_formula():
     ("1d6[a] + 1d8[a]", "formula_duplicate_label",
      "deux jets de dés portent le nom « a » dans cette formule : donnez-leur des noms différents.",
      "two dice rolls are named `a` in this formula: give them different names."),
-    ("si(1d20>=15, 1, 2)", "formula_dice_comparison",
-     "« 1d20>=15 » : pour comparer un jet, mettez des espaces : 1d20 >= 15 (collé, c'est un compte de succès, "
-     "que ces dés ne savent pas faire).",
-     "`1d20>=15`: to compare a roll, put spaces: 1d20 >= 15 (written together, it is a count of successes, "
-     "which these dice cannot do)."),
-    ("1d0", "bad_dice", "expression de dés invalide « 1d0 » (exemples : 1d10, 2d6+1, d%, 2d6+1d4-2).",
-     "invalid dice expression `1d0` (examples: 1d10, 2d6+1, d%, 2d6+1d4-2)."),
+    ("si(1d20>=15, 1, 2)", "formula_pool_not_condition",
+     "« 1d20>=15 » compte des succès (un nombre) ; pour comparer le jet, mettez des espaces : 1d20 >= 15.",
+     "`1d20>=15` counts successes (a number); to compare the roll, put spaces: 1d20 >= 15."),
+    ("1d0", "bad_dice", "expression de dés invalide « 1d0 » (exemples : 1d10, 2d6+1, d%, 2d6+1d4-2, 2d20kh1, "
+     "4d6dl1, 3d6!, 4d6r1, 6d6>=4, 4dF).",
+     "invalid dice expression `1d0` (examples: 1d10, 2d6+1, d%, 2d6+1d4-2, 2d20kh1, 4d6dl1, 3d6!, 4d6r1, "
+     "6d6>=4, 4dF)."),
     ("", "formula_empty", "formule vide : écrivez un nombre, un nom ou un calcul (par exemple stat.force + 5).",
      "empty formula: write a number, a name or a calculation (e.g. stat.force + 5)."),
     ("1000000000000000000", "formula_number_too_large", "nombre trop grand : au plus 10^18 en valeur absolue.",

@@ -111,7 +111,7 @@ def test_the_common_templates_elide(character, form, report):
     from pbp.render import Renderer, template_paths
 
     rend = Renderer(template_paths("toy", "fr"), "text", lang="fr")
-    text = rend.render("orders_form", player="p", character=character, turn=3, actions=[], playing=True, hints={})
+    text = rend.render("orders_form", player="p", character=character, turn=3, actions=[], playing=True, lost=None, hints={})
     assert text.splitlines()[0] == form
     text = rend.render("private", turn=3, title="T", events=[], names={}, audience=None, player="p",
                        character=character)
