@@ -66,6 +66,7 @@ def test_a_blank_form_is_no_orders(skirmish):
     assert r.exit_code == 1 and r.stderr == NO_ORDERS
     (skirmish / "turns/005/orders/bob.yaml").write_text("actions: []\nroleplay: J'attends.\n", encoding="utf-8")
     r = pbp("run", cwd=skirmish)  # one player sent something: the turn is played
+    # Alice's form, written by `pbp orders --write` and never sent back, is nothing sent
     assert r.exit_code == 0 and r.stdout.splitlines()[1:4] == [
         "Joués selon la règle de l'échéance :",
         "  alice (Aria et Bran) : rien envoyé — ordres par défaut : aucune action",
