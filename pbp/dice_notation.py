@@ -16,6 +16,7 @@ for those same bounds. docs/dice.md says in which order the dice are read.
 
 from __future__ import annotations
 
+import functools
 import operator
 import re
 
@@ -37,7 +38,7 @@ _OPS = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt
 _CMP = r"(?:>=|<=|>|<|=)"
 # One reading of any text (no two `\s*` side by side): a run of spaces costs
 # linear time to refuse, not cubic.
-_TERM = re.compile(
+_TERM_TEXT = (
     r"\s*(?:(?P<sign>[+-])\s*)?(?:"
     r"(?:(?P<count>\d+)\s*)?[dD]\s*(?P<sides>\d+|%|[fF])"
     rf"(?:r(?P<once>o)?(?P<rop>{_CMP})?(?P<rval>\d+))?"
@@ -45,6 +46,15 @@ _TERM = re.compile(
     r"(?:(?P<keep>kh|kl|dh|dl|k)(?P<kn>\d+))?"
     rf"(?:(?P<sop>{_CMP})(?P<sval>-?\d+)(?:f(?P<fop>{_CMP})?(?P<fval>-?\d+))?)?"
     r"|(?P<const>\d+))\s*")
+#: a plain sum's term (`2d6`, `+3`): read first, its pattern costs far less to
+#: compile than the notation's, which a command compiles only when it meets one
+_PLAIN = re.compile(r"\s*(?:(?P<sign>[+-])\s*)?(?:(?:(?P<count>\d+)\s*)?[dD]\s*(?P<sides>\d+|%)|(?P<const>\d+))\s*")
+
+
+@functools.cache
+def _notation():
+    return re.compile(_TERM_TEXT)
+
 
 
 class Cond(FrozenRecord):
@@ -234,21 +244,30 @@ def parse_terms(text: str) -> tuple[Term, ...]:
     """The terms of dice notation; raises PbpError naming what is wrong and the limits."""
     if len(text) > MAX_LENGTH:
         raise PbpError("dice_too_long", expr=text[:40] + "…", limit=MAX_LENGTH)
-    terms: list[Term] = []
-    pos = 0
-    while pos < len(text):
-        match = _TERM.match(text, pos)
-        if not match or match.end() == pos or (terms and not match.group("sign")):
-            raise PbpError("bad_dice", expr=text)
-        terms.append(_term(match, text))
-        pos = match.end()
+    terms = _read(text, _PLAIN)
+    if terms is None:
+        terms = _read(text, _notation())
     if not terms:
         raise PbpError("bad_dice", expr=text)
     return tuple(terms)
 
 
+def _read(text: str, pattern: re.Pattern) -> list[Term] | None:
+    """The terms `pattern` reads in the whole of `text`, None if it does not."""
+    terms: list[Term] = []
+    pos = 0
+    while pos < len(text):
+        match = pattern.match(text, pos)
+        if not match or match.end() == pos or (terms and not match.group("sign")):
+            return None
+        terms.append(_term(match, text))
+        pos = match.end()
+    return terms
+
+
 def _term(match: re.Match, text: str) -> Term:
-    g = match.groupdict()
+    g = dict.fromkeys(("rval", "once", "rop", "explode", "eop", "eval", "keep", "kn", "sop", "sval", "fop", "fval"))
+    g.update(match.groupdict())
     sign = -1 if g["sign"] == "-" else 1
     if g["const"] is not None:
         return Term(sign, 0, int(g["const"]))
