@@ -172,8 +172,9 @@ def test_a_post_longer_than_post_chars_is_said(tmp_path):
     length = len((root / "turns/004/public.md").read_text(encoding="utf-8"))
     assert length > 100_000  # 19,990 characters written
     assert [line for line in r.stderr.splitlines() if "post_chars" in line] == [
-        f"turns/004/public.md : {length} caractères, plus que 60000 (limite « post_chars ») : le forum risque de "
-        "refuser ce message. Coupez-le en plusieurs, ou donnez à « post_chars » la limite de votre forum."]
+        f"turns/004/public.md : {length} caractères, plus que 32000 (limite « post_chars ») : le forum risque de "
+        "refuser ce message. Coupez-le en plusieurs (pbp post --split le fait sans couper de balise ni de citation), "
+        "ou donnez à « post_chars » la limite de votre forum."]  # Markdown: Discourse's limit
     assert pbp("undo", cwd=root).exit_code == 0
     config.write_text(config.read_text(encoding="utf-8") + "limits:\n  post_chars: 200000\n", encoding="utf-8")
     assert "post_chars" not in pbp("run", "--dry-run", cwd=root).stderr
