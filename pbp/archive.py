@@ -89,7 +89,6 @@ def commit(path: Path, message: str) -> str | None:
     when the commit fails is git asked why: no identity configured (committed
     again with pbp's), or an error, said as one. Nothing staged: None."""
     path = Path(path).resolve()
-    _refuse_detached(path)
     # the lock of the run in progress is never part of the history; a pattern, not
     # its name: git refuses a pathspec naming a file .gitignore lists
     # nor are `pbp preview` pages (made again from the archive at will; the MJ's shows secrets)
@@ -117,22 +116,12 @@ def commit(path: Path, message: str) -> str | None:
             raise _failed(("commit", "-m"), done)
         done = _git(path, *identity, *commit_args, stdin=staged)
     found = _SUMMARY.match(done.stdout)
-    return found.group(1) if found else _git(path, "rev-parse", "--short", "HEAD").stdout.strip()
-
-
-def _refuse_detached(path: Path) -> None:
-    """A detached HEAD (a `git checkout <commit>`) would take the turn's commit
-    on no branch: the next checkout of a branch leaves it behind, unseen.
-    Nothing is committed; the MJ goes back to a branch first."""
-    try:
-        done = _git(path, "symbolic-ref", "-q", "HEAD", check=False)
-    except FileNotFoundError:
-        return
-    if done.returncode == 1 and repository(path) is not None:  # 1: HEAD is detached (128: no repository)
+    made = found.group(1) if found else _git(path, "rev-parse", "--short", "HEAD").stdout.strip()
+    if done.stdout.startswith("[detached HEAD "):  # git's summary: `[detached HEAD 1a2b3c4] Tour 3`
         from pbp.errors import GitError
 
-        head = _git(path, "rev-parse", "--short", "HEAD", check=False).stdout.strip()
-        raise GitError("git_detached_head", head=head or "?")
+        raise GitError("git_detached_head", head=made)
+    return made
 
 
 def changed_since_commit(root: Path, folder: str) -> list[str] | None:

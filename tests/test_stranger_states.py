@@ -112,15 +112,14 @@ def test_a_repository_git_refuses_is_said_and_the_run_fails(ready, monkeypatch):
     assert "git config --global --add safe.directory" in err
 
 
-def test_a_detached_head_is_not_committed_on(ready):
+def test_a_commit_on_a_detached_head_says_where_it_went(ready):
     committed(ready)
     subprocess.run(["git", "-C", str(ready), "checkout", "-q", "--detach", "HEAD"], check=True)
+    err = refused(pbp("run", "--no-orders", cwd=ready))
     head = subprocess.run(["git", "-C", str(ready), "rev-parse", "--short", "HEAD"], capture_output=True,
                           text=True).stdout.strip()
-    err = refused(pbp("run", "--no-orders", cwd=ready))
-    assert err == (f"le dépôt git de la campagne n'est sur aucune branche (HEAD détachée en {head}) : un commit ici "
-                   "serait perdu au prochain changement de branche. Revenez sur votre branche (git switch main), puis "
-                   "archivez à la main : git add -A && git commit. Les fichiers sont écrits ; seul l'archivage "
-                   "manque.\n")
-    log = subprocess.run(["git", "-C", str(ready), "log", "--all", "--format=%s"], capture_output=True, text=True)
-    assert log.stdout.splitlines() == ["x"]
+    assert subprocess.run(["git", "-C", str(ready), "log", "-1", "--format=%s"], capture_output=True,
+                          text=True).stdout.strip() == "Tour 1"
+    assert err == (f"archivé dans le commit {head}, mais sur aucune branche (HEAD détachée) : il serait perdu au "
+                   "prochain changement de branche. Gardez-le sur une branche : git switch -c <nom> (ou git branch "
+                   f"<nom> {head}, puis fusionnez-la dans la vôtre).\n")
