@@ -62,6 +62,8 @@ def test_a_second_run_is_refused_and_plays_nothing(skirmish):
 def test_a_blank_form_is_no_orders(skirmish):
     assert pbp("run", cwd=skirmish).exit_code == 0
     assert pbp("orders", "--player", "alice", "--write", cwd=skirmish).exit_code == 0
+    form = skirmish / "turns/005/orders/alice.yaml"  # sent back blank (untouched, it is not sent yet)
+    form.write_text(form.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     r = pbp("run", cwd=skirmish)
     assert r.exit_code == 1 and r.stderr == NO_ORDERS
     (skirmish / "turns/005/orders/bob.yaml").write_text("actions: []\nroleplay: J'attends.\n", encoding="utf-8")
