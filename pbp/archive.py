@@ -79,11 +79,11 @@ def commit(path: Path, message: str) -> str | None:
     the repository it is in); the new commit's id, or None when there was
     nothing to commit.
 
-    Four git processes when all goes well: `symbolic-ref` (no detached HEAD,
-    `_refuse_detached`); `add`, limited to the folder
+    Three git processes when all goes well: `add`, limited to the folder
     (pathspec `.` from it) without the lock of the run in progress; `diff
     --cached`, the paths staged there; and `commit` of those paths alone, the
-    id read from its summary line. Not `commit -- .`: a commit given a folder
+    id read from its summary line (a detached HEAD shows there: said, with the
+    commit made, rather than asked of git before). Not `commit -- .`: a commit given a folder
     reads every file under it again, a cost that grows with the archive (about
     0.3 s at 500 turns), where the paths staged are a turn's few files. Only
     when the commit fails is git asked why: no identity configured (committed

@@ -362,7 +362,7 @@ def test_the_turn_files_of_every_example_are_written_as_pyyaml_writes_them(tmp_p
 
 # -- git ---------------------------------------------------------------------------------
 
-def test_a_turn_is_committed_with_five_git_processes(tmp_path, monkeypatch):
+def test_a_turn_is_committed_with_four_git_processes(tmp_path, monkeypatch):
     camp = copy_example("manhunt", tmp_path)
     for args in (["init", "-q"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"]):
         subprocess.run(["git", "-C", str(camp), *args], check=True, capture_output=True)
@@ -377,14 +377,14 @@ def test_a_turn_is_committed_with_five_git_processes(tmp_path, monkeypatch):
     monkeypatch.setattr(archive.subprocess, "run", counting)
     r = pbp("run", cwd=camp)
     assert r.exit_code == 0 and "Archivé dans git" in r.output, r.output
-    # is it a repository (the command says when not), on a branch, then add, what add staged, and its commit
-    assert calls == ["rev-parse", "symbolic-ref", "add", "diff", "commit"]
+    # is it a repository (the command says when not), then add, what add staged, and its commit
+    assert calls == ["rev-parse", "add", "diff", "commit"]
     log = run(["git", "-C", str(camp), "log", "--format=%h %s", "-1"], capture_output=True, text=True).stdout
     assert log.split()[0] in r.output and log.split()[1:] == ["Tour", "4"]
     # nothing new: nothing staged, no commit tried, and nothing is said
     calls.clear()
     assert archive.commit(camp, "rien") is None
-    assert calls == ["symbolic-ref", "add", "diff"]
+    assert calls == ["add", "diff"]
 
 
 # -- simulation --------------------------------------------------------------------------

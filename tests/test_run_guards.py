@@ -68,10 +68,10 @@ def test_a_blank_form_is_no_orders(skirmish):
     assert r.exit_code == 1 and r.stderr == NO_ORDERS
     (skirmish / "turns/005/orders/bob.yaml").write_text("actions: []\nroleplay: J'attends.\n", encoding="utf-8")
     r = pbp("run", cwd=skirmish)  # one player sent something: the turn is played
-    # Alice's form, written by `pbp orders --write` and never sent back, is nothing sent
+    # Alice's form came back with nothing in it: a blank form, played as nothing sent
     assert r.exit_code == 0 and r.stdout.splitlines()[1:4] == [
         "Joués selon la règle de l'échéance :",
-        "  alice (Aria et Bran) : rien envoyé — ordres par défaut : aucune action",
+        "  alice (Aria et Bran) : formulaire renvoyé vierge — ordres par défaut : aucune action",
         "  carol (Cyra et Fenn) : rien envoyé — ordres par défaut : aucune action"], r.output
 
 
