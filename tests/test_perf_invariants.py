@@ -145,6 +145,7 @@ def test_post_prints_the_post_the_turn_wrote_and_renders_again_only_when_asked_o
                       encoding="utf-8")
     again = pbp("post", "--turn", "3", cwd=root)
     assert again.exit_code == 0 and again.stdout.startswith(title.replace("200", "6") + "\n"), again.output[:80]
+    assert "rendu à nouveau" in again.stderr  # the MJ is told it is not the sealed text
 
 
 # -- the user's cache of package data ----------------------------------------------------
