@@ -35,9 +35,10 @@ ODDS_BUDGET = 4_000_000
 
 _OPS = {">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt, "=": operator.eq}
 _CMP = r"(?:>=|<=|>|<|=)"
+# One reading of any text (no two `\s*` side by side): a run of spaces costs linear time.
 _TERM = re.compile(
-    r"\s*(?P<sign>[+-])?\s*(?:"
-    r"(?P<count>\d*)\s*[dD]\s*(?P<sides>\d+|%|[fF])"
+    r"\s*(?:(?P<sign>[+-])\s*)?(?:"
+    r"(?:(?P<count>\d+)\s*)?[dD]\s*(?P<sides>\d+|%|[fF])"
     rf"(?:r(?P<once>o)?(?P<rop>{_CMP})?(?P<rval>\d+))?"
     r"(?:(?P<explode>!)(?:(?P<eop>>=|>|=)(?P<eval>\d+))?)?"
     r"(?:(?P<keep>kh|kl|dh|dl|k)(?P<kn>\d+))?"

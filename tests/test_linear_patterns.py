@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from pbp import dice, render, seal
+from pbp import dice, dice_notation, render, seal
 from tests.helpers import copy_example, pbp
 from tests.test_hostile_orders import no_hang
 
@@ -85,7 +85,7 @@ def test_a_dice_expression_with_a_run_of_spaces_is_read_at_once():
     """A campaign's dice expression (data.yaml, a shared campaign): `\\s*([+-])?\\s*(\\d*)\\s*`
     had two readings of each run of spaces after a sign (quadratic time)."""
     text = "1 +" + " " * 50_000 + "x"
-    assert cpu(lambda: dice._TERM.match(text, 2)) is None
+    assert cpu(lambda: dice_notation._TERM.match(text, 2)) is None
     assert str(dice.parse(" 2 d 6 - 3")) == "2d6-3"
     assert str(dice.parse("d%")) == "1d100"
 
