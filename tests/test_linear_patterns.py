@@ -10,8 +10,7 @@ import time
 
 import pytest
 
-from pbp import dice, render, seal
-from pbp.errors import PbpError
+from pbp import dice, dice_notation, render, seal
 from tests.helpers import copy_example, pbp
 from tests.test_hostile_orders import no_hang
 
@@ -82,7 +81,7 @@ def test_the_narration_clean_up_on_its_worst_text(space):
     assert out == f"[quote]a{run}b\n[/quote]\n\n[list]\n[*]x{run}y\n[*]z\n[/list]"
 
 
-def test_a_dice_expression_with_a_run_of_spaces_is_refused_at_once():
+def test_a_dice_expression_with_a_run_of_spaces_is_read_at_once():
     """A campaign's dice expression (data.yaml, a shared campaign): `\\s*([+-])?\\s*(\\d*)\\s*`
     had two readings of each run of spaces after a sign (quadratic time)."""
     text = "1 +" + " " * 50_000 + "x"
