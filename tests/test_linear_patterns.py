@@ -10,7 +10,8 @@ import time
 
 import pytest
 
-from pbp import dice, dice_notation, render, seal
+from pbp import dice, render, seal
+from pbp.errors import PbpError
 from tests.helpers import copy_example, pbp
 from tests.test_hostile_orders import no_hang
 
