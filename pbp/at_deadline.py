@@ -1,9 +1,9 @@
 """What a player without valid orders plays when the turn is resolved: the
 campaign's policy at the deadline.
 
-`pbp remind` and the receipt promise the players that without valid orders in
-time the default orders are played. This module keeps that promise whatever a
-player's state, so that the turn always plays:
+Without valid orders in time, the turn always plays, for each such player
+(`Policy.play` decides; `pbp check`, the receipt and `pbp run` say which, and
+the public reminder says the rule without naming who it applies to):
 
 - the default orders (campaign.yaml's `default_orders`, else the ruleset's),
   where the rules allow them for that player now;

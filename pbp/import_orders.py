@@ -97,15 +97,20 @@ def import_message(campaign: Campaign, handle: str, message: str) -> Imported:
     else:
         status = "valid"
     actions = parsed.actions if parsed is not None and status != "lost" else []
+    played = None
+    if status in ("blank", "refused"):  # what they would play at the deadline, as pbp.at_deadline decides
+        from pbp.at_deadline import Policy
+
+        played = Policy(campaign, state, n).play(handle, status)
     if status == "blank":
-        actions = od.default_orders(rs, scenario, handle, n, campaign.config.get("default_orders")).actions
+        actions = played.orders.actions
     # the receipt `pbp receipt` would print once the file is in place (pbp/loop.py's)
     out.receipt = dict(player=handle, character=campaign.names.get(handle, handle), turn=n, state=status,
                        actions=loop.action_lines(campaign, actions),
                        roleplay=parsed.roleplay if parsed is not None else "",
                        problems=[e.for_player(campaign.lang, lines=False) for e in problems], lost_reason=lost,
                        ruleset=rs.id,
-                       deadline=loop.deadline_text(campaign, n))
+                       deadline=loop.deadline_text(campaign, n), **loop.at_deadline(campaign, played))
     return out
 
 

@@ -76,7 +76,21 @@ def receipt(campaign: Campaign, handle: str, n: int) -> dict:
                 actions=action_lines(campaign, orders.actions) if orders else [],
                 roleplay=orders.roleplay if orders and not orders.default else "",
                 problems=mine, lost_reason=inputs.lost.get(handle), ruleset=campaign.ruleset.id,
-                deadline=deadline_text(campaign, n))
+                deadline=deadline_text(campaign, n), **at_deadline(campaign, inputs.played.get(handle)))
+
+
+def at_deadline(campaign: Campaign, played) -> dict:
+    """What the receipt says a player without valid orders will play
+    (pbp.at_deadline decides): `how`, "default" or "fallback"; `plays`, those
+    actions as the player's form names them; for the fallback, `default` (the
+    default orders refused to them) and `reasons` (the rules' words, private:
+    the receipt goes to that player alone)."""
+    if played is None:
+        return dict(how=None, plays=[], default=[], reasons=[])
+    from pbp.at_deadline import refusal_texts
+
+    return dict(how=played.how, plays=action_lines(campaign, played.orders.actions),
+                default=action_lines(campaign, played.default), reasons=refusal_texts(played.refusals, campaign.lang))
 
 
 def imported(path) -> bool:
@@ -96,12 +110,26 @@ def reminder(campaign: Campaign, n: int) -> dict:
     """Who still has to send valid orders for turn n, for the reminder post.
     Only players who have something to order count (not a lost turn, not out
     of the game, not set inactive by the missed-orders policy)."""
-    inputs = turn.gather(campaign, n, campaign.state(n - 1))
+    state = campaign.state(n - 1)
+    inputs = turn.gather(campaign, n, state)
     missing = [h for h in inputs.missing + inputs.blank if h not in inputs.inactive]
     refused = [h for h in inputs.refused if h in campaign.roster]
     return dict(turn=n, missing=[h for h in campaign.roster if h in missing],
                 refused=[h for h in campaign.roster if h in refused], deadline=deadline_text(campaign, n),
-                received=len(inputs.valid))
+                received=len(inputs.valid),
+                fallback=public_fallback(campaign, state, n) if missing or refused else None)
+
+
+def public_fallback(campaign: Campaign, state: dict, n: int) -> list[str] | None:
+    """The game's fallback order as the forms name it, for the public reminder,
+    or None when it is the default orders themselves. Said whatever the players'
+    states: who gets it, and why, may be secret (an engaged Péji in manhunt), so
+    the reminder says the rule, never that it applies to someone."""
+    from pbp.at_deadline import Policy
+
+    policy = Policy(campaign, state, n)
+    fallback = action_lines(campaign, policy.fallback)
+    return None if fallback == action_lines(campaign, policy.default) else fallback
 
 
 # -- pbp status: where each player stands for the next turn's orders ---------------------

@@ -324,3 +324,72 @@ def test_a_deadline_night_plays_in_one_command_and_the_mj_report_lists_what_was_
     public = (root / "turns/002/public.bbcode").read_text(encoding="utf-8")
     assert "Mélétê file." in public and "Nox tremble encore." in public
     assert pbp("verify", cwd=root).stdout.splitlines()[-1] == "3 tours rejoués à l'identique."
+
+
+# -- what the players read: the receipt, the reminder and `pbp check` say what will be played --------
+
+FALLBACK_RECEIPT = {
+    "fr": ["je n'ai encore rien reçu de vous pour ce tour. Sans ordres, vous jouerez l'ordre de repli du jeu "
+           "(aucune action).",
+           "Vos ordres par défaut (se cacher) ne vous sont pas permis\u00a0: « Grimnir le Traqueur vous traque sur votre "
+           "case : vous ne pouvez que combattre, fuir ou utiliser un objet (FAQ 6). »"],
+    "en": ["nothing has arrived from you for this turn yet. Without orders, you will play the game's fallback order "
+           "(no action).",
+           "Your default orders (hide) are not allowed to you: “Grimnir le Traqueur is tracking you on your cell: you "
+           "can only fight, flee or use an item (FAQ 6).”"],
+}
+REFUSED_RECEIPT = {
+    "fr": "Corrigez-les et renvoyez le fichier\u00a0; sinon vous jouerez l'ordre de repli du jeu (aucune action).",
+    "en": "Fix them and send the file again; otherwise you will play the game's fallback order (no action).",
+}
+DEFAULT_RECEIPT = {
+    "fr": "je n'ai encore rien reçu de vous pour ce tour. Sans ordres, vous jouerez les ordres par défaut{}",
+    "en": "nothing has arrived from you for this turn yet. Without orders, you will play the default orders{}",
+}
+REMIND = {
+    "fr": "Sans ordres valides, chacun jouera ses ordres par défaut, ou l'ordre de repli du jeu (aucune action) si les "
+          "règles ne les lui permettent pas.",
+    "en": "Without valid orders, each player will play their default orders, or the game's fallback order (no action) "
+          "where the rules do not allow them.",
+}
+CHECK_FALLBACK = {
+    "fr": "Sans ordres (1) : lucy (Mélétê) — sans nouvel envoi, l'ordre de repli du jeu (aucune action) : ses ordres "
+          "par défaut ne lui sont pas permis (voir ci-dessous).",
+    "en": "No orders (1): lucy (Mélétê) — unless something new arrives, the game's fallback order (no action): their "
+          "default orders are not allowed to them (see below).",
+}
+CHECK_DEFAULT = {"fr": "Sans ordres (1) : corbin (Corbin) — ordres par défaut s'ils n'envoient rien.",
+                 "en": "No orders (1): corbin (Corbin) — default orders if they send nothing."}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_receipt_reminder_and_check_promise_an_engaged_peji_the_fallback_order(tmp_path, lang):
+    root = manhunt(tmp_path, lang)
+    (root / "turns/004/orders/corbin.yaml").unlink()
+    receipt = pbp("receipt", "--player", "lucy", cwd=root)
+    assert receipt.exit_code == 0, receipt.output
+    assert receipt.stdout.splitlines()[3:5] == FALLBACK_RECEIPT[lang]
+    normal = pbp("receipt", "--player", "corbin", cwd=root).stdout.splitlines()  # hiding is allowed to him
+    assert normal[3] == DEFAULT_RECEIPT[lang].format({"fr": "\u00a0:", "en": ":"}[lang])
+    assert normal[4:6] == ["[list]", {"fr": "[*]se cacher", "en": "[*]hide"}[lang]]
+    assert not any("permis" in line or "allowed" in line for line in normal)
+    check = pbp("check", cwd=root).stdout.splitlines()
+    assert CHECK_DEFAULT[lang] in check and CHECK_FALLBACK[lang] in check
+    remind = pbp("remind", cwd=root)
+    assert remind.exit_code == 0, remind.output
+    assert REMIND[lang] in remind.stdout.splitlines()
+    # public: neither the hunter nor why; the same sentence whoever is missing
+    assert "Grimnir" not in remind.stdout and "traqu" not in remind.stdout and "track" not in remind.stdout
+    (root / "turns/004/orders/lucy.yaml").write_text("actions:\n  - fouile\n", encoding="utf-8")
+    refused = pbp("receipt", "--player", "lucy", cwd=root).stdout.splitlines()
+    assert REFUSED_RECEIPT[lang] in refused and FALLBACK_RECEIPT[lang][1] in refused
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_reminder_keeps_its_sentence_when_the_fallback_is_the_default(tmp_path, lang):
+    root = manhunt(tmp_path, lang, default=None)  # the ruleset's defaults: doing nothing, as its fallback
+    remind = pbp("remind", cwd=root).stdout.splitlines()
+    assert {"fr": "Sans ordres valides, ce sont les ordres par défaut qui seront joués.",
+            "en": "Without valid orders, the default orders will be played."}[lang] in remind
+    receipt = pbp("receipt", "--player", "lucy", cwd=root).stdout.splitlines()
+    assert receipt[3] == DEFAULT_RECEIPT[lang].format({"fr": " (aucune action).", "en": " (no action)."}[lang])

@@ -139,8 +139,13 @@ def check(ctx, n):
         say("check_gm_refused", count=len(gm_problems), file=gm_problems[0].file)
     missing = inputs.missing  # expected, and no orders: nothing sent, or a blank form
     silent = [h for h in missing if h not in inputs.blank]
-    if silent:
-        say("check_missing", count=len(silent), players=who(silent))
+    fallback = [h for h in silent if h in inputs.played and inputs.played[h].how == "fallback"]
+    if len(fallback) < len(silent):
+        say("check_missing", count=len(silent) - len(fallback), players=who(h for h in silent if h not in fallback))
+    if fallback:  # their default orders are not allowed to them now: the lines below say why
+        actions = loop.action_lines(campaign, inputs.played[fallback[0]].orders.actions)
+        say("check_missing_fallback", count=len(fallback), players=who(fallback),
+            actions="; ".join(actions) or i18n.t(lang, "deadline_no_action"))
     if inputs.blank:
         say("check_blank", players=who(inputs.blank))
     if inputs.inactive:
