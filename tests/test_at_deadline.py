@@ -240,6 +240,8 @@ def deadline_night(root):
     from tests.helpers import REPO
 
     assert pbp("init", root, "--ruleset", "manhunt").exit_code == 0
+    # a secret of the test's own, not the one `pbp init` draws: the night's dice are the same at every run
+    (root / "secret.yaml").write_text("secret: nuit-de-l-echeance\n", encoding="utf-8")
     (root / "world.yaml").write_bytes((REPO / "campaigns/manhunt/world.yaml").read_bytes())
     sheets = (REPO / "campaigns/manhunt/characters.yaml").read_text(encoding="utf-8")
     (root / "characters.yaml").write_text(sheets.replace(
