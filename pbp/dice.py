@@ -183,8 +183,10 @@ class Roll(FrozenRecord):
                    data.get("reason", ""), data.get("forced", False))
 
 
-def forum(roll: Roll | dict) -> str:
-    """How a roll is shown on the forum: the expression and what it gave."""
+def forum(roll: Roll | dict, strike=None) -> str:
+    """How a roll is shown on the forum: the expression and what it gave.
+    `strike(text)` marks a die read but not counted (dropped, rerolled): the
+    output format's own mark (pbp.render's `m.roll`), Markdown's `~~1~~` when None."""
     if isinstance(roll, dict):
         roll = Roll.from_dict(roll)
     expr = parse(roll.expr)
@@ -192,14 +194,14 @@ def forum(roll: Roll | dict) -> str:
     if simple or not roll.faces:
         return f"{roll.expr} ({roll.total})"
     if not expr.plain:
-        return _forum_notation(roll, expr)
+        return _forum_notation(roll, expr, strike)
     shown = "+".join(str(f) for f in roll.faces)
     if expr.constant:
         shown += f"{expr.constant:+d}"
     return f"{roll.expr} ({shown} = {roll.total})"
 
 
-def _forum_notation(roll: Roll, expr: DiceExpr) -> str:
+def _forum_notation(roll: Roll, expr: DiceExpr, strike=None) -> str:
     """`4d6dl1 (6+4+3+~~1~~ = 13)`, `3d6! (6!+2+4+1 = 13)`, `6d6>=4 (5✔ 2 6✔ 1 = 2)`:
     every die read, the dropped and rerolled ones struck through."""
     faces = iter(roll.faces)
@@ -209,7 +211,7 @@ def _forum_notation(roll: Roll, expr: DiceExpr) -> str:
         return f"{roll.expr} ({roll.total})"
     shown = ""
     for term, dice in zip(expr.dice, thrown):
-        text = term.shown(dice)
+        text = term.shown(dice, strike)
         if term.sign < 0:
             shown += f"-({text})" if len(dice) > 1 else f"-{text}"
         else:

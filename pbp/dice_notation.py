@@ -189,8 +189,10 @@ class Term(FrozenRecord):
             return value
         return int(mods.success.test(value)) - int(mods.failure is not None and mods.failure.test(value))
 
-    def shown(self, dice: list[Die]) -> str:
-        """The dice as the forum sees them: `6+4+3+~~1~~`, `6!+2`, `5✔ 2 1✘`, `+1 0 -1`."""
+    def shown(self, dice: list[Die], strike=None) -> str:
+        """The dice as the forum sees them: `6+4+3+~~1~~`, `6!+2`, `5✔ 2 1✘`, `+1 0 -1`.
+        `strike(text)` marks a face read but not counted (Markdown's `~~1~~` when None)."""
+        strike = strike or struck
         mods = self.mods or NO_MODS
         parts = []
         for die in dice:
@@ -203,7 +205,7 @@ class Term(FrozenRecord):
             else:
                 text = _chain(die)
             # a rerolled face, and a dropped die, are shown struck through: read, not counted
-            tokens = [f"~~{f}~~" for f in die.reads[:rerolled]] + [text if die.kept else f"~~{text}~~"]
+            tokens = [strike(str(f)) for f in die.reads[:rerolled]] + [text if die.kept else strike(text)]
             parts.append("+".join(tokens))
         return (" " if mods.fate or mods.success is not None else "+").join(parts)
 
@@ -233,6 +235,11 @@ class Term(FrozenRecord):
             pool = pool.highest(kept) if mods.keep in ("kh", "dl") else pool.lowest(kept)
         total = pool.sum(map=self.worth) if mods is not None and mods.success is not None else pool.sum()
         return -total if self.sign < 0 else total
+
+
+def struck(text: str) -> str:
+    """A face read but not counted, as Markdown and the terminal show it: `~~1~~`."""
+    return f"~~{text}~~"
 
 
 def _chain(die: Die) -> str:

@@ -274,9 +274,21 @@ class Formatter:
         return Markup(self.esc(sep).join(self.esc(i) for i in items))
 
     def roll(self, roll) -> Markup:
-        from pbp.dice import forum
+        """A roll forum style, `4d6dl1 (2+5+5+~~2~~ = 12)`: a die read but not
+        counted (dropped, rerolled) is marked this format's way (`struck_die`).
+        The text starts with the roll's expression, which is escaped; the rest
+        is faces, signs and parentheses, the same escaped or not."""
+        from pbp.dice import Roll, forum
 
-        return self.esc(forum(roll))
+        roll = Roll.from_dict(roll) if isinstance(roll, dict) else roll
+        text = forum(roll, strike=lambda face: str(self.struck_die(face)))
+        return Markup(self.esc(roll.expr) + text[len(roll.expr):])
+
+    def struck_die(self, face: str) -> Markup:
+        """A die's face read but not counted: `~~2~~`, as the terminal shows it."""
+        from pbp.dice_notation import struck
+
+        return Markup(struck(face))
 
     # Plain text defaults; the markup formats override them.
     def b(self, x): return self.esc(x)
@@ -342,6 +354,7 @@ class MarkdownFormatter(Formatter):
     def i(self, x): return Markup(f"*{self.esc(x)}*")
     def u(self, x): return Markup(f"*{self.esc(x)}*")
     def s(self, x): return Markup(f"~~{self.esc(x)}~~")
+    def struck_die(self, face): return self.s(face)
     def code(self, x): return Markup("`" + markdown_code(x) + "`")
     def h(self, x, level=2): return Markup("#" * (level + 1) + " " + self.esc(x))
     def url(self, href, label=None): return Markup(f"[{self.esc(label or href)}]({str(href).replace(')', '%29')})")
@@ -438,6 +451,15 @@ class BBCodeFormatter(Formatter):
     def s(self, x):
         tag = self.features["strike"]
         return self._tag(tag, x) if tag else self.esc(x)
+
+    def struck_die(self, face: str) -> Markup:
+        """`[s]2[/s]` or `[strike]2[/strike]`; where the dialect has no strike tag
+        (phpBB) a word says it: `(2 écarté)`, `(2 dropped)` (no ` 8)` smiley either)."""
+        if self.features["strike"]:
+            return self.s(face)
+        from pbp import i18n
+
+        return self.esc(i18n.t(self.lang, "die_struck", face=face))
 
     def h(self, x, level=2) -> Markup:
         sizes = self.HEADING_SIZES[self.features["size"]]
