@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from pbp import events as ev, i18n, yamlio
+from pbp import events as ev, i18n, rules_record, yamlio
 from pbp.campaign import FORMATS, Campaign, atomic_write, check_overrides, handle_file, read_bytes, read_text
 from pbp.deadline import deadline_of, describe
 from pbp.i18n import closest
@@ -267,6 +267,8 @@ def record_of(campaign: Campaign, n: int, remember: bool = True) -> dict:
     rules = data.get("rules") if isinstance(data, dict) else None
     if rules != (campaign.config.get("rules") or {}):  # the campaign's own were checked when it was opened
         check_overrides(campaign, rules, campaign.rel(path), text)
+    if isinstance(data, dict):
+        rules_record.check(data, n, campaign.rel(path), text)
     return data if isinstance(data, dict) else {}
 
 
@@ -327,18 +329,19 @@ def dice_version(campaign: Campaign, n: int, previous: dict) -> int:
 DEFAULT_RENDER = {"lang": "fr", "format": "bbcode", "dialect": "phpbb"}
 
 
-def as_recorded(campaign: Campaign, record: dict) -> Campaign:
-    """The campaign as turn n was played: its recorded roster, rules overrides
-    and rendering (a player who joined later, a rules number or a format changed
-    since, leave it as it was)."""
+def as_recorded(campaign: Campaign, record: dict, n: int | None = None) -> Campaign:
+    """The campaign as turn n was played: its recorded roster, rules overrides,
+    rules files (pbp/rules_record.py) and rendering (a player who joined later, a
+    rules number or a format changed since, leave it as it was)."""
     if not record:
         return campaign
+    same_files = rules_record.same_as_now(campaign, record)
     roster = record.get("roster")
     render = {k: v for k, v in (record.get("render") or {}).items() if v is not None}
     same_roster = roster is None or roster == campaign.roster
     # a record without `rules` is from before pbp recorded them: the campaign's rules
     same_rules = "rules" not in record or (record["rules"] or {}) == (campaign.config.get("rules") or {})
-    if same_roster and same_rules and \
+    if same_roster and same_rules and same_files and \
             all(campaign.config.get(k, DEFAULT_RENDER.get(k)) == v for k, v in render.items()):
         return campaign  # as it is now: its world, sheets and rules already read and checked
     config = dict(campaign.config)
@@ -347,7 +350,9 @@ def as_recorded(campaign: Campaign, record: dict) -> Campaign:
     if not same_rules:
         config["rules"] = record["rules"]
     config.update(render)
-    replayed = campaign.replace(config=config)
+    replayed = campaign.replace(config=config, recorded=None if same_files else rules_record.recorded(campaign, n,
+                                                                                                        record))
+    same_rules = same_rules and same_files
     # what does not depend on the roster, the rules or the rendering is not read again
     # (the ruleset, when the rules are the same; the scenario, when the roster is too)
     kept = ("ruleset",) if same_rules else ()
@@ -525,8 +530,9 @@ def compute(campaign: Campaign, n: int, inputs: TurnInputs | None = None, files:
     events += [ev.gm("forced_unused", label=w.params["label"]) for w in warnings]
     record = new_record(campaign, inputs, previous,
                         campaign.ruleset.players_to_play(result.state, campaign.scenario), version)
+    copies = rules_record.stamp(campaign, n, record, previous)
     events += core_events(campaign, n, record, result.state)
-    out = _finish(campaign, n, result.state, events, dice, warnings, record, files)
+    out = _finish(campaign, n, result.state, events, dice, warnings, record, files, copies)
     out.inputs = inputs
     return out
 
@@ -560,11 +566,13 @@ def compute_setup(campaign: Campaign) -> TurnOutput:
     except ForcedRollError as exc:
         raise exc.located(campaign.rel(gm_path))
     record = new_record(campaign, None, {}, dice=version)
+    copies = rules_record.stamp(campaign, 0, record, {})
     events = list(result.events) + core_events(campaign, 0, record, result.state)
-    return _finish(campaign, 0, result.state, events, dice, [], record)
+    return _finish(campaign, 0, result.state, events, dice, [], record, copies=copies)
 
 
-def _finish(campaign, n, state, events, dice, warnings, record, files: bool = True) -> TurnOutput:
+def _finish(campaign, n, state, events, dice, warnings, record, files: bool = True,
+            copies: dict[str, bytes] | None = None) -> TurnOutput:
     forced = [r for r in dice.log if r.forced]
     if forced:  # the MJ report lists the dice set by hand (seal.j2); the audit shows them to the players
         events = list(events) + [ev.gm("forced_rolls", rolls=forced)]
@@ -579,6 +587,7 @@ def _finish(campaign, n, state, events, dice, warnings, record, files: bool = Tr
     out.files["state.yaml"] = yamldump.dumps(_plain(state)).encode()
     out.files["rolls.yaml"] = yamldump.dumps(log).encode()
     out.files["events.yaml"] = yamldump.dumps(stored_form(plain_events, log)).encode()
+    out.files.update(copies or {})  # the rules files, where they changed (pbp/rules_record.py)
     return out
 
 
@@ -632,13 +641,19 @@ def resolve_rolls(value, by_label: dict):
 
 def record_as_archived(out: TurnOutput, archived: dict) -> None:
     """A turn archived before pbp recorded the rules it was played with (its
-    turn.yaml has no `rules`) was played with the campaign's: its replay's
-    record says none either, so an older archive still verifies."""
-    if RECORD_FILE not in out.files or "rules" in archived or "rules" not in out.record:
+    turn.yaml has no `rules`, or no `rules_files`) was played with the
+    campaign's: its replay's record says none either, nor keeps a copy of the
+    rules files, so an older archive still verifies."""
+    dropped = [key for key in ("rules", rules_record.KEY) if key not in archived and key in out.record]
+    if RECORD_FILE not in out.files or not dropped:
         return
     from pbp import yamldump
 
-    del out.record["rules"]
+    for key in dropped:
+        del out.record[key]
+    if rules_record.KEY in dropped:
+        for rel in [rel for rel in out.files if rel.startswith(rules_record.COPY_FOLDER + "/")]:
+            del out.files[rel]
     out.files[RECORD_FILE] = yamldump.dumps(out.record).encode()
 
 
@@ -780,6 +795,10 @@ def outputs_on_disk(campaign: Campaign, n: int) -> dict[str, bytes]:
     for path in list(folder.glob("*.*")) + list((folder / "private").glob("*.*")):
         if path.suffix.lstrip(".") in exts:
             found[str(path.relative_to(folder))] = path.read_bytes()
+    copies = folder / rules_record.COPY_FOLDER  # the rules files, kept where they changed
+    for path in sorted(copies.iterdir()) if copies.is_dir() else []:
+        if path.is_file():
+            found[rules_record.copy_path(path.name)] = path.read_bytes()
     return found
 
 

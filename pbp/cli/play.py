@@ -20,7 +20,7 @@ from pbp.cli.common import (FILE_PATH, FORMAT, PbpCommand, campaign_of, commit, 
 @click.pass_context
 def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes, at_deadline):
     """Resolve the next turn, write its outputs, commit."""
-    from pbp import i18n, seal, turn
+    from pbp import i18n, rules_record, seal, turn
     from pbp.errors import PbpError
 
     campaign = campaign_of(ctx)
@@ -42,6 +42,8 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes, at_deadline)
                 raise refusals[0]
         elif edited:
             click.echo(i18n.t(campaign.lang, "run_archive_edited_kept", turn=n, files=edited), err=True)
+        for line in rules_record.notice(campaign, n - 1, turn.record_of(campaign, n - 1)):  # an edited rules file applies from this turn
+            click.echo(line)
         out = _resolve(ctx, campaign, n, at_deadline)
         # nobody sent anything: most often a second `pbp run` (the turn just played is
         # the last one), which would play a whole turn on default orders without a word

@@ -17,15 +17,24 @@ STARTER = Path(__file__).parent.parent / "rulesets" / "data" / "skeleton" / RULE
 
 
 def read(root: Path, overrides: dict | None = None, lang: str = "fr") -> RulesFile:
-    """rules.yaml of the campaign at `root`: a regular file inside it, at most
-    format.LIMITS["rules_file_bytes"], read and checked."""
+    """rules.yaml of the campaign at `root`, read (`sources`) and checked."""
+    return parse(sources(root)[RULES_FILE], RULES_FILE, overrides, lang)
+
+
+def sources(root: Path) -> dict[str, bytes]:
+    """The files a data campaign's rules are read from (name -> bytes): its
+    rules.yaml, a regular file inside it, at most format.LIMITS["rules_file_bytes"]."""
     from pbp.campaign import read_bytes
 
     path = Path(root) / RULES_FILE
     if not path.exists():
-        rules_format.rules_schema()  # registers the messages
-        raise InputError("rules_missing", file=RULES_FILE)
-    return parse(read_bytes(path, RULES_FILE), RULES_FILE, overrides, lang)
+        raise missing(RULES_FILE)
+    return {RULES_FILE: read_bytes(path, RULES_FILE)}
+
+
+def missing(name: str) -> InputError:
+    rules_format.rules_schema()  # registers the messages
+    return InputError("rules_missing", file=name)
 
 
 def starter(overrides: dict | None = None) -> RulesFile:

@@ -42,7 +42,21 @@ class DataRuleset(Ruleset):
     def for_campaign(cls, root, overrides: dict | None = None, lang: str = "fr") -> "DataRuleset":
         from pbp.datarules import load
 
-        return cls(None, load.read(root, overrides, lang))
+        return cls.from_sources(load.sources(root), overrides, lang)
+
+    @classmethod
+    def from_sources(cls, sources, overrides=None, lang="fr", shown=None) -> "DataRuleset":
+        """The rules from the bytes of rules.yaml (the campaign's, or the copy a
+        turn kept: pbp/rules_record.py), every message naming it as `shown` says."""
+        from pbp.datarules import load
+        from pbp.datarules.format import RULES_FILE
+
+        name = (shown or {}).get(RULES_FILE, RULES_FILE)
+        if RULES_FILE not in sources:
+            raise load.missing(name)
+        ruleset = cls(None, load.parse(sources[RULES_FILE], name, overrides, lang))
+        ruleset.sources = {RULES_FILE: sources[RULES_FILE]}
+        return ruleset
 
     # -- the scenario ------------------------------------------------------------------
     def validate_scenario(self, scenario):
