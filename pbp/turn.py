@@ -352,15 +352,19 @@ def as_recorded(campaign: Campaign, record: dict, n: int | None = None) -> Campa
     config.update(render)
     replayed = campaign.replace(config=config, recorded=None if same_files else rules_record.recorded(campaign, n,
                                                                                                         record))
-    same_rules = same_rules and same_files
-    # what does not depend on the roster, the rules or the rendering is not read again
-    # (the ruleset, when the rules are the same; the scenario, when the roster is too)
+    _keep_read(campaign, replayed, same_rules and same_files, same_roster)
+    return replayed
+
+
+def _keep_read(campaign: Campaign, replayed: Campaign, same_rules: bool, same_roster: bool) -> None:
+    """What does not depend on the roster, the rules or the rendering is not read
+    again (the ruleset, when the rules are the same; the scenario, when the
+    roster is too)."""
     kept = ("ruleset",) if same_rules else ()
     kept += ("scenario",) if same_roster and same_rules else ()
     for name in kept:
         if name in campaign.__dict__:
             replayed.__dict__[name] = campaign.__dict__[name]
-    return replayed
 
 
 def _plain(value):

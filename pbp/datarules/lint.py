@@ -5,8 +5,9 @@ at its file:line.
   do not compile, tables that leave a face of their die without a row or give it
   two, sub-tables that do not exist, faces out of the die;
 - `warnings` (`pbp rules check`): what runs but is most likely a mistake: a
-  threshold no gauge can reach, a formula that can divide by zero, an action
-  nobody can ever take.
+  threshold no gauge can reach, a formula that can divide by zero; and, by
+  pbp.datarules.lint_play, an action nobody can ever take, a secret a public
+  message would show, a formula that goes out of bounds.
 """
 
 from __future__ import annotations
@@ -134,7 +135,9 @@ def warnings(rules: RulesFile) -> list[PbpError]:
         divisors = formula.zero_divisors(known)
         if divisors:
             errors.append(rules.error("rules_warning_divide", path, divisors=list(divisors)))
-    return errors
+    from pbp.datarules import lint_play  # what the rules would do in play (pbp/datarules/lint_play.py)
+
+    return errors + lint_play.warnings(rules)
 
 
 def _shown(value, default: str):
