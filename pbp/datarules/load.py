@@ -24,12 +24,26 @@ def read(root: Path, overrides: dict | None = None, lang: str = "fr") -> RulesFi
 def sources(root: Path) -> dict[str, bytes]:
     """The files a data campaign's rules are read from (name -> bytes): its
     rules.yaml, a regular file inside it, at most format.LIMITS["rules_file_bytes"]."""
-    from pbp.campaign import read_bytes
-
     path = Path(root) / RULES_FILE
     if not path.exists():
         raise missing(RULES_FILE)
-    return {RULES_FILE: read_bytes(path, RULES_FILE)}
+    return {RULES_FILE: read_file(path, RULES_FILE)}
+
+
+def read_file(path: Path, name: str) -> bytes:
+    """A rules file's bytes, refused (its size named) beyond format.LIMITS["rules_file_bytes"]
+    before it is read: a stranger's rules file of a gigabyte is never held in memory."""
+    from pbp.campaign import read_bytes
+
+    limit = rules_format.LIMITS["rules_file_bytes"]
+    try:
+        size = Path(path).stat().st_size
+    except OSError:
+        size = 0  # read_bytes says what is wrong with it
+    if size > limit:
+        rules_format.rules_schema()  # registers the messages
+        raise InputError("rules_too_large", file=name, size=size, limit=limit)
+    return read_bytes(path, name, limit)
 
 
 def missing(name: str) -> InputError:
