@@ -6,7 +6,7 @@ limit, and a sparse gigabyte), deeply nested YAML, formulas that would explode
 (power towers, dice of dice, a billion dice, a die exploding on every face,
 products past 10^18, nesting past the limit), a table of a million rows (and
 one on a die of a million faces, and one of 1001 rows), names that collide with
-the language's own (`min`, `name`, `target`, `turn`, `__class__`, `vrai`), YAML
+the language's own (`min`, `or`, `name`, `target`, `turn`, `__class__`), YAML
 bombs (aliases, merge keys) and Python tags; the largest rules file pbp accepts
 (200 actions of 50 effects, under 256 KiB), checked; and turns whose thresholds
 would go off without end (`every: 1` moved by 10^11, two gauges setting each
@@ -68,10 +68,10 @@ def cases() -> dict[str, str | None]:
         "a die of a million faces": "tables:\n  t:\n    dice: 1d1000000\n    rows:\n"
                                     "      - {roll: 1-1000000, v: 1}\n" + grow("1"),
         "1001 rows": "tables:\n  t:\n    rows:\n" + "      - {v: 1}\n" * 1001 + grow("1"),
-        "a stat called min": "stats:\n  min: {default: 1}\n" + grow("1"),
+        "a gauge called min, read by a formula": grow("min").replace("  hp:", "  min: {start: 1}\n  hp:"),
         "a stat called name": "stats:\n  name: {default: 1}\n" + grow("1"),
         "a stat called __class__": "stats:\n  __class__: {default: 1}\n" + grow("__class__"),
-        "a stat called vrai": "stats:\n  vrai: {default: 1}\n" + grow("1"),
+        "a gauge called or (gold)": grow("1").replace("  hp:", "  or: {start: 1}\n  hp:"),
         "billion laughs": "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
                           "c: [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n" + grow("1"),
         "python tag": "actions: !!python/object/apply:os.system ['touch pwned']\n",

@@ -1,10 +1,14 @@
-"""The names an MJ gives (a stat, a gauge, a table, a check, an MJ input, a
-result's `as`) may not be the language's own words: a stat called `min` could
-never be read (`min` is a function), one called `name` would be shadowed by the
-acting character's name in every message, `turn` by the turn's number, `si` or
-`vrai` by the formula language, a dunder (`__class__`) says nothing and looks
-like a way into Python (there is none: formulas read names from a plain
-mapping). Each is refused at its line, saying why and what to do."""
+"""The names an MJ gives (a stat, a gauge, a table, a check, an MJ input) may
+not be the ones pbp gives itself: a stat called `name` would be shadowed by the
+acting character's name in every message, `turn` by the turn's number, `target`
+by the target's; nor a dunder (`__class__`), which says nothing and looks like a
+way into Python (there is none: formulas read names from a plain mapping). Each
+is refused at its line, saying why and what to do.
+
+A name that is a word or a function of the formulas (`or`, gold in French; `min`)
+stays allowed: `ajouter: {or: 5}` and a message's `{or}` read it, and a formula
+that writes it is refused at its line (`min` needs parentheses, `or` joins two
+conditions), saying so."""
 
 from __future__ import annotations
 
@@ -17,8 +21,6 @@ SECTIONS = ("stats", "gauges", "tables", "checks", "inputs")
 ENGINE = ("turn", "tour", "arg", "argument", "name", "target", "cible", "gm", "mj",
           "stat", "stats", "carac", "jauge", "jauges", "gauge", "gauges")
 WHY = {
-    "function": ByLang(fr="une fonction des formules", en="a function of the formulas"),
-    "keyword": ByLang(fr="un mot des formules", en="a word of the formulas"),
     "engine": ByLang(fr="un nom que pbp donne lui-même (tour, argument, nom du personnage, cible, MJ…)",
                      en="a name pbp gives itself (turn, argument, character's name, target, MJ…)"),
     "dunder": ByLang(fr="un nom réservé (deux « _ » au début)", en="a reserved name (two `_` at the start)"),
@@ -27,15 +29,9 @@ WHY = {
 
 def why_reserved(name: str) -> str | None:
     """Why `name` cannot be an MJ's name (a key of WHY), or None."""
-    from pbp.datarules.formula import _FUNCTION_NAMES, RESERVED
-
     low = name.lower()
     if low.startswith("__"):
         return "dunder"
-    if low in _FUNCTION_NAMES:
-        return "function"
-    if low in RESERVED:
-        return "keyword"
     if low in ENGINE:
         return "engine"
     return None

@@ -58,6 +58,17 @@ class DataRuleset(Ruleset):
         ruleset.sources = {RULES_FILE: sources[RULES_FILE]}
         return ruleset
 
+    def phrasings(self) -> dict:
+        """How players write these orders in a message (`pbp orders import`): each
+        action's names as the MJ wrote them (`Fouiller une salle`), besides its id,
+        English id and synonyms (the order schema's aliases); a free-text argument
+        is what follows them (pbp/import_args.py)."""
+        actions = {}
+        for action_id, spec in self.program.data["actions"].items():
+            names = R.name_of(spec, action_id)
+            actions[action_id] = {lang: [names[lang]] for lang in ("fr", "en") if names.get(lang)}
+        return {"actions": actions}
+
     # -- the scenario ------------------------------------------------------------------
     def validate_scenario(self, scenario):
         return checks.scenario_problems(self, scenario)
