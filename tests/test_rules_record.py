@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbp import rules_record, yamlio
+from pbp.base import yamlio
+from pbp.engine import rules_record
 from tests.helpers import REPO, copy_example, pbp, write
 
 

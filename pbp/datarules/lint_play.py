@@ -25,7 +25,7 @@ import math
 import re
 
 from pbp.datarules.format import RulesFile, word
-from pbp.errors import PbpError
+from pbp.base.errors import PbpError
 
 #: the verbs that bind a result name, and the section it names
 BINDS = {"roll": "tables", "check": "checks"}
@@ -90,7 +90,7 @@ class _Play:
 
     def result_bounds(self, verb: str, ident, name: str) -> dict:
         from pbp.datarules import lint
-        from pbp.dice import parse
+        from pbp.model.dice import parse
 
         section = self.data.get(BINDS[verb]) or {}
         spec = section.get(ident)
@@ -283,7 +283,7 @@ class _Play:
         return out
 
     def fixed_checks(self) -> list[PbpError]:
-        from pbp.dice import parse
+        from pbp.model.dice import parse
 
         out = []
         for check_id, formula in self.program.checks.items():

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pbp.base.errors import ErrorList, InputError
 from pbp.datarules import format as rules_format, lint
 from pbp.datarules.format import RULES_FILE, RulesFile
-from pbp.errors import ErrorList, InputError
 
 #: the starter rules `pbp init --ruleset data` copies (the data ruleset's skeleton)
 STARTER = Path(__file__).parent.parent / "rulesets" / "data" / "skeleton" / RULES_FILE
@@ -33,7 +33,7 @@ def sources(root: Path) -> dict[str, bytes]:
 def read_file(path: Path, name: str) -> bytes:
     """A rules file's bytes, refused (its size named) beyond format.LIMITS["rules_file_bytes"]
     before it is read: a stranger's rules file of a gigabyte is never held in memory."""
-    from pbp.campaign import read_bytes
+    from pbp.base.files import read_bytes
 
     limit = rules_format.LIMITS["rules_file_bytes"]
     try:

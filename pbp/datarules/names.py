@@ -13,7 +13,7 @@ conditions), saying so."""
 from __future__ import annotations
 
 from pbp.datarules.format import RulesFile
-from pbp.errors import ByLang, PbpError
+from pbp.base.errors import ByLang, PbpError
 
 #: the sections whose names formulas and messages read, bare
 SECTIONS = ("stats", "gauges", "tables", "checks", "inputs")
