@@ -1,7 +1,7 @@
 """The MJ's inputs (gm.yaml `orders:` the rules ask for) are checked like orders,
-each refusal at its line; a player's orders are checked, and their costs paid,
-as they stood before this turn's gm.yaml was read; a free-text argument goes
-through `pbp orders import` and the bots of `pbp simulate`."""
+each refusal at its line; a player's orders are checked as they stood before
+this turn's gm.yaml was read (the MJ's ruling of the turn sets what it costs);
+a free-text argument goes through `pbp orders import` and the bots of `pbp simulate`."""
 
 from __future__ import annotations
 
@@ -87,24 +87,27 @@ def test_the_mj_may_say_oui_or_non(root):
     assert state["inputs"]["combat"] is True and state["inputs"]["autorise"] is False
 
 
-def test_a_cost_is_paid_as_it_was_checked_before_this_turns_gm_yaml(root):
-    """Turn 1 the MJ authorises the search (3 PA instead of 4): it counts for turn 2's
-    orders. Turn 2 Lyra searches, checked at 3 PA; the MJ's turn-2 gm.yaml withdraws
-    the authorisation: it counts from turn 3, so Lyra pays the 3 she was told."""
-    write(root, "turns/001/orders/lyra.yaml", "actions: [attendre]\n")
-    write(root, "turns/001/gm.yaml", "ordres:\n  autorise: true\n")
+def test_orders_are_checked_before_this_turns_gm_yaml_and_the_mjs_ruling_sets_the_price(root):
+    """`pbp check` judges Lyra's search before the MJ writes gm.yaml (4 PA, not
+    authorised yet), and says the same after; the turn is resolved with the MJ's
+    ruling of this turn (authorised: 3 PA). Turn 2 is checked with that ruling."""
+    write(root, "turns/001/orders/lyra.yaml", "actions: [fouiller]\n")
+    before = pbp("check", cwd=root)
+    assert before.exit_code == 0, before.output
+    write(root, "turns/001/gm.yaml", "ordres:\n  autorise: oui\n")
+    after = pbp("check", cwd=root)
+    assert after.exit_code == 0 and after.output == before.output
+    write(root, "turns/001/gm.yaml", "ordres:\n  autorise: [oui]\n")
+    broken = pbp("check", cwd=root)  # the MJ's mistake is the MJ's: Lyra's orders are still judged
+    assert broken.exit_code == 1 and "Valides (1) : lyra" in broken.output.replace("\xa0", " ")
+    write(root, "turns/001/gm.yaml", "ordres:\n  autorise: oui\n")
     assert pbp("run", "--no-commit", cwd=root).exit_code == 0
+    assert yamlio.load_file(root / "turns/001/state.yaml")["characters"]["lyra"]["gauges"]["pa"] == 5 - 3
     write(root, "turns/002/orders/lyra.yaml", "actions: [fouiller]\n")
-    assert pbp("check", cwd=root).exit_code == 0
-    write(root, "turns/002/gm.yaml", "ordres:\n  autorise: false\n")
-    r = pbp("run", "--no-commit", cwd=root)
-    assert r.exit_code == 0, r.output
-    state = yamlio.load_file(root / "turns/002/state.yaml")
-    assert state["characters"]["lyra"]["gauges"]["pa"] == 5 - 3
-    write(root, "turns/003/orders/lyra.yaml", "actions: [fouiller]\n")  # 4 PA now, 2 left
     r = pbp("check", cwd=root)
     assert r.exit_code == 1
-    assert "turns/003/orders/lyra.yaml:1: « fouiller » coûte 4 (PA) ; il en reste 2." in r.output.replace("\xa0", " ")
+    said = r.output.replace("\xa0", " ")
+    assert "turns/002/orders/lyra.yaml:1: « fouiller » coûte 3 (PA) ; il en reste 2." in said
 
 
 def test_a_free_text_argument_is_read_from_a_pasted_message(root, tmp_path):

@@ -293,8 +293,8 @@ class _Play:
                 die = parse(spec["dice"])
             except PbpError:
                 continue  # refused when the file loads
-            if chance is None or math.isinf(chance.lo) or math.isinf(chance.hi):
-                continue
+            if chance is None or math.isinf(chance.lo) or math.isinf(chance.hi) or spec.get("critical"):
+                continue  # unbounded, or criticals decide some faces whatever the chance
             always, never = _check_outcome(spec.get("success", "<="), chance, die.minimum, die.maximum)
             if always or never:
                 out.append(self.rules.error("rules_warning_check_always" if always else "rules_warning_check_never",

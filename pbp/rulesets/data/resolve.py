@@ -81,15 +81,11 @@ class Turn:
         self.steps = 0
         self.limit = ruleset.rules["limits"]["effects_per_turn"]
         self.gm_inputs = gm_inputs
-        self.inputs_checked = {"inputs": state.get("inputs"), "inputs_by": state.get("inputs_by")}
 
     # -- the turn ------------------------------------------------------------------------
     def play(self, orders: dict) -> None:
         state = self.state
         state["turn"] += 1
-        # the orders were checked before this turn's gm.yaml was read: their costs are paid as checked
-        self.inputs_checked = {"inputs": dict(state["inputs"]),
-                               "inputs_by": {h: dict(given) for h, given in state["inputs_by"].items()}}
         self.take_inputs()
         losing = [h for h, me in state["characters"].items() if me["lost"] > 0]
         for handle in self.scenario.roster:
@@ -140,7 +136,7 @@ class Turn:
         if gauge is not None and action.id in self.program.costs:  # points that do not come back: paid now
             from .checks import cost_of
 
-            cost = cost_of(self.rs, action, {**self.state, **self.inputs_checked}, handle)
+            cost = cost_of(self.rs, action, self.state, handle)
             seen_by = R.visibility(spec.get("visibility"))  # a secret action's price is as secret as it
             if cost:
                 self.change(handle, gauge, -cost, scope, None if "public" in seen_by else seen_by)
