@@ -432,7 +432,8 @@ def shown_parts_sum(text: str, total_shown: str) -> int:
 
     body = text[text.index("(") + 1:text.rindex(" = " + total_shown + ")")]
     body = re.sub(r"~~[^~]*~~", "", body).replace("!", "")
-    if "✔" in body or "✘" in body or ">=" in text or "<" in text.split(" ")[0] or "=" in text.split(" ")[0]:
+    notation = text.split(" ")[0]
+    if "✔" in body or "✘" in body or any(sign in notation for sign in "<>="):  # successes counted
         return None
     return sum(int(x) for x in re.findall(r"[+-]?\d+", body.replace("+", " +").replace("-", " -")))
 
