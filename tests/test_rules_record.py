@@ -126,6 +126,12 @@ def test_a_number_changed_in_rules_yaml_mid_game_applies_from_the_next_turn(duel
     assert "tour 2 : joué avec des règles changées depuis ; rejoué avec les siennes " \
            "(turns/000/rules/rules.yaml).\n" in r.output
 
+    # undone, turn 3 leaves no copy behind; played again, it keeps one again
+    assert pbp("undo", "--no-commit", cwd=duel).exit_code == 0
+    assert not (duel / "turns/003/rules").exists()
+    assert pbp("run", "--no-commit", cwd=duel).exit_code == 0
+    assert (duel / "turns/003/rules/rules.yaml").read_bytes() == (duel / "rules.yaml").read_bytes()
+
 
 def test_the_audit_of_a_game_whose_rules_changed_passes_and_a_changed_copy_is_caught(duel, tmp_path):
     _duel_turn(duel, 2, "attaquer", 3)

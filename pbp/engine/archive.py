@@ -174,7 +174,8 @@ def remove_turn(campaign, n: int) -> int:
     (folder / "state.yaml").unlink()
     for path in paths:
         path.unlink(missing_ok=True)
-    private = folder / "private"
-    if private.is_dir() and not any(private.iterdir()):
-        private.rmdir()
+    for name in ("private", "rules"):  # the private reports' folder, the rules files' copies (rules_record)
+        emptied = folder / name
+        if emptied.is_dir() and not any(emptied.iterdir()):
+            emptied.rmdir()
     return len(paths)
