@@ -2,8 +2,9 @@
 keeps between commands, so that each everyday command (a new process) does
 not redo the same work.
 
-- `seals-<tag>/`: for each campaign, the digest of each archived turn file
-  by its `file_signature` (pbp.seal's `archive_codes(..., remembered=True)`).
+- `seals-<tag>/`: for each campaign, its seal chain (each turn's code, by the
+  `file_signature` of its state.yaml) and the digest of each file of its last
+  turns (pbp.seal's `archive_codes(..., remembered=True)`).
 - `yaml-<tag>/`: the value of the MJ's larger YAML files (campaign.yaml,
   world.yaml, characters.yaml, a turn's state.yaml...), by the digest of their
   text (pbp.yamlio's `loads(..., remember=True)`); the last few hundred.

@@ -148,6 +148,29 @@ def test_post_prints_the_post_the_turn_wrote_and_renders_again_only_when_asked_o
     assert "rendu à nouveau" in again.stderr  # the MJ is told it is not the sealed text
 
 
+def test_post_computes_no_code_for_the_post_the_turn_wrote(tmp_path, monkeypatch):
+    """An archived post has its codes in it already: `pbp post` prints it without
+    walking the seal chain; a post rendered again in another format needs its
+    code, and gets the archive's."""
+    from pbp import seal
+
+    root = copy_example("manhunt", tmp_path)
+    computed = []
+    real = seal.archive_codes
+
+    def counting(campaign, *args, **kwargs):
+        computed.append(kwargs.get("upto"))
+        return real(campaign, *args, **kwargs)
+
+    monkeypatch.setattr(seal, "archive_codes", counting)
+    printed = pbp("post", "--turn", "3", cwd=root)
+    assert printed.exit_code == 0 and printed.output == (root / "turns/003/public.bbcode").read_text(encoding="utf-8")
+    assert computed == []
+    markdown = pbp("post", "--turn", "3", "--format", "markdown", cwd=root)
+    code = real(open_campaign(root))[3]
+    assert computed == [3] and f"pbp#3/{seal.short(code)}" in markdown.output
+
+
 # -- the user's cache of package data ----------------------------------------------------
 
 def test_a_data_file_is_parsed_once_read_back_after_and_parsed_again_once_edited(tmp_path, monkeypatch, cold):

@@ -191,6 +191,36 @@ def test_status_remembers_digests_and_still_sees_an_edit_of_the_same_size(played
     assert edited[0] == fresh[0] and edited[1] != fresh[1] and edited[2] != fresh[2]
 
 
+def test_the_everyday_chain_looks_again_at_the_last_turns_files_and_at_every_state(played, monkeypatch):
+    """What status, run and post cost does not grow with the campaign: every file
+    of the last RECENT_TURNS turns is looked at again, an older turn's code is
+    the one kept while its state.yaml is the same file; a state.yaml edited by
+    hand is seen, and the codes are then the ones `pbp verify` computes."""
+    import os
+
+    campaign = open_campaign(played)
+    monkeypatch.setattr(usercache, "SETTLED_NS", 0)
+    monkeypatch.setattr(seal, "RECENT_TURNS", 1)
+    fresh = seal.archive_codes(campaign)
+    assert seal.archive_codes(campaign, remembered=True) == fresh  # keeps the chain
+    listed = []
+    real_scandir = os.scandir
+
+    def counting_scandir(path="."):
+        listed.append(os.fspath(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", counting_scandir)
+    assert seal.archive_codes(campaign, remembered=True) == fresh
+    turns = os.path.join(played, "turns")
+    assert sorted(listed) == [turns, *(os.path.join(turns, "002", *sub) for sub in ((), ("orders",), ("private",)))]
+    state = played / "turns/000/state.yaml"
+    state.write_text(state.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    edited = seal.archive_codes(campaign, remembered=True)
+    assert edited == seal.archive_codes(campaign)
+    assert all(edited[n] != fresh[n] for n in (0, 1, 2))
+
+
 def test_a_file_changed_moments_ago_is_not_remembered(played):
     campaign = open_campaign(played)
     kept: dict = {}
