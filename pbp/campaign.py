@@ -303,7 +303,7 @@ class Campaign(Record):
                     expected = turn_name(int(name)) if name.isascii() else "NNN"
                     raise InputError("turn_folder_name", file=self.rel(Path(entry.path)), expected=expected)
                 try:
-                    found[int(name)] = os.stat(os.path.join(entry.path, "state.yaml"))
+                    found[int(name)] = os.stat(f"{entry.path}{os.sep}state.yaml")
                 except OSError:  # as Path.exists: none, or none to be read
                     continue
         return dict(sorted(found.items()))
