@@ -363,7 +363,8 @@ def _remembered_codes(campaign, upto: int | None) -> dict[int, str]:
         signature = usercache.file_signature(info)
         link = chain.get(n)
         if n in recent or not (isinstance(link, tuple) and len(link) == 3 and link[:2] == (signature, previous)):
-            link = (signature, previous, code_of(campaign.secret, n, previous, turn_digests(campaign.turn_dir(n), files)))
+            digests = turn_digests(campaign.turn_dir(n), files)
+            link = (signature, previous, code_of(campaign.secret, n, previous, digests))
             if usercache.settled(info):
                 chain[n] = link
         codes[n] = previous = link[2]
@@ -461,8 +462,34 @@ def _save(campaign, seals: dict) -> None:
         turns[n] = {"printed": entry["printed"], **({"posted": entry["posted"]} if entry.get("posted") else {})}
     header = ("# The codes pbp printed in the public posts (pbp/seal.py): for each turn, every code\n"
               "# a run printed (oldest first) and `posted`, the one the thread shows (pbp posted).\n")
-    atomic_write(campaign.root / SEALS_FILE, header + yamlio.dumps({"commitment": seals["commitment"],
-                                                                   "turns": turns}))
+    atomic_write(campaign.root / SEALS_FILE, header + seals_yaml({"commitment": seals["commitment"], "turns": turns}))
+
+
+#: a code as pbp writes it, which YAML reads as a text without quotes: hex digits, one
+#: of them a letter at least (all digits would be a number), not `0b` and binary digits
+_PLAIN_CODE = Lazy("(?!0b[01]*$)(?=[0-9]*[a-f])[0-9a-f]+")
+
+
+def seals_yaml(data: dict) -> str:
+    """seals.yaml's text, as `yamlio.dumps` writes it. Written here line by line
+    when every value is a code as pbp writes it: the file is written again at
+    every turn, and PyYAML takes some 15 ms for 500 turns (a cost that grew with
+    the campaign). Anything else (a file edited by hand) is left to PyYAML."""
+    commit, turns = data["commitment"], data["turns"]
+    values = [] if commit is None else [commit]
+    for entry in turns.values():
+        values += entry["printed"] + ([entry["posted"]] if "posted" in entry else [])
+    if not all(isinstance(v, str) and _PLAIN_CODE.fullmatch(v) for v in values) or \
+            not all(type(n) is int for n in turns):
+        return yamlio.dumps(data)
+    lines = [f"commitment: {'null' if commit is None else commit}", "turns:" if turns else "turns: {}"]
+    for n, entry in turns.items():
+        lines.append(f"  {n}:")
+        lines += ["    printed:", *(f"    - {code}" for code in entry["printed"])] if entry["printed"] \
+            else ["    printed: []"]
+        if "posted" in entry:
+            lines.append(f"    posted: {entry['posted']}")
+    return "\n".join(lines) + "\n"
 
 
 def record_printed(campaign, n: int, code: str) -> None:

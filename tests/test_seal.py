@@ -444,3 +444,17 @@ def test_the_thread_shows_the_codes_of_its_seal_lines_only():
     found = seal.find_codes(thread)
     assert found.codes == {1: [code], 2: [full], 3: [code], 4: [code]}
     assert found.commitments == [commit]
+
+
+@pytest.mark.parametrize("turns", [
+    {},
+    {0: {"printed": ["ab" * 32]}, 1: {"printed": ["c0" * 32, "0d" * 32], "posted": "0d" * 32}, 2: {"printed": []}},
+    {7: {"printed": ["1" * 64]}},  # all digits: a number to YAML, written by PyYAML (quoted)
+    {7: {"printed": ["0b" + "01" * 31]}},  # binary digits after 0b: a number to YAML too
+    {7: {"printed": ["à la main"], "posted": "Sceau: pbp#7/abcd"}},  # a file edited by hand
+])
+def test_seals_yaml_is_written_as_pyyaml_writes_it(turns):
+    for commit in (None, "9f" * 32):
+        data = {"commitment": commit, "turns": turns}
+        assert seal.seals_yaml(data) == yamlio.dumps(data)
+        assert yamlio.loads(seal.seals_yaml(data)) == data
