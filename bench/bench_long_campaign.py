@@ -46,8 +46,10 @@ def prepared(built: Path, scratch: Path, side: _ab.Side) -> tuple[Path, str]:
     # a user's repository is packed by git's automatic gc as it grows; the copy is packed
     # once, and no gc starts in the middle of a timed run (thousands of loose objects
     # would start one at every commit)
+    # (--force: the copy may hold the lock of a gc git started in the background in the original)
     git(root, "config", "gc.auto", "0")
-    git(root, "gc", "-q")
+    (root / ".git" / "gc.log").unlink(missing_ok=True)
+    git(root, "gc", "-q", "--force")
     return root, git(root, "rev-parse", "HEAD")
 
 
