@@ -107,7 +107,9 @@ class DataRuleset(Ruleset):
                         continue
                     for name in set(R.name_of(spec, ident).values()):
                         found.add(f"{name} {values[ident]}")
-        return found
+        from . import places
+
+        return found | places.secret_values(self.program.data, state)
 
     # -- balance tools -------------------------------------------------------------------
     def legal_orders(self, state, scenario, player):
@@ -156,6 +158,8 @@ def core_arg(arg) -> dict:
         out.update(type="player")
     elif kind == "choice":
         out.update(type="choice", values=[str(v) for v in spec.get("values") or []])
+    elif kind in ("place", "direction", "item", "item_here"):  # a name, checked where the actor stands (places.py)
+        out.update(type="text")
     else:  # a free text: the player's own words (`pbp orders import` keeps them as written)
         out.update(type="text", prose=True)
     return out

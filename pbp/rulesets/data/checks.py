@@ -8,7 +8,7 @@ from __future__ import annotations
 from pbp.errors import ByLang, PbpError
 from pbp.ruleset import Refusals
 
-from . import rules as R
+from . import places, rules as R
 
 
 def cost_of(rs, action, state, handle) -> int:
@@ -67,6 +67,8 @@ def targets_of(rs, state: dict, handle: str, spec: dict) -> list[str]:
             continue
         if arg.get("others", True) and other == handle:
             continue
+        if arg.get("in_sight") and not places.in_sight(state, rs.program.data, handle, other):
+            continue
         found.append(other)
     return found
 
@@ -86,6 +88,8 @@ def arg_values(rs, state: dict, handle: str, spec: dict, free_text: bool = True)
     kind = R.word(arg["type"])
     if kind == "character":
         return targets_of(rs, state, handle, spec)
+    if places.arg_kind(spec) is not None:
+        return places.open_options(rs, kind, state, handle, state["characters"][handle]["place"])
     if kind == "choice":
         return [str(v) for v in arg.get("values") or []]
     if kind == "number":
@@ -122,6 +126,7 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
     budget = rs.program.data.get("budget") or {}
     count, points, seen = 0, budget_points(rs, state, handle), []
     spent = 0
+    where = state["characters"][handle].get("place")  # as the orders before each action leave it
     for action in orders.actions:
         spec = rs.program.data["actions"][action.id]
         count += 1
@@ -133,6 +138,13 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
                                                                             if a not in seen]))
             continue
         seen.append(action.id)
+        kind = places.arg_kind(spec)  # after a move by a roll (where None): checked when the turn is played
+        if kind is not None and action.arg is not None and where is not None and places.check_arg(
+                rs, kind, action.arg, state, handle, where, action.at, problems) is None:
+            continue
+        if where is not None:
+            where = places.project(rs, action.id, places.match(rs.program.data, "direction", action.arg, state,
+                                                               handle, where) or action.arg, state, handle, where)
         target = _target(rs, action)
         if target is not None:
             valid = targets_of(rs, state, handle, spec)
@@ -249,6 +261,7 @@ def scenario_problems(rs, scenario) -> list[PbpError]:
     characters = scenario.characters or {}
     if not isinstance(characters, dict):
         return [PbpError("file_not_mapping", file="characters.yaml", at=())]
+    known += [k for k in places.SHEET_KEYS if places.P.used(program.data)]
     for handle, sheet in characters.items():
         if handle not in scenario.roster:
             errors.append(PbpError("data.sheet_not_player", file="characters.yaml", at=(handle,), handle=handle,
@@ -260,6 +273,13 @@ def scenario_problems(rs, scenario) -> list[PbpError]:
             continue
         for key, value in sheet.items():
             if key in ("name", "nom"):
+                continue
+            if key in places.SHEET_KEYS and key in known:
+                problem = places.sheet_problems(program.data, handle, key, value)
+                if problem:
+                    errors.append(PbpError(problem, file="characters.yaml", at=(handle, key), key=key, value=value,
+                                           valid=list(program.data.get("places" if key in ("lieu", "place")
+                                                                       else "items") or {})))
                 continue
             if key not in known:
                 errors.append(PbpError("data.sheet_unknown", file="characters.yaml", at=(handle, key), key=key,

@@ -1,0 +1,194 @@
+"""Places, movement and items in a rules file, as the compiler and the lint see
+them: the names formulas may read (`place`, `item.<id>`, `in_sight`...), the
+effects that move characters and items (`move`, `gain`, `lose`, `drop`,
+`pick_up`, `use`, `find`), the effect lists the file holds beside the actions'
+(a door's `open`, an item's `effects`), and what `pbp rules check` says about
+the map (an exit to an unknown place, a place nobody can reach, an item no rule
+gives). The engine's side is pbp/rulesets/data/places.py; the MJ's reference is
+docs/rules-format.md ("Lieux, portes et objets").
+
+    places:   {S01: {name, capacity, items, hidden, exits: {nord: S05 | {towards, door, state}}}}
+    doors:    {porte: {name, state, key, if, message, open: [effects], closes}}
+    items:    {corde: {name, consumed, effects: [effects]}}
+    inventory: {max, start, visibility}
+    movement: {start, visibility: witnesses|public|actor|gm, sight: place|adjacent}
+"""
+
+from __future__ import annotations
+
+#: the effects of this block, in the order VERBS lists them (format.py appends them)
+VERBS = ("move", "gain", "lose", "drop", "pick_up", "use", "find")
+VERBS_FR = ("aller", "gagner", "perdre", "lacher", "ramasser", "utiliser", "decouvrir")
+#: the French spellings of the names formulas read here (program.canonical_name)
+PLAIN = {"lieu": "place", "en_vue": "in_sight", "objets": "items", "nb_objets": "item_count"}
+PREFIXES = {"objet": "item", "ici": "here"}
+#: door states, as the MJ may write them
+STATES = {"ouverte": "open", "fermee": "closed", "verrouillee": "locked"}
+#: who sees a move, as the MJ may write it
+SEEN_BY = {"temoins": "witnesses", "acteur": "actor", "mj": "gm"}
+#: the argument kinds this block adds: what the player names and what a refusal lists
+ARG_KINDS = ("place", "direction", "item", "item_here")
+
+
+def used(data: dict) -> bool:
+    """Whether the rules have places or items (a state then keeps them)."""
+    return bool(data.get("places") or data.get("items"))
+
+
+def exits(place: dict) -> dict[str, dict]:
+    """A place's exits, each as {towards, door, state} (a bare `nord: S05` has no door)."""
+    out = {}
+    for direction, spec in (place.get("exits") or {}).items():
+        out[direction] = {"towards": spec} if isinstance(spec, str) else dict(spec)
+    return out
+
+
+def state_word(value) -> str | None:
+    return STATES.get(value, value) if value is not None else None
+
+
+def seen_by(data: dict) -> str:
+    value = (data.get("movement") or {}).get("visibility", "witnesses")
+    return SEEN_BY.get(value, value)
+
+
+def names(data: dict) -> dict[str, str]:
+    """The names a formula may read about the acting character's place and items
+    (and, where there is a target, the target's)."""
+    if not used(data):
+        return {}
+    out = {"place": "text", "in_sight": "number", "items": "list", "item_count": "number"}
+    for item_id in data.get("items") or {}:
+        out[f"item.{item_id}"] = "bool"
+        out[f"here.{item_id}"] = "bool"
+    return out
+
+
+def target_names(data: dict) -> dict[str, str]:
+    if not used(data):
+        return {}
+    out = {"target.place": "text", "target.in_sight": "bool", "target.item_count": "number"}
+    for item_id in data.get("items") or {}:
+        out[f"target.item.{item_id}"] = "bool"
+    return out
+
+
+def effect_lists(data: dict):
+    """(path, list) of the effect lists this block adds: doors' `open`, items' `effects`."""
+    for door_id, door in (data.get("doors") or {}).items():
+        if isinstance(door.get("open"), list):
+            yield ("doors", door_id, "open"), door["open"]
+    for item_id, item in (data.get("items") or {}).items():
+        if isinstance(item.get("effects"), list):
+            yield ("items", item_id, "effects"), item["effects"]
+
+
+def compile_parts(compiler) -> None:
+    """The formulas and effects of doors and items, compiled where they stand
+    (program.Program.doors, .items_effects), and their references checked."""
+    data, program = compiler.data, compiler.program
+    for door_id, door in (data.get("doors") or {}).items():
+        base = ("doors", door_id)
+        scope = compiler.scope({})
+        if door.get("if") is not None:
+            program.door_rules[door_id] = compiler.formula(door["if"], base + ("if",), scope, "bool")
+        if door.get("key") is not None:
+            compiler.ref(door["key"], "items", base + ("key",))
+        program.door_effects[door_id] = compiler.effects(door.get("open") or [], base + ("open",), dict(scope))
+    for item_id, item in (data.get("items") or {}).items():
+        path = ("items", item_id, "effects")
+        program.item_effects[item_id] = compiler.effects(item.get("effects") or [], path, compiler.scope({}))
+    for place_id, place in (data.get("places") or {}).items():
+        for key in ("items", "hidden"):
+            for i, item in enumerate(place.get(key) or []):
+                compiler.ref(item, "items", ("places", place_id, key, i))
+        for direction, spec in exits(place).items():
+            at = ("places", place_id, "exits", direction)
+            if not isinstance(place["exits"][direction], str):
+                at += ("towards",)
+            compiler.ref(spec["towards"], "places", at)
+            if spec.get("door") is not None:
+                compiler.ref(spec["door"], "doors", ("places", place_id, "exits", direction, "door"))
+    for i, item in enumerate((data.get("inventory") or {}).get("start") or []):
+        compiler.ref(item, "items", ("inventory", "start", i))
+    start = (data.get("movement") or {}).get("start")
+    if start is not None:
+        compiler.ref(start, "places", ("movement", "start"))
+
+
+def compile_effect(compiler, verb: str, value, path: tuple, scope: dict, formulas: dict):
+    """One effect of this block: `move: <steps>` (a number formula, dice allowed),
+    `gain`/`lose`/`drop`/`pick_up`/`use: <item>` (an item's id, or a text formula
+    naming one: `arg`, `fouille.objet`), `find: true`."""
+    if verb == "move":
+        formulas["move"] = compiler.formula(value if value is not True else 1, path + (verb,), scope, "number")
+        if "arg" not in scope:
+            compiler.errors.append(compiler.rules.error("rules_move_without_way", path + (verb,)))
+        return value
+    if verb == "find":
+        return value
+    if isinstance(value, str) and value in (compiler.data.get("items") or {}):
+        return value
+    formulas["item"] = compiler.formula(value, path + (verb,), scope, "text")
+    return value
+
+
+def arg_kind_names(kind: str) -> dict[str, str]:
+    """The kind of `arg` for this block's argument kinds (all name a thing by its id)."""
+    return {"arg": "text"} if kind in ARG_KINDS else {}
+
+
+# -- lints (`pbp rules check`) ---------------------------------------------------------
+
+def warnings(rules) -> list:
+    """A place no exit leads to and where nobody starts; an item no rule gives
+    (not on a floor, not hidden, not in a starting inventory, not gained)."""
+    data = rules.data
+    places = data.get("places") or {}
+    errors = []
+    reached = {spec["towards"] for place in places.values() for spec in exits(place).values()}
+    starts = {(data.get("movement") or {}).get("start")}
+    for place_id in places:
+        if place_id not in reached and place_id not in starts and len(places) > 1:
+            errors.append(rules.error("rules_warning_unreachable_place", ("places", place_id), place=place_id))
+    given = set((data.get("inventory") or {}).get("start") or [])
+    for place in places.values():
+        given.update(place.get("items") or [])
+        given.update(place.get("hidden") or [])
+    given.update(_gained(data))
+    for item_id in data.get("items") or {}:
+        if item_id not in given and not _any_gain_formula(data):
+            errors.append(rules.error("rules_warning_item_never_given", ("items", item_id), item=item_id))
+    return errors
+
+
+def _walk(effects):
+    for effect in effects or []:
+        if isinstance(effect, dict):
+            yield effect
+            yield from _walk(effect.get("then"))
+            yield from _walk(effect.get("else"))
+
+
+def _all_effects(data: dict):
+    from pbp.datarules.format import effect_lists as lists
+
+    for _, effects in lists(data):
+        yield from _walk(effects)
+
+
+def _gained(data: dict) -> set:
+    """Items a `gain` effect names by id, and items a table's rows name (a table
+    rolled and gained: `gain: fouille.objet`)."""
+    found = {e["gain"] for e in _all_effects(data) if isinstance(e.get("gain"), str)}
+    items = data.get("items") or {}
+    for table in (data.get("tables") or {}).values():
+        for row in table.get("rows") or []:
+            found.update(v for k, v in row.items() if isinstance(v, str) and v in items and k != "table")
+    return found
+
+
+def _any_gain_formula(data: dict) -> bool:
+    """A `gain` whose item comes from the player's argument (`gain: arg`): any item may come."""
+    return any(e.get("gain") in ("arg", "argument") for e in _all_effects(data))
+
