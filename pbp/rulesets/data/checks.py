@@ -43,7 +43,11 @@ def possible(rs, state: dict, handle: str) -> list[str]:
     that matters), French ids: what a refusal lists as valid."""
     out = []
     for action_id, spec in rs.program.data["actions"].items():
-        if _arg_kind(spec) == "character":
+        if places.arg_kind(spec) is not None:
+            values = places.open_options(rs, places.arg_kind(spec), state, handle, state["characters"][handle]["place"])
+            if any(unmet(rs, action_id, state, handle, v) is None for v in values):
+                out.append(action_id)
+        elif _arg_kind(spec) == "character":
             targets = targets_of(rs, state, handle, spec)
             if any(unmet(rs, action_id, state, handle, t, t) is None for t in targets):
                 out.append(action_id)
@@ -139,12 +143,12 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
             continue
         seen.append(action.id)
         kind = places.arg_kind(spec)  # after a move by a roll (where None): checked when the turn is played
-        if kind is not None and action.arg is not None and where is not None and places.check_arg(
-                rs, kind, action.arg, state, handle, where, action.at, problems) is None:
-            continue
-        if where is not None:
-            where = places.project(rs, action.id, places.match(rs.program.data, "direction", action.arg, state,
-                                                               handle, where) or action.arg, state, handle, where)
+        if kind is not None and action.arg is not None and where is not None:
+            named = places.check_arg(rs, kind, action.arg, state, handle, where, action.at, problems)
+            if named is None:
+                continue
+            action = action.replace(arg=named)  # the id it names, as the turn plays it
+            where = places.project(rs, action.id, named, state, handle, where)
         target = _target(rs, action)
         if target is not None:
             valid = targets_of(rs, state, handle, spec)

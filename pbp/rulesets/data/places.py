@@ -184,6 +184,15 @@ def normalized(data: dict, spec: dict, arg, state: dict, handle: str):
     return match(data, kind, arg, state, handle) or arg
 
 
+def shown(data: dict, spec: dict, arg):
+    """An argument as a post shows it: a place's or an item's name (both languages), a direction as written."""
+    kind = arg_kind(spec)
+    section = {"place": "places", "item": "items", "item_here": "items"}.get(kind)
+    if section is None or arg not in (data.get(section) or {}):
+        return arg
+    return R.name_of(data[section][arg], arg)
+
+
 def check_arg(rs, kind: str, value, state: dict, handle: str, place: str | None, at, problems) -> str | None:
     """An argument of this block checked where `handle` stands (`place`, as the
     orders before it leave them): its id, or None with a refusal naming what

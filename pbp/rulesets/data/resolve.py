@@ -134,7 +134,7 @@ class Turn:
         scope = Scope(handle, target, arg, f"{handle}.{action.id}")
         audience = R.audience(R.visibility(spec.get("visibility")), handle, target)
         self.emit(audience, "action", who=handle, action=action.id, name=R.name_of(spec, action.id),
-                  target=target, arg=None if target else arg)
+                  target=target, arg=None if target else places.shown(self.data, spec, arg))
         gauge = (self.data.get("budget") or {}).get("gauge")
         if gauge is not None and action.id in self.program.costs:  # points that do not come back: paid now
             from .checks import cost_of
