@@ -192,3 +192,121 @@ def _any_gain_formula(data: dict) -> bool:
     """A `gain` whose item comes from the player's argument (`gain: arg`): any item may come."""
     return any(e.get("gain") in ("arg", "argument") for e in _all_effects(data))
 
+
+
+# -- `pbp rules explain` -------------------------------------------------------------------
+
+#: how this block's effects read (explain.SAYS), in each language
+SAYS = {
+    "move": ("avancer de {value} pas (par l'argument)", "move {value} step(s) (the argument's way)"),
+    "gain": ("reçoit l'objet {value}", "gets the item {value}"),
+    "lose": ("perd l'objet {value}", "loses the item {value}"),
+    "drop": ("pose au sol l'objet {value}", "drops the item {value}"),
+    "pick_up": ("ramasse l'objet {value}", "picks up the item {value}"),
+    "use": ("utilise l'objet {value}", "uses the item {value}"),
+    "find": ("découvre ce qui est caché ici", "finds what is hidden here"),
+}
+WORDS = {
+    "fr": {"places": "Lieux", "doors": "Portes", "items": "Objets", "capacity": "capacité {value}",
+           "floor": "au sol : {value}", "hidden": "caché : {value}", "start": "départ de tous : {value}",
+           "seen": "un déplacement est vu par : {value}", "sight": "en vue : {value}",
+           "door_state": "{state} au départ", "key": "clé : {value}", "if": "s'ouvre si {value}",
+           "open": "en l'ouvrant", "closes": "se referme derrière", "consumed": "usage unique",
+           "use": "utilisé", "inventory": "au plus {value} objets portés", "carried": "porté au départ : {value}",
+           "states": {"open": "état ouvert", "closed": "état fermé", "locked": "état verrouillé"},
+           "seen_by": {"witnesses": "celui qui bouge et les personnages des deux lieux", "public": "tous",
+                       "actor": "celui qui bouge", "gm": "le MJ seul"},
+           "sights": {"place": "le même lieu", "adjacent": "le même lieu et les lieux voisins"}},
+    "en": {"places": "Places", "doors": "Doors", "items": "Items", "capacity": "capacity {value}",
+           "floor": "on the floor: {value}", "hidden": "hidden: {value}", "start": "everyone starts in {value}",
+           "seen": "a move is seen by: {value}", "sight": "in sight: {value}",
+           "door_state": "{state} at the start", "key": "key: {value}", "if": "opens if {value}",
+           "open": "opening it", "closes": "closes behind", "consumed": "used up", "use": "used",
+           "inventory": "at most {value} items carried", "carried": "carried at the start: {value}",
+           "states": {"open": "open", "closed": "closed", "locked": "locked"},
+           "seen_by": {"witnesses": "the mover and the characters of both places", "public": "everyone",
+                       "actor": "the mover", "gm": "the MJ alone"},
+           "sights": {"place": "the same place", "adjacent": "the same place and the neighbouring ones"}},
+}
+
+
+def explain(data: dict, lang: str, add, effects_of) -> None:
+    """This block's sections of `pbp rules explain`: the map (each place, its exits
+    with their doors), the doors and what opening them costs, the items and what
+    using them does. `add(title, lines)` as explain.sections has it; `effects_of`
+    renders an effect list in `lang`."""
+    if not used(data):
+        return
+    w = WORDS[lang]
+    add(w["places"], [(_place_line(data, ident, place, w, lang), _exit_lines(data, place, w, lang))
+                      for ident, place in (data.get("places") or {}).items()] + _movement_lines(data, w))
+    add(w["doors"], [(_door_line(ident, door, w, lang), [(w["open"], effects_of(door["open"]))]
+                      if door.get("open") else []) for ident, door in (data.get("doors") or {}).items()])
+    add(w["items"], [(_name(item, ident, lang) + f" ({ident})" + (f" — {w['consumed']}" if item.get("consumed")
+                                                                  else ""),
+                      [(w["use"], effects_of(item["effects"]))] if item.get("effects") else [])
+                     for ident, item in (data.get("items") or {}).items()] + _inventory_lines(data, w))
+
+
+def _name(spec: dict, ident: str, lang: str) -> str:
+    value = spec.get("name")
+    if isinstance(value, dict):
+        return str(value.get(lang, value.get("fr", value.get("en", ident))))
+    return ident if value is None else str(value)
+
+
+def _place_line(data, ident, place, w, lang) -> str:
+    parts = [f"{_name(place, ident, lang)} ({ident})"]
+    if place.get("capacity") is not None:
+        parts.append(w["capacity"].format(value=place["capacity"]))
+    items = data.get("items") or {}
+    for key in ("items", "hidden"):
+        if place.get(key):
+            parts.append(w["floor" if key == "items" else key].format(
+                value=", ".join(_name(items.get(i) or {}, i, lang) for i in place[key])))
+    return " — ".join(parts)
+
+
+def _exit_lines(data, place, w, lang) -> list[str]:
+    out = []
+    for direction, way in exits(place).items():
+        towards = way["towards"]
+        line = f"{direction} → {_name((data.get('places') or {}).get(towards) or {}, towards, lang)} ({towards})"
+        if way.get("door") is not None:
+            door = (data.get("doors") or {}).get(way["door"]) or {}
+            state = state_word(way.get("state")) or state_word(door.get("state", "closed"))
+            line += f", {_name(door, way['door'], lang)}, {w['states'].get(state, state)}"
+        out.append(line)
+    return out
+
+
+def _movement_lines(data, w) -> list[str]:
+    movement = data.get("movement") or {}
+    lines = [w["seen"].format(value=w["seen_by"].get(seen_by(data), seen_by(data)))]
+    sight = {"lieu": "place", "voisins": "adjacent"}.get(movement.get("sight", "place"), movement.get("sight", "place"))
+    lines.append(w["sight"].format(value=w["sights"].get(sight, sight)))
+    if movement.get("start"):
+        lines.append(w["start"].format(value=movement["start"]))
+    return lines
+
+
+def _door_line(ident, door, w, lang) -> str:
+    state = state_word(door.get("state", "closed"))
+    parts = [f"{_name(door, ident, lang)} ({ident})", w["door_state"].format(state=w["states"].get(state, state))]
+    if door.get("key"):
+        parts.append(w["key"].format(value=door["key"]))
+    if door.get("if") is not None:
+        parts.append(w["if"].format(value=door["if"]))
+    if door.get("closes"):
+        parts.append(w["closes"])
+    return " — ".join(parts)
+
+
+def _inventory_lines(data, w) -> list[str]:
+    inventory = data.get("inventory") or {}
+    lines = []
+    if inventory.get("max") is not None:
+        lines.append(w["inventory"].format(value=inventory["max"]))
+    if inventory.get("start"):
+        lines.append(w["carried"].format(value=", ".join(inventory["start"])))
+    return lines

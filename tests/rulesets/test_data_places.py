@@ -190,3 +190,22 @@ def test_rules_check_finds_a_way_to_nowhere_and_an_item_nobody_gets(tmp_path):
     out = pbp("rules", "check", tmp_path / "rules.yaml").output.replace("\xa0", " ")
     assert "aucune sortie ne mène au lieu oubliette et personne n'y commence." in out
     assert "aucune règle ne donne l'objet epee" in out
+
+
+def test_rules_explain_shows_the_map_the_doors_and_the_items(tmp_path):
+    write(tmp_path, "rules.yaml", RULES)
+    r = pbp("rules", "explain", tmp_path / "rules.yaml")
+    assert r.exit_code == 0, r.output
+    out = r.output.replace("\xa0", " ")
+    assert "- le Hall (hall) — capacité 1 — au sol : lampe" in out
+    assert "  - nord → la Tour (tour), grille, état verrouillé" in out
+    assert "- porte (porte) — état fermé au départ — s'ouvre si pv > 1" in out
+    assert "    - ajouter à bruit 2" in out
+    assert "- potion (potion) — usage unique" in out and "au plus 2 objets portés" in out
+    assert "  - avancer de 1d3 pas (par l'argument)" in out
+
+
+def test_the_odds_of_a_move_by_a_roll(manor):
+    r = pbp("odds", "--rule", "data.errer.move", cwd=manor)
+    assert r.exit_code == 0, r.output
+    assert "2  1/3 (33.3 %)" in r.output.replace("\xa0", " ")

@@ -84,6 +84,9 @@ def calculators(rs) -> dict:
         default = spec["target"] if isinstance(spec["target"], int) else 10
         out[check_id] = Calculator(_title(spec, check_id), {"target": Param(default, "target")},
                                    lambda params, c=check_id: check_odds(rs, c, params["target"]))
+    from . import places
+
+    out.update(places.move_calculators(rs))
     return out
 
 

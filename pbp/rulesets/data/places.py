@@ -442,3 +442,41 @@ def secret_values(data: dict, state: dict) -> set[str]:
             if "public" not in row["visibility"] and row["value"] != "-":
                 found.update(f"{name} {row['value']}" for name in row["name"].values())
     return found
+
+
+# -- `pbp odds --rule data.<action>.move` -------------------------------------------------------
+
+def move_calculators(rs) -> dict:
+    """A calculator per action that moves by a roll (`move: 1d3`): the exact chance
+    of each number of steps, bounded as the turn bounds it (0 to MOST_STEPS)."""
+    from pbp.odds import Calculator
+
+    out = {}
+    for action_id, effects in rs.program.actions.items():
+        for effect in _moves(effects):
+            formula = effect.formulas["move"]
+            if formula.dice_terms and not formula.names_used:
+                name = R.name_of(rs.program.data["actions"][action_id], action_id)["fr"]
+                out[f"{action_id}.move"] = Calculator(name, {}, lambda params, f=formula, a=name: _steps_odds(f, a))
+                break
+    return out
+
+
+def _moves(effects):
+    for effect in effects:
+        if effect.verb == "move":
+            yield effect
+        yield from _moves(effect.then)
+        yield from _moves(effect.otherwise)
+
+
+def _steps_odds(formula, name: str):
+    from fractions import Fraction
+
+    from pbp.odds import Table, distribution, pct
+
+    steps: dict[int, Fraction] = {}
+    for total, p in distribution(formula.source).items():
+        n = max(0, min(total, MOST_STEPS))
+        steps[n] = steps.get(n, Fraction(0)) + p
+    return Table(f"{name} ({formula.source})", ["", ""], [[str(n), f"{p} ({pct(p)})"] for n, p in sorted(steps.items())])
