@@ -11,6 +11,7 @@ posts from generic templates (templates/data/), exact odds, bots.
 - resolve.py  the set-up and the turn: effects, gauges, thresholds, the end
 - checks.py   order legality (budget, costs, prerequisites, targets), the MJ's inputs
 - balance.py  bots' legal orders, exact odds of every table and check
+- places.py   places, doors, movement and items (pbp/datarules/places.py compiles them)
 """
 
 from __future__ import annotations
