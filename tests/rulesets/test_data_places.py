@@ -209,3 +209,16 @@ def test_the_odds_of_a_move_by_a_roll(manor):
     r = pbp("odds", "--rule", "data.errer.move", cwd=manor)
     assert r.exit_code == 0, r.output
     assert "2  1/3 (33.3 %)" in r.output.replace("\xa0", " ")
+
+
+def test_a_sheet_naming_an_unknown_place_or_item_is_refused_at_its_line(tmp_path):
+    root = tmp_path / "manoir"
+    write(tmp_path, "rules.yaml", RULES)
+    assert pbp("init", root, "--rules", tmp_path / "rules.yaml", "--no-git").exit_code == 0
+    write(root, "characters.yaml", "joueur1: {lieu: grenier}\njoueur2: {objets: [epee]}\n")
+    r = pbp("setup", "--no-commit", cwd=root)
+    assert r.exit_code == 1
+    out = r.output.replace("\xa0", " ")
+    assert "characters.yaml:1: « grenier » n'est pas un lieu des règles (`lieux:`)" in out
+    assert "characters.yaml:2: « objets » est une liste d'objets des règles (`objets:`)" in out
+    assert not (root / "turns" / "000" / "state.yaml").exists()

@@ -56,7 +56,10 @@ def order_context(rs, state: dict, scenario, handle: str) -> dict:
         actions.append({"id": action_id, "en": spec.get("en") or action_id, "name": R.name_of(spec, action_id),
                         "cost": _cost_now(rs, action_id, state, handle)})
     sheet = sheet_values(rs.program, state, handle, owner=True) if handle in state["characters"] else []
-    return {"possible": actions, "sheet": sheet, "budget": data.get("budget") or {}}
+    from . import places
+
+    return {"possible": actions, "sheet": sheet, "budget": data.get("budget") or {},
+            **places.form_hints(rs, state, handle)}
 
 
 def _cost_now(rs, action_id: str, state: dict, handle: str) -> int | None:

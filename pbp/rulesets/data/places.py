@@ -480,3 +480,17 @@ def _steps_odds(formula, name: str):
         n = max(0, min(total, MOST_STEPS))
         steps[n] = steps.get(n, Fraction(0)) + p
     return Table(f"{name} ({formula.source})", ["", ""], [[str(n), f"{p} ({pct(p)})"] for n, p in sorted(steps.items())])
+
+
+def form_hints(rs, state: dict, handle: str) -> dict:
+    """What the player's order form lists: the exits open to them now (each with
+    the place it leads to) and the items they carry. Empty without places."""
+    me = state["characters"].get(handle)
+    if me is None or "place" not in me:
+        return {}
+    data = rs.program.data
+    ways = adjacent(data, me["place"])
+    exits_open = [{"way": d, "to": R.name_of(data["places"][ways[d]], ways[d])}
+                  for d in open_options(rs, "direction", state, handle, me["place"])]
+    carried = [R.name_of((data.get("items") or {}).get(i) or {}, i) for i in me["items"]]
+    return {"exits": exits_open, "carried": carried}
