@@ -85,7 +85,8 @@ def effect_lists(data: dict):
 
 def compile_parts(compiler) -> None:
     """The formulas and effects of doors and items, compiled where they stand
-    (program.Program.doors, .items_effects), and their references checked."""
+    (program.Program.door_rules, .door_effects, .item_effects), and every name
+    the map refers to checked."""
     data, program = compiler.data, compiler.program
     for door_id, door in (data.get("doors") or {}).items():
         base = ("doors", door_id)
@@ -98,17 +99,21 @@ def compile_parts(compiler) -> None:
     for item_id, item in (data.get("items") or {}).items():
         path = ("items", item_id, "effects")
         program.item_effects[item_id] = compiler.effects(item.get("effects") or [], path, compiler.scope({}))
+    _check_map(compiler, data)
+
+
+def _check_map(compiler, data: dict) -> None:
+    """Every place, door and item the map, the inventory and the start name exists."""
     for place_id, place in (data.get("places") or {}).items():
         for key in ("items", "hidden"):
             for i, item in enumerate(place.get(key) or []):
                 compiler.ref(item, "items", ("places", place_id, key, i))
         for direction, spec in exits(place).items():
             at = ("places", place_id, "exits", direction)
-            if not isinstance(place["exits"][direction], str):
-                at += ("towards",)
-            compiler.ref(spec["towards"], "places", at)
+            compiler.ref(spec["towards"], "places", at if isinstance(place["exits"][direction], str)
+                         else at + ("towards",))
             if spec.get("door") is not None:
-                compiler.ref(spec["door"], "doors", ("places", place_id, "exits", direction, "door"))
+                compiler.ref(spec["door"], "doors", at + ("door",))
     for i, item in enumerate((data.get("inventory") or {}).get("start") or []):
         compiler.ref(item, "items", ("inventory", "start", i))
     start = (data.get("movement") or {}).get("start")

@@ -51,16 +51,22 @@ def set_up(data: dict, scenario, state: dict) -> None:
         sheet = scenario.characters.get(handle) or {}
         me["place"] = sheet.get("lieu", sheet.get("place", start))
         me["items"] = list(sheet.get("objets", sheet.get("items", carried)))
-    doors = {}
-    for place_id, place in places.items():
-        for way in P.exits(place).values():
-            if way.get("door") is not None:
-                key = door_key(place_id, way["towards"])
-                kind = data["doors"][way["door"]]
-                doors.setdefault(key, P.state_word(way.get("state")) or P.state_word(kind.get("state", "closed")))
-    state["doors"] = doors
+    state["doors"] = _doors(data)
     state["floor"] = {p: list(spec.get("items") or []) for p, spec in places.items() if spec.get("items")}
     state["hidden"] = {p: list(spec.get("hidden") or []) for p, spec in places.items() if spec.get("hidden")}
+
+
+def _doors(data: dict) -> dict[str, str]:
+    """Each door's state at the start, by the places it joins: the first of its
+    two exits written in the file sets it (its `state`, else its kind's)."""
+    doors = {}
+    for place_id, place in (data.get("places") or {}).items():
+        for way in P.exits(place).values():
+            if way.get("door") is not None:
+                kind = data["doors"][way["door"]]
+                doors.setdefault(door_key(place_id, way["towards"]),
+                                 P.state_word(way.get("state")) or P.state_word(kind.get("state", "closed")))
+    return doors
 
 
 SHEET_KEYS = ("lieu", "place", "objets", "items")
