@@ -222,3 +222,17 @@ def test_a_sheet_naming_an_unknown_place_or_item_is_refused_at_its_line(tmp_path
     assert "characters.yaml:1: « grenier » n'est pas un lieu des règles (`lieux:`)" in out
     assert "characters.yaml:2: « objets » est une liste d'objets des règles (`objets:`)" in out
     assert not (root / "turns" / "000" / "state.yaml").exists()
+
+
+def test_an_item_that_uses_itself_stops_with_a_clear_error(tmp_path):
+    looping = RULES.replace("potion: {nom: potion, consommé: true, effets: [{ajouter: {pv: 2}}]}",
+                            "potion: {nom: potion, effets: [{utiliser: potion}]}")
+    write(tmp_path, "rules.yaml", looping)
+    root = tmp_path / "manoir"
+    assert pbp("init", root, "--rules", tmp_path / "rules.yaml", "--no-git").exit_code == 0
+    assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
+    write(root, "turns/001/orders/joueur1.yaml", {"actions": [{"boire": "potion"}]})
+    r = pbp("run", "--no-commit", cwd=root)
+    assert r.exit_code == 1
+    assert "l'objet « potion » utilise des objets qui en utilisent d'autres plus de" in r.output.replace("\xa0", " ")
+    assert not (root / "turns" / "001" / "state.yaml").exists()

@@ -22,7 +22,7 @@ leaves a gained or found item on the floor.
 from __future__ import annotations
 
 from pbp import events as ev
-from pbp.errors import ByLang
+from pbp.errors import ByLang, PbpError
 from pbp.datarules import places as P
 from pbp.datarules.format import word
 from pbp.orders import normalize_id
@@ -407,9 +407,12 @@ def do_use(turn, effect, scope) -> None:
     me = turn.state["characters"][scope.actor]
     if item not in me["items"]:
         return
+    limit = turn.rs.rules["limits"]["threshold_chain"]
+    if scope.depth >= limit:  # an item whose effects use an item whose effects use...
+        raise PbpError("data.use_chain", item=item, limit=limit)
     _told(turn, scope.actor, item, "use")
     turn.run(turn.program.item_effects.get(item, ()), Scope(scope.actor, scope.target, scope.arg,
-                                                          f"{scope.label}.{item}", scope.depth))
+                                                          f"{scope.label}.{item}", scope.depth + 1))
     if (turn.data["items"][item] or {}).get("consumed") and item in me["items"]:
         me["items"].remove(item)
 

@@ -139,7 +139,7 @@ class Turn:
         if gauge is not None and action.id in self.program.costs:  # points that do not come back: paid now
             from .checks import cost_of
 
-            cost = cost_of(self.rs, action, self.state, handle)
+            cost = cost_of(self.rs, action.replace(arg=arg), self.state, handle)
             seen_by = R.visibility(spec.get("visibility"))  # a secret action's price is as secret as it
             if cost:
                 self.change(handle, gauge, -cost, scope, None if "public" in seen_by else seen_by)
