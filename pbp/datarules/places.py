@@ -73,6 +73,65 @@ def target_names(data: dict) -> dict[str, str]:
     return out
 
 
+# -- what formulas read (the engine's state, pbp/rulesets/data/places.py) -------------------
+
+def reads(key: str) -> bool:
+    head = key[7:] if key.startswith("target.") else key
+    return head in ("place", "in_sight", "items", "item_count") or head.startswith(("item.", "here."))
+
+
+def value(key: str, state: dict, data: dict, actor: str | None, target: str | None):
+    if key.startswith("target."):
+        if key == "target.in_sight":
+            return bool(actor and target and in_sight(state, data, actor, target))
+        return value(key[7:], state, data, target, None)
+    me = state["characters"].get(actor) if actor else None
+    if me is None or "place" not in me:
+        return {"place": "", "items": []}.get(key, False if key.startswith(("item.", "here.")) else 0)
+    if key == "place":
+        return me["place"]
+    if key == "items":
+        return list(me["items"])
+    if key == "item_count":
+        return len(me["items"])
+    if key == "in_sight":
+        return len(seen(state, data, actor))
+    if key.startswith("item."):
+        return key[5:] in me["items"]
+    return key[5:] in state["floor"].get(me["place"], [])
+
+
+def adjacent(data: dict, place: str) -> dict[str, str]:
+    """{direction word: the place it leads to} of a place's exits."""
+    return {d: way["towards"] for d, way in exits((data.get("places") or {}).get(place) or {}).items()}
+
+
+def in_sight(state: dict, data: dict, a: str, b: str) -> bool:
+    """`b` is in sight of `a`: both in play, in the same place, or (movement.sight:
+    adjacent) in a place an exit of a's leads to."""
+    if not (_in_play(state, a) and _in_play(state, b)):
+        return False
+    here, there = state["characters"][a]["place"], state["characters"][b]["place"]
+    if here == there:
+        return True
+    sight = (data.get("movement") or {}).get("sight", "place")
+    return sight in ("adjacent", "voisins") and there in adjacent(data, here).values()
+
+
+def seen(state: dict, data: dict, handle: str) -> list[str]:
+    return [h for h in state["characters"] if h != handle and in_sight(state, data, handle, h)]
+
+
+def here(state: dict, place: str) -> list[str]:
+    """The characters in play in a place, in roster order."""
+    return [h for h, me in state["characters"].items() if not me["out"] and me.get("place") == place]
+
+
+def _in_play(state: dict, handle: str) -> bool:
+    me = state["characters"].get(handle)
+    return me is not None and not me["out"]
+
+
 def effect_lists(data: dict):
     """(path, list) of the effect lists this block adds: doors' `open`, items' `effects`."""
     for door_id, door in (data.get("doors") or {}).items():
@@ -176,9 +235,12 @@ def _walk(effects):
 
 
 def _all_effects(data: dict):
-    from pbp.datarules.format import effect_lists as lists
-
-    for _, effects in lists(data):
+    """Every effect of the rules, nested ones too (format.effect_lists' lists, read here
+    without importing format, which imports this module)."""
+    lists = [a.get("effects") for a in (data.get("actions") or {}).values()]
+    lists += [t.get("effects") for g in (data.get("gauges") or {}).values() for t in g.get("thresholds") or []]
+    lists += [effects for _, effects in effect_lists(data)]
+    for effects in lists:
         yield from _walk(effects)
 
 

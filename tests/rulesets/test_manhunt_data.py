@@ -16,10 +16,11 @@ import copy
 
 import pytest
 
-from pbp import orders as od, ruleset, yamlio
-from pbp.dice import Dice
-from pbp.render import package_dir
-from pbp.ruleset import Refusals, Scenario
+from pbp.base import yamlio
+from pbp.model import orders as od, ruleset
+from pbp.model.dice import Dice
+from pbp.model.ruleset import Refusals, Scenario
+from pbp.render.render import package_dir
 
 CAMPAIGNS = package_dir("campaigns")
 WORLD = yamlio.load_file(CAMPAIGNS / "manhunt" / "world.yaml")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pbp.orders import Action, PlayerOrders
+from pbp.model.orders import Action, PlayerOrders
 
 from . import checks, rules as R
 
@@ -64,7 +64,7 @@ def order_context(rs, state: dict, scenario, handle: str) -> dict:
 
 def _cost_now(rs, action_id: str, state: dict, handle: str) -> int | None:
     """What an action costs `handle` now (None: free, or a price that depends on its argument)."""
-    from pbp.errors import PbpError
+    from pbp.base.errors import PbpError
 
     if action_id not in rs.program.costs:
         return None
@@ -77,7 +77,7 @@ def _cost_now(rs, action_id: str, state: dict, handle: str) -> int | None:
 def calculators(rs) -> dict:
     """One calculator per table (the chance of each row) and per check (the
     chance of success against a target given with --set target=N)."""
-    from pbp.odds import Calculator, Param
+    from pbp.balance.odds import Calculator, Param
 
     out = {}
     for table_id in rs.program.tables:
@@ -87,9 +87,7 @@ def calculators(rs) -> dict:
         default = spec["target"] if isinstance(spec["target"], int) else 10
         out[check_id] = Calculator(_title(spec, check_id), {"target": Param(default, "target")},
                                    lambda params, c=check_id: check_odds(rs, c, params["target"]))
-    from . import places
-
-    out.update(places.move_calculators(rs))
+    out.update(move_calculators(rs))
     return out
 
 
@@ -99,8 +97,8 @@ def _title(spec: dict, ident: str) -> str:
 
 def table_distribution(rs, table_id: str) -> list[tuple[dict, Fraction]]:
     """(row, exact probability) of each row of a table (sub-tables folded in)."""
+    from pbp.balance.odds import distribution
     from pbp.datarules.lint import rows_by_face, table_dice
-    from pbp.odds import distribution
 
     spec = rs.program.tables[table_id]
     faces = distribution(table_dice(spec))
@@ -112,8 +110,8 @@ def table_distribution(rs, table_id: str) -> list[tuple[dict, Fraction]]:
 
 
 def table_odds(rs, table_id: str):
+    from pbp.balance.odds import Table, pct
     from pbp.datarules.lint import table_dice
-    from pbp.odds import Table, pct
 
     spec = rs.program.tables[table_id]
     rows = []
@@ -152,7 +150,7 @@ def _yes_no_columns(spec: dict) -> list[str]:
 
 
 def check_odds(rs, check_id: str, target: int):
-    from pbp.odds import Table, distribution, pct
+    from pbp.balance.odds import Table, distribution, pct
 
     from .resolve import judge
 
@@ -162,3 +160,46 @@ def check_odds(rs, check_id: str, target: int):
     sign = spec.get("success", "<=")
     return Table(f"{_title(spec, check_id)}: {spec['dice']} {sign} {target}", ["", ""],
                  [["success", f"{success} ({pct(success)})"], ["failure", f"{1 - success} ({pct(1 - success)})"]])
+
+
+# -- places: `pbp odds --rule data.<action>.move` ------------------------------------------
+
+def move_calculators(rs) -> dict:
+    """A calculator per action that moves by a roll (`move: 1d3`): the exact chance
+    of each number of steps, bounded as the turn bounds it (0 to MOST_STEPS)."""
+    from pbp.balance.odds import Calculator
+
+    from .places import MOST_STEPS  # noqa: F401 (the bound _steps_odds applies)
+
+    out = {}
+    for action_id, effects in rs.program.actions.items():
+        for effect in _moves(effects):
+            formula = effect.formulas["move"]
+            if formula.dice_terms and not formula.names_used:
+                name = R.name_of(rs.program.data["actions"][action_id], action_id)["fr"]
+                out[f"{action_id}.move"] = Calculator(name, {}, lambda params, f=formula, a=name: _steps_odds(f, a))
+                break
+    return out
+
+
+def _moves(effects):
+    for effect in effects:
+        if effect.verb == "move":
+            yield effect
+        yield from _moves(effect.then)
+        yield from _moves(effect.otherwise)
+
+
+def _steps_odds(formula, name: str):
+    from fractions import Fraction
+
+    from pbp.balance.odds import Table, distribution, pct
+
+    from .places import MOST_STEPS
+
+    steps: dict[int, Fraction] = {}
+    for total, p in distribution(formula.source).items():
+        n = max(0, min(total, MOST_STEPS))
+        steps[n] = steps.get(n, Fraction(0)) + p
+    return Table(f"{name} ({formula.source})", ["", ""], [[str(n), f"{p} ({pct(p)})"] for n, p in sorted(steps.items())])
+

@@ -21,11 +21,12 @@ leaves a gained or found item on the floor.
 
 from __future__ import annotations
 
-from pbp import events as ev
-from pbp.errors import ByLang, PbpError
+from pbp.model import events as ev
+from pbp.base.errors import ByLang, PbpError
 from pbp.datarules import places as P
+from pbp.datarules.places import adjacent, here, in_sight, reads, seen, value  # noqa: F401 (the engine's names)
 from pbp.datarules.format import word
-from pbp.orders import normalize_id
+from pbp.model.orders import normalize_id
 
 from . import rules as R
 
@@ -79,60 +80,6 @@ def sheet_problems(data: dict, handle: str, key: str, value) -> str | None:
     if not isinstance(value, list) or any(v not in (data.get("items") or {}) for v in value):
         return "data.sheet_unknown_items"
     return None
-
-
-# -- what formulas read ------------------------------------------------------------------
-
-def reads(key: str) -> bool:
-    head = key[7:] if key.startswith("target.") else key
-    return head in ("place", "in_sight", "items", "item_count") or head.startswith(("item.", "here."))
-
-
-def value(key: str, state: dict, data: dict, actor: str | None, target: str | None):
-    if key.startswith("target."):
-        if key == "target.in_sight":
-            return bool(actor and target and in_sight(state, data, actor, target))
-        return value(key[7:], state, data, target, None)
-    me = state["characters"].get(actor) if actor else None
-    if me is None or "place" not in me:
-        return {"place": "", "items": []}.get(key, False if key.startswith(("item.", "here.")) else 0)
-    if key == "place":
-        return me["place"]
-    if key == "items":
-        return list(me["items"])
-    if key == "item_count":
-        return len(me["items"])
-    if key == "in_sight":
-        return len(seen(state, data, actor))
-    if key.startswith("item."):
-        return key[5:] in me["items"]
-    return key[5:] in state["floor"].get(me["place"], [])
-
-
-def adjacent(data: dict, place: str) -> dict[str, str]:
-    """{direction word: the place it leads to} of a place's exits."""
-    return {d: way["towards"] for d, way in P.exits((data.get("places") or {}).get(place) or {}).items()}
-
-
-def in_sight(state: dict, data: dict, a: str, b: str) -> bool:
-    """`b` is in sight of `a`: both in play, in the same place, or (movement.sight:
-    adjacent) in a place an exit of a's leads to."""
-    if not (R.in_play(state, a) and R.in_play(state, b)):
-        return False
-    here, there = state["characters"][a]["place"], state["characters"][b]["place"]
-    if here == there:
-        return True
-    sight = (data.get("movement") or {}).get("sight", "place")
-    return sight in ("adjacent", "voisins") and there in adjacent(data, here).values()
-
-
-def seen(state: dict, data: dict, handle: str) -> list[str]:
-    return [h for h in state["characters"] if h != handle and in_sight(state, data, handle, h)]
-
-
-def here(state: dict, place: str) -> list[str]:
-    """The characters in play in a place, in roster order."""
-    return [h for h, me in state["characters"].items() if not me["out"] and me.get("place") == place]
 
 
 # -- arguments: what a player may name -----------------------------------------------------
@@ -300,7 +247,7 @@ def _step(turn, handle: str, scope) -> bool:
                   valid=[d for d in adjacent(data, where) if blocked(turn.rs, state, handle, where, d) is None])
         return False
     towards = adjacent(data, where)[way]
-    opened = _cross_door(turn, handle, where, way, towards)
+    opened = _cross_door(turn, handle, where, way, towards, type(scope))
     witnesses = here(state, where) + here(state, towards)
     state["characters"][handle]["place"] = towards
     turn.emit(_move_audience(data, handle, witnesses), "move", who=handle, way=way,
@@ -309,7 +256,7 @@ def _step(turn, handle: str, scope) -> bool:
     return towards != scope.arg
 
 
-def _cross_door(turn, handle: str, where: str, way: str, towards: str):
+def _cross_door(turn, handle: str, where: str, way: str, towards: str, scope_of):
     """The door on the way, opened if it is not (its price paid): its name, or None."""
     data, state = turn.data, turn.state
     door = P.exits(data["places"][where])[way].get("door")
@@ -319,9 +266,8 @@ def _cross_door(turn, handle: str, where: str, way: str, towards: str):
     spec = data["doors"][door]
     if state["doors"][key] == "open":
         return None
-    from .resolve import Scope
-
-    turn.run(turn.program.door_effects[door], Scope(handle, None, None, f"{handle}.{door}"))
+    # the price is paid by the mover, its dice labelled by the door (`<handle>.<door>...`)
+    turn.run(turn.program.door_effects[door], scope_of(handle, None, None, f"{handle}.{door}"))
     state["doors"][key] = "closed" if spec.get("closes") else "open"
     return R.name_of(spec, door)
 
@@ -401,8 +347,6 @@ def do_pick_up(turn, effect, scope) -> None:
 
 
 def do_use(turn, effect, scope) -> None:
-    from .resolve import Scope
-
     item = _item(turn, effect, scope)
     me = turn.state["characters"][scope.actor]
     if item not in me["items"]:
@@ -411,7 +355,7 @@ def do_use(turn, effect, scope) -> None:
     if scope.depth >= limit:  # an item whose effects use an item whose effects use...
         raise PbpError("data.use_chain", item=item, limit=limit)
     _told(turn, scope.actor, item, "use")
-    turn.run(turn.program.item_effects.get(item, ()), Scope(scope.actor, scope.target, scope.arg,
+    turn.run(turn.program.item_effects.get(item, ()), type(scope)(scope.actor, scope.target, scope.arg,
                                                           f"{scope.label}.{item}", scope.depth + 1))
     if (turn.data["items"][item] or {}).get("consumed") and item in me["items"]:
         me["items"].remove(item)
@@ -451,44 +395,6 @@ def secret_values(data: dict, state: dict) -> set[str]:
             if "public" not in row["visibility"] and row["value"] != "-":
                 found.update(f"{name} {row['value']}" for name in row["name"].values())
     return found
-
-
-# -- `pbp odds --rule data.<action>.move` -------------------------------------------------------
-
-def move_calculators(rs) -> dict:
-    """A calculator per action that moves by a roll (`move: 1d3`): the exact chance
-    of each number of steps, bounded as the turn bounds it (0 to MOST_STEPS)."""
-    from pbp.odds import Calculator
-
-    out = {}
-    for action_id, effects in rs.program.actions.items():
-        for effect in _moves(effects):
-            formula = effect.formulas["move"]
-            if formula.dice_terms and not formula.names_used:
-                name = R.name_of(rs.program.data["actions"][action_id], action_id)["fr"]
-                out[f"{action_id}.move"] = Calculator(name, {}, lambda params, f=formula, a=name: _steps_odds(f, a))
-                break
-    return out
-
-
-def _moves(effects):
-    for effect in effects:
-        if effect.verb == "move":
-            yield effect
-        yield from _moves(effect.then)
-        yield from _moves(effect.otherwise)
-
-
-def _steps_odds(formula, name: str):
-    from fractions import Fraction
-
-    from pbp.odds import Table, distribution, pct
-
-    steps: dict[int, Fraction] = {}
-    for total, p in distribution(formula.source).items():
-        n = max(0, min(total, MOST_STEPS))
-        steps[n] = steps.get(n, Fraction(0)) + p
-    return Table(f"{name} ({formula.source})", ["", ""], [[str(n), f"{p} ({pct(p)})"] for n, p in sorted(steps.items())])
 
 
 def form_hints(rs, state: dict, handle: str) -> dict:

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from pbp import events as ev
 from pbp.datarules.format import word
 from pbp.datarules.program import canonical_name
+from pbp.model import events as ev
 
 LANGS = ("fr", "en")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
@@ -158,13 +158,13 @@ def as_number(value):
 
 
 def places_reads(key: str, rules: dict) -> bool:
-    """A name about places and items, in rules that have them (pbp/rulesets/data/places.py reads it)."""
-    from . import places
+    """A name about places and items, in rules that have them (pbp/datarules/places.py reads it)."""
+    from pbp.datarules import places
 
-    return places.reads(key) and places.P.used(rules)
+    return places.reads(key) and places.used(rules)
 
 
 def places_value(key: str, state: dict, rules: dict, actor, target):
-    from . import places
+    from pbp.datarules import places
 
     return places.value(key, state, rules, actor, target)
