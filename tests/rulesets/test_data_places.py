@@ -236,3 +236,17 @@ def test_an_item_that_uses_itself_stops_with_a_clear_error(tmp_path):
     assert r.exit_code == 1
     assert "l'objet « potion » utilise des objets qui en utilisent d'autres plus de" in r.output.replace("\xa0", " ")
     assert not (root / "turns" / "001" / "state.yaml").exists()
+
+
+def test_an_english_campaign_tells_moves_and_items_in_english(tmp_path):
+    root = tmp_path / "manor"
+    write(tmp_path, "rules.yaml", RULES)
+    assert pbp("init", root, "--rules", tmp_path / "rules.yaml", "--no-git", "--lang", "en").exit_code == 0
+    write(root, "characters.yaml", {"joueur2": {"lieu": "cave"}})
+    assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
+    play(root, 1, {"joueur1": [{"errer": "nord"}], "joueur2": ["fouiller"]}, {"rolls": {"joueur1.errer.d1": 2}})
+    mine = post(root, 1, "joueur1")
+    assert "Personnage 1[/b]: la Cour → le Hall (nord, porte opened)." in mine
+    assert "Personnage 1[/b] cannot go `nord`: the way is locked (exits: sud, est)." in mine
+    assert "Place le Hall, Items potion." in mine
+    assert "Personnage 2[/b]: item found: clé." in post(root, 1, "joueur2")
