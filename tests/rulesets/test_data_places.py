@@ -250,3 +250,13 @@ def test_an_english_campaign_tells_moves_and_items_in_english(tmp_path):
     assert "Personnage 1[/b] cannot go `nord`: the way is locked (exits: sud, est)." in mine
     assert "Place le Hall, Items potion." in mine
     assert "Personnage 2[/b]: item found: clé." in post(root, 1, "joueur2")
+
+
+def test_a_state_edited_by_hand_with_an_unknown_place_is_refused_at_its_line(manor):
+    path = manor / "turns" / "000" / "state.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("place: cour", "place: grenier", 1), encoding="utf-8")
+    write(manor, "turns/001/orders/joueur1.yaml", {"actions": [{"aller": "nord"}]})
+    r = pbp("run", "--no-commit", cwd=manor)
+    assert r.exit_code == 1
+    assert "« grenier » n'est pas un lieu des règles ; lieux : cour, hall" in r.output.replace("\xa0", " ")
+    assert not (manor / "turns" / "001" / "state.yaml").exists()

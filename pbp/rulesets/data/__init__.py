@@ -49,6 +49,11 @@ class DataRuleset(Ruleset):
     def validate_scenario(self, scenario):
         return checks.scenario_problems(self, scenario)
 
+    def validate_state(self, state, scenario):
+        from . import places
+
+        return places.state_problems(self.program.data, state)
+
     # -- turns ---------------------------------------------------------------------------
     def setup(self, scenario, dice, quiet: bool = False):
         state, events = set_up(self.program, scenario, quiet)

@@ -409,3 +409,26 @@ def form_hints(rs, state: dict, handle: str) -> dict:
                   for d in open_options(rs, "direction", state, handle, me["place"])]
     carried = [R.name_of((data.get("items") or {}).get(i) or {}, i) for i in me["items"]]
     return {"exits": exits_open, "carried": carried}
+
+
+def state_problems(data: dict, state: dict) -> list:
+    """A state.yaml the MJ edited by hand, against the rules' map: each character's
+    place a place of the rules, their items and the floors' items items of the
+    rules, each door's state open, closed or locked."""
+    if not P.used(data):
+        return []
+    places, items = data.get("places") or {}, data.get("items") or {}
+    errors = []
+    for handle, me in (state.get("characters") or {}).items():
+        if me.get("place") not in places:
+            errors.append(PbpError("data.state_unknown_place", file="state.yaml", at=("characters", handle, "place"),
+                                   value=me.get("place"), valid=list(places)))
+        for i, item in enumerate(me.get("items") or []):
+            if item not in items:
+                errors.append(PbpError("data.state_unknown_item", file="state.yaml",
+                                       at=("characters", handle, "items", i), value=item, valid=list(items)))
+    for key, door in (state.get("doors") or {}).items():
+        if door not in ("open", "closed", "locked"):
+            errors.append(PbpError("data.state_door", file="state.yaml", at=("doors", key), value=door,
+                                   valid=["open", "closed", "locked"]))
+    return errors
