@@ -135,13 +135,16 @@ def turn_name(n: int) -> str:
 
 class Campaign(Record):
     # no __slots__: the cached properties below keep their values in the instance's __dict__
-    FIELDS = ("root", "config", "text")
+    FIELDS = ("root", "config", "text", "recorded")
 
-    def __init__(self, root: Path, config: dict, text: str = ""):
+    def __init__(self, root: Path, config: dict, text: str = "", recorded=None):
         self.root = root
         self.config = config
         #: campaign.yaml as written, to name the line of a problem found later
         self.text = text
+        #: the rules files a past turn was played with (pbp.engine.rules_record.Recorded), for
+        #: its replay; None: the campaign's own files
+        self.recorded = recorded
 
     # -- configuration ------------------------------------------------------
     @property
@@ -186,6 +189,9 @@ class Campaign(Record):
     @cached_property
     def ruleset(self) -> rulesets.Ruleset:
         cls = rulesets.load_class(self.config["ruleset"])
+        if self.recorded is not None:  # a turn replayed with the rules files it was played with
+            return cls.from_sources(self.recorded.files(self), self.config.get("rules") or {}, self.lang,
+                                    self.recorded.shown(self))
         return cls.for_campaign(self.root, self.config.get("rules") or {}, self.lang)
 
     @cached_property

@@ -43,7 +43,32 @@ class DataRuleset(Ruleset):
     def for_campaign(cls, root, overrides: dict | None = None, lang: str = "fr") -> "DataRuleset":
         from pbp.datarules import load
 
-        return cls(None, load.read(root, overrides, lang))
+        return cls.from_sources(load.sources(root), overrides, lang)
+
+    @classmethod
+    def from_sources(cls, sources, overrides=None, lang="fr", shown=None) -> "DataRuleset":
+        """The rules from the bytes of rules.yaml (the campaign's, or the copy a
+        turn kept: pbp/engine/rules_record.py), every message naming it as `shown` says."""
+        from pbp.datarules import load
+        from pbp.datarules.format import RULES_FILE
+
+        name = (shown or {}).get(RULES_FILE, RULES_FILE)
+        if RULES_FILE not in sources:
+            raise load.missing(name)
+        ruleset = cls(None, load.parse(sources[RULES_FILE], name, overrides, lang))
+        ruleset.sources = {RULES_FILE: sources[RULES_FILE]}
+        return ruleset
+
+    def phrasings(self) -> dict:
+        """How players write these orders in a message (`pbp orders import`): each
+        action's names as the MJ wrote them (`Fouiller une salle`), besides its id,
+        English id and synonyms (the order schema's aliases); a free-text argument
+        is what follows them (pbp/import_args.py)."""
+        actions = {}
+        for action_id, spec in self.program.data["actions"].items():
+            names = R.name_of(spec, action_id)
+            actions[action_id] = {lang: [names[lang]] for lang in ("fr", "en") if names.get(lang)}
+        return {"actions": actions}
 
     # -- the scenario ------------------------------------------------------------------
     def validate_scenario(self, scenario):

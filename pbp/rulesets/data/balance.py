@@ -17,10 +17,10 @@ MOST_OPTIONS = 60
 
 def legal_orders(rs, state: dict, scenario, handle: str) -> list[list[Action]]:
     """Every single action the rules allow now (each with each argument a bot may
-    give: no free text, which is a player's own words), each passing check_orders;
-    doing nothing when none is allowed (an empty order file reads as no orders at all)."""
+    give: a free text is checks.BOT_TEXT), each passing check_orders; doing
+    nothing when none is allowed (an empty order file reads as no orders at all)."""
     singles = [action for action_id in rs.program.data["actions"]
-               for action in checks.allowed(rs, state, scenario, handle, action_id, free_text=False)]
+               for action in checks.allowed(rs, state, scenario, handle, action_id, free_text=checks.BOT_TEXT)]
     options = [[a] for a in singles]
     longest = min((rs.program.data.get("budget") or {}).get("count") or MOST_ACTIONS, MOST_ACTIONS)
     layer = options

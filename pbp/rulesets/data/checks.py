@@ -81,10 +81,15 @@ def targets_of(rs, state: dict, handle: str, spec: dict) -> list[str]:
 NUMBER_SAMPLES = 3
 
 
-def arg_values(rs, state: dict, handle: str, spec: dict, free_text: bool = True) -> list:
+#: the free text an action's argument is tried with (`possible`), and the one a bot writes
+SAMPLE_TEXT = "Mercier"
+BOT_TEXT = "simulation"
+
+
+def arg_values(rs, state: dict, handle: str, spec: dict, free_text: str = SAMPLE_TEXT) -> list:
     """The values an action's argument may take to try it ([None]: it takes none).
-    A free text is tried with a sample word (`free_text`); bots write none (a
-    player's own words are theirs to write)."""
+    A free text is tried with `free_text` (a bot's: BOT_TEXT, so that the
+    actions whose argument is a player's own words are played in simulations too)."""
     arg = spec.get("arg")
     if arg is None:
         return [None]
@@ -99,11 +104,11 @@ def arg_values(rs, state: dict, handle: str, spec: dict, free_text: bool = True)
     if kind == "number":
         low, high = arg.get("min", 0), arg.get("max", arg.get("min", 0) + 10)
         return sorted({low, (low + high) // 2, high})[:NUMBER_SAMPLES]
-    return ["Mercier"] if free_text else []
+    return [free_text]
 
 
 def allowed(rs, state: dict, scenario, handle: str, action_id: str, first: bool = False,
-            free_text: bool = True) -> list:
+            free_text: str = SAMPLE_TEXT) -> list:
     """The orders of this one action `handle` may give now (each with an argument to
     try it with), each passing check_orders; `first`: stop at the first."""
     from pbp.model.orders import Action, PlayerOrders
@@ -233,6 +238,7 @@ def simulated_inputs(rs, scenario) -> dict:
 def _input_value(spec: dict, value, at: tuple, problems: Refusals):
     kind = R.word(spec["type"])
     if kind == "bool":
+        value = YES_NO.get(value.strip().lower(), value) if isinstance(value, str) else value
         if not isinstance(value, bool):
             problems.add("input_type", at, expected=ByLang(fr="oui/non (true/false)", en="true/false"), value=value)
         return value
@@ -250,8 +256,15 @@ def _input_value(spec: dict, value, at: tuple, problems: Refusals):
             problems.add("bad_choice", at, value=value, valid=values)
         return str(value)
     if isinstance(value, (dict, list)):
-        problems.add("input_type", at, expected=ByLang(fr="un texte", en="a text"), value="…")
+        found = ByLang(fr="une liste", en="a list") if isinstance(value, list) else \
+            ByLang(fr="des clés et des valeurs", en="keys and values")
+        problems.add("input_type", at, expected=ByLang(fr="un texte", en="a text"), value=found)
     return str(value)
+
+
+#: what an MJ writes for yes or no in gm.yaml (YAML itself reads only true/false, yes/no, on/off)
+YES_NO = {"oui": True, "non": False, "vrai": True, "faux": False, "yes": True, "no": False, "true": True,
+          "false": False}
 
 
 def scenario_problems(rs, scenario) -> list[PbpError]:

@@ -220,6 +220,11 @@ class Turn:
             key = f"{gauge_id}.{i}"
             if threshold.get("once") and key in me["fired"]:
                 continue
+            # each time a threshold goes off counts, its effects or none: `every: 1` on a
+            # gauge moved by 10**11 would otherwise loop 10**11 times
+            self.steps += 1 if threshold.get("once") else times
+            if self.steps > self.limit:
+                raise PbpError("data.effects_limit", limit=self.limit)
             for _ in range(times):
                 if threshold.get("once"):
                     me["fired"].append(key)
