@@ -225,6 +225,8 @@ def _post_text(campaign, n: int, audience, fmt: str | None = None) -> str:
         stored = turn_record.stored_events(campaign, n)
         text = turn_posts.render_post(campaign, n, stored, audience, turn_posts.renderer(campaign, fmt)).encode()
         _say_rendered_again(campaign, n, fmt)  # once it rendered: a refusal says only what is wrong
+    if not seal.has_placeholders(text):  # as the turn wrote it: its codes are in it already
+        return text.decode()
     code = seal.archive_codes(campaign, upto=n, remembered=True).get(n)
     return (seal.fill(text, code, seal.commitment(campaign.secret)) if code else seal.unfilled(text)).decode()
 

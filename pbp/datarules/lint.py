@@ -140,7 +140,9 @@ def warnings(rules: RulesFile) -> list[PbpError]:
         divisors = formula.zero_divisors(known)
         if divisors:
             errors.append(rules.error("rules_warning_divide", path, divisors=list(divisors)))
-    return errors
+    from pbp.datarules import places
+
+    return errors + places.warnings(rules)
 
 
 def _shown(value, default: str):

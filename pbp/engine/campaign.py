@@ -241,21 +241,34 @@ class Campaign(Record):
         return self.root / "turns" / turn_name(n)
 
     def resolved_turns(self) -> list[int]:
-        turns = self.root / "turns"
-        if not turns.is_dir():
-            return []
-        found = []
-        for p in turns.iterdir():
-            if not p.name.isdigit():
-                continue  # notes, a backup folder...: not a turn
-            # `turns/³` is a digit to str.isdigit but no number; `turns/0002` beside `turns/002`
-            # would be turn 2 twice: a folder named like a turn is the turn's own name, or refused
-            if not p.name.isascii() or p.name != turn_name(int(p.name)):
-                expected = turn_name(int(p.name)) if p.name.isascii() else "NNN"
-                raise InputError("turn_folder_name", file=self.rel(p), expected=expected)
-            if (p / "state.yaml").exists():
-                found.append(int(p.name))
-        return sorted(found)
+        return list(self.resolved_states())
+
+    def resolved_states(self) -> dict[int, os.stat_result]:
+        """Each resolved turn's state.yaml as os.stat gives it, by turn in order
+        (the seal chain kept between commands is checked against it: pbp/seal.py).
+        Strings and os.scandir rather than Path objects: every command lists the
+        turns, hundreds of them in a long campaign."""
+        turns = os.path.join(self.root, "turns")
+        try:
+            listing = os.scandir(turns)
+        except (FileNotFoundError, NotADirectoryError):
+            return {}
+        found = {}
+        with listing:
+            for entry in listing:
+                name = entry.name
+                if not name.isdigit():
+                    continue  # notes, a backup folder...: not a turn
+                # `turns/³` is a digit to str.isdigit but no number; `turns/0002` beside `turns/002`
+                # would be turn 2 twice: a folder named like a turn is the turn's own name, or refused
+                if not name.isascii() or name != turn_name(int(name)):
+                    expected = turn_name(int(name)) if name.isascii() else "NNN"
+                    raise InputError("turn_folder_name", file=self.rel(Path(entry.path)), expected=expected)
+                try:
+                    found[int(name)] = os.stat(f"{entry.path}{os.sep}state.yaml")
+                except OSError:  # as Path.exists: none, or none to be read
+                    continue
+        return dict(sorted(found.items()))
 
     def last_turn(self) -> int | None:
         """The last resolved turn (0 = set up only), or None before set-up."""

@@ -11,6 +11,7 @@ posts from generic templates (templates/data/), exact odds, bots.
 - resolve.py  the set-up and the turn: effects, gauges, thresholds, the end
 - checks.py   order legality (budget, costs, prerequisites, targets), the MJ's inputs
 - balance.py  bots' legal orders, exact odds of every table and check
+- places.py   places, doors, movement and items (pbp/datarules/places.py compiles them)
 """
 
 from __future__ import annotations
@@ -73,6 +74,11 @@ class DataRuleset(Ruleset):
     def validate_scenario(self, scenario):
         return checks.scenario_problems(self, scenario)
 
+    def validate_state(self, state, scenario):
+        from . import places
+
+        return places.state_problems(self.program.data, state)
+
     # -- turns ---------------------------------------------------------------------------
     def setup(self, scenario, dice, quiet: bool = False):
         state, events = set_up(self.program, scenario, quiet)
@@ -132,7 +138,9 @@ class DataRuleset(Ruleset):
                         continue
                     for name in set(R.name_of(spec, ident).values()):
                         found.add(f"{name} {values[ident]}")
-        return found
+        from . import places
+
+        return found | places.secret_values(self.program.data, state)
 
     # -- balance tools -------------------------------------------------------------------
     def legal_orders(self, state, scenario, player):
@@ -181,6 +189,8 @@ def core_arg(arg) -> dict:
         out.update(type="player")
     elif kind == "choice":
         out.update(type="choice", values=[str(v) for v in spec.get("values") or []])
+    elif kind in ("place", "direction", "item", "item_here"):  # a name, checked where the actor stands (places.py)
+        out.update(type="text")
     else:  # a free text: the player's own words (`pbp orders import` keeps them as written)
         out.update(type="text", prose=True)
     return out
