@@ -211,7 +211,8 @@ class _Play:
             if effect.verb in BINDS and effect.as_name:
                 results[effect.as_name] = (BINDS[effect.verb], effect.value)
             for branch in (effect.then, effect.otherwise):
-                out += self.secrets_in(branch or (), secret_action, results)
+                # under a condition, a public message is an announcement (an escape), not the action itself
+                out += self.secrets_in(branch or (), False, results)
         return out
 
     def message_text(self, value) -> str:
