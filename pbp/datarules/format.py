@@ -63,6 +63,7 @@ VERBS_FR = ("ajouter", "fixer", "tirer", "tester", "si", "dire", "hors_jeu", "pe
 VALUE_WORDS = {"moi": "self", "cible": "target", "tous": "all", "autres": "others", "proprietaire": "owner",
                "joueur": "owner", "mj": "gm", "nombre": "number", "texte": "text", "oui_non": "bool",
                "choix": "choice", "liste": "list", "personnage": "character", "partie": "game", "objet": "item", "lieu": "place"}
+VALUE_WORDS.update({"champs": "fields", "carac": "stat", "caracteristique": "stat"})
 
 
 def aliases() -> dict[str, tuple[str, ...]]:
@@ -261,6 +262,10 @@ def effect_lists(data: dict):
     for gauge_id, gauge in (data.get("gauges") or {}).items():
         for i, threshold in enumerate(gauge.get("thresholds") or []):
             yield ("gauges", gauge_id, "thresholds", schema.Index(i), "effects"), threshold["effects"]
+    for input_id, spec in (data.get("inputs") or {}).items():  # the MJ's inputs' effects (input_effects.py)
+        for key in ("effects", "end_effects"):
+            if spec.get(key) is not None:
+                yield ("inputs", input_id, key), spec[key]
 
 
 def word(value) -> str:

@@ -23,7 +23,7 @@ from pbp.datarules.format import VERBS, RulesFile, word
 from pbp.errors import PbpError
 from pbp.record import Record
 
-KIND = {"number": "number", "text": "text", "bool": "bool", "list": "text", "choice": "text", "character": "text",
+KIND = {"number": "number", "text": "text", "bool": "bool", "list": "list", "choice": "text", "character": "text",
         "item": "text"}
 PREFIXES = {"cible": "target", "mj": "gm"}
 #: prefixes that only say what kind of value a name is (`jauge.energie` is the actor's `energie`)
@@ -77,7 +77,8 @@ class Effect(Record):
 class Program(Record):
     """The compiled rules: plain definitions (the file's data) and compiled parts."""
 
-    __slots__ = ("data", "actions", "thresholds", "checks", "end_when", "costs", "requires", "formulas", "plays")
+    __slots__ = ("data", "actions", "thresholds", "checks", "end_when", "costs", "requires", "formulas", "plays",
+                 "input_effects")
 
     def __init__(self, data: dict):
         self.data = data
@@ -89,6 +90,7 @@ class Program(Record):
         self.end_when = None
         self.plays = None  # who is asked for orders (None: everyone in play)
         self.formulas: list[tuple[tuple, object]] = []  # (path in the file, formula): every one compiled
+        self.input_effects: dict[tuple, list[Effect]] = {}  # (input, effects|end_effects) -> effects (input_effects.py)
 
     @property
     def stats(self) -> dict:
@@ -130,6 +132,7 @@ class _Compiler:
                 (self.formula(r["if"], base + ("requires", i, "if"), scope, "bool"), r.get("message"),
                  base + ("requires", i)) for i, r in enumerate(action.get("requires") or [])]
             program.actions[action_id] = self.effects(action["effects"], base + ("effects",), dict(scope))
+            self.fields_refs(action.get("arg"), base + ("arg",))
         for gauge_id, gauge in (data.get("gauges") or {}).items():
             for i, threshold in enumerate(gauge.get("thresholds") or []):
                 path = ("gauges", gauge_id, "thresholds", i)
@@ -137,10 +140,15 @@ class _Compiler:
                     self.errors.append(self.rules.error("rules_threshold_empty", path))
                 program.thresholds[gauge_id, i] = self.effects(threshold["effects"], path + ("effects",),
                                                                self.scope({}))
+        for input_id, spec in (data.get("inputs") or {}).items():
+            for key in ("effects", "end_effects"):
+                if spec.get(key) is not None:
+                    program.input_effects[input_id, key] = self.effects(spec[key], ("inputs", input_id, key),
+                                                                        self.scope({}))
         for check_id, check in (data.get("checks") or {}).items():
             self.dice(check["dice"], ("checks", check_id, "dice"))
             program.checks[check_id] = self.formula(check["target"], ("checks", check_id, "target"),
-                                                    self.scope({}), "number")
+                                                    {**self.fields_names(), **self.scope({})}, "number")
         budget_gauge = (data.get("budget") or {}).get("gauge")
         if budget_gauge is not None:
             self.ref(budget_gauge, "gauges", ("budget", "gauge"))
@@ -161,6 +169,31 @@ class _Compiler:
         names.update({prefix + k: "number" for k in self.data.get("gauges") or {}})
         return names
 
+    def fields_refs(self, arg, path: tuple) -> None:
+        """An argument of fields (fields.py): each `among` names stats or gauges, `short` one of its fields."""
+        from pbp.rulesets.data.fields import is_fields
+
+        if not is_fields(arg):
+            return
+        fields = arg.get("fields") or {}
+        if arg.get("short") is not None and arg["short"] not in fields:
+            self.errors.append(self.rules.error("rules_unknown_ref", path + ("short",), value=arg["short"],
+                                                section="fields", valid=list(fields), suggestion=None))
+        for name, field in fields.items():
+            for i, stat in enumerate(field.get("among") or [] if isinstance(field, dict) else []):
+                self.ref(stat, "stats", path + ("fields", name, "among", i), also="gauges")
+
+    def fields_names(self) -> dict[str, str]:
+        """`arg.<field>` of every action whose argument is made of fields: what a
+        check's chance may read (a check is rolled by actions; fields.py)."""
+        from pbp.rulesets.data.fields import formula_names, is_fields
+
+        names = {}
+        for action in (self.data.get("actions") or {}).values():
+            if is_fields(action.get("arg")):
+                names = {**formula_names(action["arg"]), **names}
+        return names
+
     def gm_names(self) -> dict[str, str]:
         return {f"gm.{k}": KIND.get(word(v["type"]), "text") if word(v["type"]) != "bool" else "bool"
                 for k, v in (self.data.get("inputs") or {}).items()}
@@ -174,6 +207,10 @@ class _Compiler:
             names["arg"] = KIND.get(kind, "text")
             if kind == "character":
                 names.update(self.character_names("target."))
+            elif kind == "fields":  # arg.<field> (pbp/rulesets/data/fields.py)
+                from pbp.rulesets.data.fields import formula_names
+
+                names.update(formula_names(arg))
         return names
 
     # -- parts -------------------------------------------------------------------------

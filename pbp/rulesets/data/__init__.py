@@ -149,6 +149,10 @@ def core_arg(arg) -> dict:
     """An argument of the rules file in the core's argument types (pbp.orders.check_arg)."""
     spec = {"type": arg} if isinstance(arg, str) else dict(arg)
     kind = R.word(spec["type"])
+    if kind == "fields":  # named fields: the core's map (fields.py)
+        from .fields import core_arg as fields_arg
+
+        return fields_arg(spec, core_arg)
     out = {"optional": bool(spec.get("optional"))}
     if kind == "number":
         out.update(type="int", min=spec.get("min"), max=spec.get("max"))

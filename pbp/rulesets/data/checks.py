@@ -15,8 +15,17 @@ def cost_of(rs, action, state, handle) -> int:
     formula = rs.program.costs.get(action.id)
     if formula is None:
         return 0
-    value = R.env(formula.names_used, state, rs.program.data, handle, _target(rs, action), action.arg, {})
+    value = R.env(formula.names_used, state, rs.program.data, handle, _target(rs, action), action.arg,
+                  _fields(rs, action.id, action.arg, state, handle))
     return int(formula.evaluate(value, roll=_no_dice))
+
+
+def _fields(rs, action_id: str, arg, state: dict, handle: str) -> dict:
+    """`arg.<field>` of an action whose argument is made of fields (fields.py), else nothing."""
+    from .fields import bound, of_action
+
+    spec = of_action(rs.program.data, action_id)
+    return bound(spec, arg, state, handle) if spec is not None else {}
 
 
 def _no_dice(expression, suffix):
@@ -32,7 +41,8 @@ def _target(rs, action):
 def unmet(rs, action_id: str, state: dict, handle: str, arg=None, target=None) -> tuple | None:
     """The first prerequisite of an action not met ((formula, message, path)), else None."""
     for formula, message, path in rs.program.requires.get(action_id, ()):
-        values = R.env(formula.names_used, state, rs.program.data, handle, target, arg, {})
+        values = R.env(formula.names_used, state, rs.program.data, handle, target, arg,
+                       _fields(rs, action_id, arg, state, handle))
         if not formula.evaluate(values, roll=_no_dice):
             return formula, message, path
     return None
@@ -86,6 +96,10 @@ def arg_values(rs, state: dict, handle: str, spec: dict, free_text: bool = True)
     kind = R.word(arg["type"])
     if kind == "character":
         return targets_of(rs, state, handle, spec)
+    if kind == "fields":  # named fields (fields.py): the short field's values, the others at their defaults
+        from .fields import sample_values
+
+        return sample_values(arg, state, handle, lambda one: arg_values(rs, state, handle, one, free_text=False))
     if kind == "choice":
         return [str(v) for v in arg.get("values") or []]
     if kind == "number":

@@ -16,7 +16,7 @@ import math
 from pbp import events as ev
 from pbp.errors import PbpError
 
-from . import rules as R
+from . import fields, input_effects, rules as R
 
 
 def initial_state(program, scenario) -> dict:
@@ -87,6 +87,7 @@ class Turn:
         state = self.state
         state["turn"] += 1
         self.take_inputs()
+        input_effects.run(self, "start")
         losing = [h for h, me in state["characters"].items() if me["lost"] > 0]
         for handle in self.scenario.roster:
             if handle not in orders or not R.in_play(state, handle) or handle in losing:
@@ -96,6 +97,7 @@ class Turn:
                     self.action(handle, action)
         for handle in losing:
             state["characters"][handle]["lost"] -= 1
+        input_effects.run(self, "end")
         self.drop_inputs()
         self.end()
         if not state["over"]:
@@ -129,9 +131,13 @@ class Turn:
         spec = self.data["actions"][action.id]
         target = action.arg if R.word(_arg_type(spec)) == "character" else None
         scope = Scope(handle, target, action.arg, f"{handle}.{action.id}")
+        shown = action.arg
+        if fields.is_fields(spec.get("arg")):  # arg.<field> for its formulas, the fields as the post shows them
+            scope.bound.update(fields.bound(spec["arg"], action.arg, self.state, handle))
+            shown = fields.shown(spec["arg"], action.arg)
         audience = R.audience(R.visibility(spec.get("visibility")), handle, target)
         self.emit(audience, "action", who=handle, action=action.id, name=R.name_of(spec, action.id),
-                  target=target, arg=None if target else action.arg)
+                  target=target, arg=None if target else shown)
         gauge = (self.data.get("budget") or {}).get("gauge")
         if gauge is not None and action.id in self.program.costs:  # points that do not come back: paid now
             from .checks import cost_of
@@ -164,6 +170,8 @@ class Turn:
             return rolls[-1].total
 
         result = formula.evaluate(values, roll=roll)
+        if not rolls:  # its dice were in a branch not taken (si(...)): nothing rolled, nothing to show
+            return result
         shown = R.as_number(result)
         self.emit(R.audience(to, scope.actor, scope.target), "dice", who=scope.actor, rolls=rolls,
                   formula=formula.source, value=shown)
@@ -248,7 +256,8 @@ class Turn:
     def do_check(self, effect, scope) -> None:
         check_id = effect.value
         spec = self.data["checks"][check_id]
-        chance = _whole(self.evaluate(self.program.checks[check_id], scope))
+        seen_by = effect.to or R.visibility(spec.get("visibility"))  # dice of the chance: seen as the check is
+        chance = _whole(self.evaluate(self.program.checks[check_id], scope, None if "public" in seen_by else seen_by))
         roll = self.dice.roll(f"{scope.label}.{check_id}", str(spec["dice"]))
         result = judge(spec, roll.total, chance)
         scope.bind_check(effect.as_name, result, roll.total)

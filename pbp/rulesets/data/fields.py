@@ -1,0 +1,149 @@
+"""An action's argument made of named fields (`type: fields`, French `champs`):
+the d100's `jet: {carac: mental, competence: persuasion, modificateur: -10}`.
+
+    arg:
+      type: champs
+      court: carac                    # a bare value fills this field (`- jet: physique`)
+      champs:
+        carac: {type: carac, parmi: [physique, logique, mental]}
+        competence: {type: carac, parmi: [persuasion, piratage], optionnel: true}
+        modificateur: {type: nombre, min: -50, max: 50, défaut: 0}
+        intention: {type: choix, valeurs: [clair, obscur], optionnel: true}
+        but: {type: texte, optionnel: true}
+
+Each field is a number, a choice, a text, a character, or a `stat` (`carac`): the
+id of one of the actor's stats or gauges among `among` (`parmi`). In formulas,
+`arg.<field>` is the field's value; for a stat field it is the actor's VALUE of
+the stat named (0 when the field is left out) and `arg.<field>.id` the id named
+("" when left out). A field left out takes its `default` (a number 0, a text "").
+The core checks the order's fields (pbp.orders.check_arg, `map`): this module
+says what the rules file means by them.
+"""
+
+from __future__ import annotations
+
+from . import rules as R
+
+#: the kind of `arg.<field>` in formulas, by the field's type
+FIELD_KIND = {"number": "number", "stat": "number", "choice": "text", "text": "text", "character": "text"}
+#: the most fields an argument may have (a rules file is a stranger's input)
+MOST_FIELDS = 20
+
+
+def is_fields(arg) -> bool:
+    return isinstance(arg, dict) and R.word(arg.get("type")) == "fields"
+
+
+def field_type(field) -> str:
+    return R.word(field if isinstance(field, str) else field.get("type", "text"))
+
+
+def formula_names(arg: dict) -> dict[str, str]:
+    """The names a formula of an action with this argument may use, with their kind."""
+    names = {}
+    for name, field in (arg.get("fields") or {}).items():
+        kind = field_type(field)
+        names[f"arg.{name}"] = FIELD_KIND.get(kind, "text")
+        if kind == "stat":
+            names[f"arg.{name}.id"] = "text"
+    return names
+
+
+def core_arg(arg: dict, one) -> dict:
+    """The argument in the core's types: a `map` of the fields (`one`: the data
+    ruleset's own converter of a single argument), a stat field a choice of its ids."""
+    fields = {}
+    for name, field in (arg.get("fields") or {}).items():
+        spec = {"type": field} if isinstance(field, str) else dict(field)
+        if field_type(spec) == "stat":
+            out = {"type": "choice", "values": [str(v) for v in spec.get("among") or []],
+                   "optional": bool(spec.get("optional"))}
+        else:
+            out = one(spec)
+        if spec.get("default") is not None:
+            out["default"] = spec["default"]
+            out["optional"] = True
+        if spec.get("en"):
+            out["en"] = spec["en"]
+        fields[name] = out
+    core = {"type": "map", "fields": fields, "optional": bool(arg.get("optional"))}
+    if arg.get("short"):
+        core["short"] = arg["short"]
+    return core
+
+
+def bound(arg: dict, given, state: dict, actor: str | None) -> dict:
+    """`arg.<field>` (and `arg.<field>.id`) -> value, for an order's fields as the
+    core normalised them: what a formula of the action reads."""
+    given = given if isinstance(given, dict) else {}
+    out = {}
+    for name, field in (arg.get("fields") or {}).items():
+        kind, value = field_type(field), given.get(name)
+        if kind == "stat":
+            out[f"arg.{name}.id"] = value or ""
+            found = R.value_of(state, actor, value) if value and actor else None
+            out[f"arg.{name}"] = found if isinstance(found, int) and not isinstance(found, bool) else 0
+        elif value is None:
+            out[f"arg.{name}"] = 0 if kind == "number" else ""
+        else:
+            out[f"arg.{name}"] = value
+    return out
+
+
+def of_action(data: dict, action_id: str) -> dict | None:
+    """The action's argument when it is made of fields, else None."""
+    arg = data["actions"][action_id].get("arg")
+    return arg if is_fields(arg) else None
+
+
+def sample_values(arg: dict, state: dict, handle: str, one) -> list[dict]:
+    """The field values a bot tries: the short field's every value, each other
+    field at its default (a required one without a default: its first value); `one(spec)`: the
+    values the data ruleset tries for a single argument. A free text is left out."""
+    fields = arg.get("fields") or {}
+    base = {}  # every field, as the core normalises an order (a field left out: its default, or None)
+    for name, field in fields.items():
+        spec = {"type": field} if isinstance(field, str) else field
+        base[name] = spec.get("default")
+        if base[name] is None and not spec.get("optional"):
+            tried = _values(spec, one)
+            base[name] = tried[0] if tried else None
+    short = arg.get("short")
+    if short not in fields:
+        return [base]
+    spec = fields[short] if isinstance(fields[short], dict) else {"type": fields[short]}
+    return [{**base, short: value} for value in _values(spec, one)] or [base]
+
+
+def _values(spec: dict, one) -> list:
+    if field_type(spec) == "stat":
+        return [str(v) for v in spec.get("among") or []]
+    return [v for v in one({"arg": spec}) if v is not None]
+
+
+def shown(arg: dict, given) -> str | None:
+    """The fields an order gave, as the post shows them (`physique, persuasion, -10`),
+    the free texts left out (a purpose is the player's roleplay, told by the rules' messages)."""
+    if not isinstance(given, dict):
+        return given
+    parts = []
+    for name, field in (arg.get("fields") or {}).items():
+        value = given.get(name)
+        if value in (None, "", 0) or field_type(field) == "text":
+            continue
+        parts.append(f"{value:+d}" if isinstance(value, int) and not isinstance(value, bool) else str(value))
+    return ", ".join(parts) or None
+
+
+def describe(arg: dict, kinds: dict) -> str:
+    """The fields as `pbp rules explain` shows them: `{carac: physique | logique, modificateur: nombre, ...}`."""
+    parts = []
+    for name, field in (arg.get("fields") or {}).items():
+        spec = {"type": field} if isinstance(field, str) else field
+        kind = field_type(spec)
+        values = spec.get("among") if kind == "stat" else spec.get("values") if kind == "choice" else None
+        shown = " | ".join(str(v) for v in values) if values else kinds.get(kind, kind)
+        if spec.get("default") is not None:
+            shown += f" = {spec['default']}"
+        parts.append(f"{name}{'?' if spec.get('optional') else ''}: {shown}")
+    return "{" + ", ".join(parts) + "}"
