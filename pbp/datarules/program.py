@@ -19,6 +19,8 @@ Names a formula may use (French spellings in brackets):
 
 from __future__ import annotations
 
+import functools
+
 from pbp.datarules.format import VERBS, RulesFile, word
 from pbp.errors import PbpError
 from pbp.record import Record
@@ -34,6 +36,7 @@ AUDIENCE_WORDS = {"acteur": "actor", "moi": "actor", "self": "actor", "joueur": 
                   "mj": "gm", "tous": "public", "all": "public", "owner": "actor", "proprietaire": "actor"}
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function of the name, asked at every evaluation
 def canonical_name(name: str) -> str:
     """A formula's name in the engine's spelling (`cible.force` -> `target.force`)."""
     head, dot, rest = name.partition(".")

@@ -4,6 +4,7 @@ every table and check the rules declare (`pbp odds --rule data.<name>`)."""
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 from pbp.orders import Action, PlayerOrders
@@ -18,25 +19,50 @@ MOST_OPTIONS = 60
 def legal_orders(rs, state: dict, scenario, handle: str) -> list[list[Action]]:
     """Every single action the rules allow now (each with each argument a bot may
     give: no free text, which is a player's own words), each passing check_orders;
+    then two, three of them as the budget allows (at most MOST_OPTIONS orders);
     doing nothing when none is allowed (an empty order file reads as no orders at all)."""
+    singles, options = _options(rs, state, scenario, handle)
+    return [_order([singles[i] for i in held]) for held in options] or [[]]
+
+
+def bot_orders(rs, state: dict, scenario, handle: str, rng) -> list[Action]:
+    """The bot's pick among legal_orders (the same draw of `rng`), only that order built."""
+    singles, options = _options(rs, state, scenario, handle)
+    if not options:
+        return rng.choice([[]])
+    return _order([singles[i] for i in rng.choice(options)])
+
+
+def _options(rs, state: dict, scenario, handle: str) -> tuple[list[Action], list[tuple]]:
+    """(the single actions allowed now, each legal order as a tuple of their indexes)."""
+    memo: dict = {}  # each action judged once on this state (checks.check_orders)
     singles = [action for action_id in rs.program.data["actions"]
-               for action in checks.allowed(rs, state, scenario, handle, action_id, free_text=False)]
-    options = [[a] for a in singles]
-    longest = min((rs.program.data.get("budget") or {}).get("count") or MOST_ACTIONS, MOST_ACTIONS)
-    layer = options
-    for size in range(2, longest + 1):  # several actions a turn, as the budget allows
-        layer = [option + [_again(a, size - 1)] for option in layer for a in singles
-                 if not checks.check_orders(rs, state, scenario, PlayerOrders(
-                     handle, state["turn"] + 1, option + [_again(a, size - 1)]))][:MOST_OPTIONS]
+               for action in checks.allowed(rs, state, scenario, handle, action_id, free_text=False, memo=memo)]
+    costs = [memo[a.id, repr(a.arg)][1] for a in singles]  # each single was judged "ok", with its cost
+    count, alone, points = checks.together(rs, state, handle)
+    longest = min(count or MOST_ACTIONS, MOST_ACTIONS)
+    ids = [a.id for a in singles]
+    # an option: (the singles' indexes, what it costs); each layer one action longer, in the order
+    # check_orders would be asked (the bots' draws depend on it)
+    layer = [((i,), costs[i]) for i in range(len(singles))]
+    options = list(layer)
+    for _ in range(2, longest + 1):  # several actions a turn, as the budget allows
+        layer = list(itertools.islice(
+            ((held + (j,), spent + costs[j]) for held, spent in layer for j in range(len(singles))
+             if (points is None or spent + costs[j] <= points)
+             and not (ids[j] in alone and any(ids[i] == ids[j] for i in held))), MOST_OPTIONS))
         options += layer
-    return options[:MOST_OPTIONS] or [[]]
+    return singles, [held for held, _ in options[:MOST_OPTIONS]]
 
 
-def _again(action: Action, index: int) -> Action:
-    """The action once more in an order, its fields (a dict: fields.py) its own copy,
-    so an order file written from it repeats the values, never a YAML alias."""
-    arg = dict(action.arg) if isinstance(action.arg, dict) else action.arg
-    return Action(action.id, arg, index)
+def _order(actions: list[Action]) -> list[Action]:
+    """Singles as one order: each at its place, a repeated one with its own copy of
+    its fields (a dict, fields.py), so an order file written from it never holds a YAML alias."""
+    out = []
+    for k, action in enumerate(actions):
+        arg = dict(action.arg) if isinstance(action.arg, dict) and any(a is action for a in actions[:k]) else action.arg
+        out.append(Action(action.id, arg, k) if k or arg is not action.arg else action)
+    return out
 
 
 def game_summary(rs, state: dict, scenario) -> dict:

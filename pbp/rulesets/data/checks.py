@@ -40,9 +40,11 @@ def _target(rs, action):
 
 def unmet(rs, action_id: str, state: dict, handle: str, arg=None, target=None) -> tuple | None:
     """The first prerequisite of an action not met ((formula, message, path)), else None."""
+    fields = None
     for formula, message, path in rs.program.requires.get(action_id, ()):
-        values = R.env(formula.names_used, state, rs.program.data, handle, target, arg,
-                       _fields(rs, action_id, arg, state, handle))
+        if fields is None:
+            fields = _fields(rs, action_id, arg, state, handle)
+        values = R.env(formula.names_used, state, rs.program.data, handle, target, arg, fields)
         if not formula.evaluate(values, roll=_no_dice):
             return formula, message, path
     return None
@@ -109,7 +111,7 @@ def arg_values(rs, state: dict, handle: str, spec: dict, free_text: bool = True)
 
 
 def allowed(rs, state: dict, scenario, handle: str, action_id: str, first: bool = False,
-            free_text: bool = True) -> list:
+            free_text: bool = True, memo: dict | None = None) -> list:
     """The orders of this one action `handle` may give now (each with an argument to
     try it with), each passing check_orders; `first`: stop at the first."""
     from pbp.orders import Action, PlayerOrders
@@ -117,7 +119,7 @@ def allowed(rs, state: dict, scenario, handle: str, action_id: str, first: bool 
     found = []
     for value in arg_values(rs, state, handle, rs.program.data["actions"][action_id], free_text):
         option = Action(action_id, value, 0)
-        if not check_orders(rs, state, scenario, PlayerOrders(handle, state["turn"] + 1, [option])):
+        if not check_orders(rs, state, scenario, PlayerOrders(handle, state["turn"] + 1, [option]), memo):
             found.append(option)
             if first:
                 break
@@ -128,7 +130,10 @@ def can_act(rs, state: dict, scenario, handle: str) -> bool:
     return any(allowed(rs, state, scenario, handle, a, first=True) for a in rs.program.data["actions"])
 
 
-def check_orders(rs, state: dict, scenario, orders) -> Refusals:
+def check_orders(rs, state: dict, scenario, orders, memo: dict | None = None) -> Refusals:
+    """Every refusal of a player's orders. `memo`: one action's judgement (its target,
+    prerequisites and cost: they read the state, not the other actions) kept by
+    (id, argument), for the bots that judge many orders on one state (balance.py)."""
     problems = Refusals()
     handle = orders.player
     if handle not in state["characters"]:
@@ -147,20 +152,23 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
                                                                             if a not in seen]))
             continue
         seen.append(action.id)
-        target = _target(rs, action)
-        if target is not None:
-            valid = targets_of(rs, state, handle, spec)
-            if target not in valid:
-                problems.add("bad_target", action.at, target=scenario.name(target), valid=valid)
-                continue
-        failed = unmet(rs, action.id, state, handle, action.arg, target)
-        if failed is not None:
-            formula, message, _ = failed
+        key = (action.id, repr(action.arg))
+        judged = memo.get(key) if memo is not None else None
+        if judged is None:
+            judged = _judge(rs, state, handle, action, spec)
+            if memo is not None:
+                memo[key] = judged
+        verdict, detail = judged
+        if verdict == "bad_target":
+            problems.add("bad_target", action.at, target=scenario.name(_target(rs, action)), valid=detail)
+            continue
+        if verdict == "requires":
+            formula, message, _ = detail
             problems.add("requires", action.at, action=action.id,
                          reason=ByLang(**R.words(message, str(getattr(formula, "source", "")))),
                          valid=_english(rs, [a for a in possible(rs, state, handle) if a != action.id]))
             continue
-        cost = cost_of(rs, action, state, handle)
+        cost = detail
         spent += cost
         if points is not None and spent > points:
             gauge = budget.get("gauge")
@@ -171,6 +179,30 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
                 problems.add("over_budget", action.at, action=action.id, cost=cost, left=points - spent + cost,
                              points=points)
     return problems
+
+
+def together(rs, state: dict, handle: str) -> tuple:
+    """What check_orders says of actions taken together, each of which it accepts
+    alone (the bots' orders, balance.py): (the most actions a turn or None, the
+    actions that may not come twice, the points `handle` may spend or None)."""
+    budget = rs.program.data.get("budget") or {}
+    actions = rs.program.data["actions"]
+    alone = {a for a, spec in actions.items() if spec.get("once") or budget.get("distinct")}
+    return budget.get("count"), alone, budget_points(rs, state, handle)
+
+
+def _judge(rs, state: dict, handle: str, action, spec: dict) -> tuple:
+    """One action on its own: ("bad_target", valid targets), ("requires", the unmet
+    prerequisite) or ("ok", its cost)."""
+    target = _target(rs, action)
+    if target is not None:
+        valid = targets_of(rs, state, handle, spec)
+        if target not in valid:
+            return "bad_target", valid
+    failed = unmet(rs, action.id, state, handle, action.arg, target)
+    if failed is not None:
+        return "requires", failed
+    return "ok", cost_of(rs, action, state, handle)
 
 
 def budget_points(rs, state: dict, handle: str) -> int | None:

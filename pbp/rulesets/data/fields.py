@@ -77,17 +77,31 @@ def bound(arg: dict, given, state: dict, actor: str | None) -> dict:
     core normalised them: what a formula of the action reads."""
     given = given if isinstance(given, dict) else {}
     out = {}
-    for name, field in (arg.get("fields") or {}).items():
-        kind, value = field_type(field), given.get(name)
+    for name, key, kind in _plan(arg):
+        value = given.get(name)
         if kind == "stat":
-            out[f"arg.{name}.id"] = value or ""
+            out[key + ".id"] = value or ""
             found = R.value_of(state, actor, value) if value and actor else None
-            out[f"arg.{name}"] = found if isinstance(found, int) and not isinstance(found, bool) else 0
+            out[key] = found if isinstance(found, int) and not isinstance(found, bool) else 0
         elif value is None:
-            out[f"arg.{name}"] = 0 if kind == "number" else ""
+            out[key] = 0 if kind == "number" else ""
         else:
-            out[f"arg.{name}"] = value
+            out[key] = value
     return out
+
+
+#: id(argument spec) -> (the spec, [(field, `arg.<field>`, type)]): read once per rules file, not per order
+_PLANS: dict[int, tuple] = {}
+
+
+def _plan(arg: dict) -> list[tuple[str, str, str]]:
+    kept = _PLANS.get(id(arg))
+    if kept is None or kept[0] is not arg:  # the spec itself is kept: its id cannot be another's
+        if len(_PLANS) > 256:  # rules files read one after another (tests, a long process): the newest kept
+            _PLANS.clear()
+        kept = (arg, [(name, f"arg.{name}", field_type(field)) for name, field in (arg.get("fields") or {}).items()])
+        _PLANS[id(arg)] = kept
+    return kept[1]
 
 
 def of_action(data: dict, action_id: str) -> dict | None:

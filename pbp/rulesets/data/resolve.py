@@ -64,12 +64,24 @@ def sheet_values(program, state: dict, handle: str, owner: bool) -> list[dict]:
     """[{name: {fr, en}, value}] of a character's stats and gauges (the owner's view:
     everything but what only the MJ sees; the MJ's report uses owner=True too)."""
     me = state["characters"][handle]
-    rows = []
-    for section, values in (("stats", me["stats"]), ("gauges", me["gauges"])):
-        for ident, spec in getattr(program, section).items():
-            rows.append({"id": ident, "name": R.name_of(spec, ident), "value": values[ident],
-                         "visibility": list(R.visibility(spec.get("visibility")))})
-    return rows
+    # each row its own dicts: an event holding one object twice would be written with a YAML alias
+    return [{"id": ident, "name": dict(name), "value": me[section][ident], "visibility": list(seen)}
+            for section, ident, name, seen in _sheet_rows(program)]
+
+
+#: id(program) -> (the program, its sheet's rows): names and visibilities read once per rules file
+_SHEET_ROWS: dict[int, tuple] = {}
+
+
+def _sheet_rows(program) -> list[tuple]:
+    kept = _SHEET_ROWS.get(id(program))
+    if kept is None or kept[0] is not program:  # the program itself is kept: its id cannot be another's
+        if len(_SHEET_ROWS) > 64:
+            _SHEET_ROWS.clear()
+        rows = [(section, ident, R.name_of(spec, ident), R.visibility(spec.get("visibility")))
+                for section in ("stats", "gauges") for ident, spec in getattr(program, section).items()]
+        kept = _SHEET_ROWS[id(program)] = (program, rows)
+    return kept[1]
 
 
 class Turn:
@@ -134,7 +146,7 @@ class Turn:
         shown = action.arg
         if fields.is_fields(spec.get("arg")):  # arg.<field> for its formulas, the fields as the post shows them
             scope.bound.update(fields.bound(spec["arg"], action.arg, self.state, handle))
-            shown = fields.shown(spec["arg"], action.arg)
+            shown = None if self.out.quiet else fields.shown(spec["arg"], action.arg)
         audience = R.audience(R.visibility(spec.get("visibility")), handle, target)
         self.emit(audience, "action", who=handle, action=action.id, name=R.name_of(spec, action.id),
                   target=target, arg=None if target else shown)
@@ -271,6 +283,8 @@ class Turn:
         self.run(effect.then if self.evaluate(effect.formulas["if"], scope, effect.to) else effect.otherwise, scope)
 
     def do_say(self, effect, scope) -> None:
+        if self.out.quiet:  # a simulated turn: a message changes nothing, and nobody reads it
+            return
         messages = self.data.get("messages") or {}
         text = messages.get(effect.value, effect.value) if isinstance(effect.value, str) else effect.value
         audience = R.audience(effect.to, scope.actor, scope.target)
@@ -384,20 +398,40 @@ class Scope:
         self.bound[f"{name}.critical"] = result["critical"] is not None
         self.bound[f"{name}.band"] = (result["band"] or {}).get("fr", "")
 
-    def values(self, turn: Turn) -> dict:
+    def values(self, turn: Turn) -> "Said":
         """What a message may name: the results bound, the actor's values and names."""
-        state = turn.state
-        out = {"turn": state["turn"]}
-        if self.actor:
-            me = state["characters"][self.actor]
-            out.update(me["stats"])
-            out.update(me["gauges"])
-            out["name"] = turn.scenario.name(self.actor)
-        if self.target:
-            out["target"] = turn.scenario.name(self.target)
-        elif self.arg is not None:
-            out["arg"] = self.arg
-        for name in turn.data.get("inputs") or {}:
-            out[f"gm.{name}"] = R.gm_value(state, turn.data, name, self.actor)
-        out.update(self.bound)
-        return out
+        return Said(self, turn)
+
+
+class Said:
+    """A message's names, each looked up when the message names it (a message names
+    few; building every value for each would cost more than the turn's rules):
+    the results bound, then the MJ's inputs (`gm.<input>`), the target's or the
+    argument's name, the actor's name, gauges and stats, the turn."""
+
+    __slots__ = ("scope", "turn")
+
+    def __init__(self, scope: Scope, turn: Turn):
+        self.scope, self.turn = scope, turn
+
+    def get(self, key: str, default=None):
+        scope, state = self.scope, self.turn.state
+        if key in scope.bound:
+            return scope.bound[key]
+        if key.startswith("gm.") and key[3:] in (self.turn.data.get("inputs") or {}):
+            return R.gm_value(state, self.turn.data, key[3:], scope.actor)
+        if key == "target" and scope.target:
+            return self.turn.scenario.name(scope.target)
+        if key == "arg" and not scope.target and scope.arg is not None:
+            return scope.arg
+        if scope.actor:
+            if key == "name":
+                return self.turn.scenario.name(scope.actor)
+            me = state["characters"][scope.actor]
+            if key in me["gauges"]:
+                return me["gauges"][key]
+            if key in me["stats"]:
+                return me["stats"][key]
+        if key == "turn":
+            return state["turn"]
+        return default
