@@ -8,7 +8,11 @@ against the built-in d100 (campaigns/d100) for the same rules, paired A B A B
   and state, in this process (no start-up, no files): the rules engine's own cost.
 - `pbp simulate`: 10,000 games on the campaign's sheets (`--jobs 1` so the CPU
   time is one process's; `--max-turns 20`, the built-in's `simulation.turns`,
-  so both play the same length of game).
+  so both play the same length of game). The bots differ: the built-in's plays
+  about one check a turn (its `simulation.bot`), the data ruleset's draws among
+  its legal orders, two or three checks a turn for most (no limit in the seed);
+  so B1, the data campaign with `rules: {budget: {count: 1}}` in campaign.yaml
+  (one action a turn), is timed too: the same work as A's bots, turn for turn.
 Goal: B/A <= 2 for each. Prints figures, asserts nothing.
 
     python bench/bench_data_ruleset.py [--quick] [--rounds N] [--games 10000]
@@ -103,13 +107,19 @@ def main() -> None:
         print(figure("the turn function alone (resolve), B/A CPU", ratio, GOAL,
                      detail=f"A {a_each * 1e6:.0f} µs, B {b_each * 1e6:.0f} µs a turn"))
 
+        one = work / "B1" / "d100-data"
+        shutil.copytree(roots["B"], one)
+        with open(one / "campaign.yaml", "a", encoding="utf-8") as f:
+            f.write("rules:\n  budget: {count: 1}\n")
         sim = Results()
         rounds([Step(f"{side} simulate", [*PBP, "-C", str(root), "simulate", "--games", str(games), "--jobs", "1",
-                                          "--max-turns", str(TURNS), "--json"]) for side, root in roots.items()],
-               max(1, count // 2), warmup=0, results=sim)
-        print(figure(f"pbp simulate --games {games}, B/A CPU", sim.ratio("B simulate", "A simulate", "cpu"), GOAL,
-                     detail=f"A {seconds(sim.median('A simulate', 'cpu'))}, "
-                            f"B {seconds(sim.median('B simulate', 'cpu'))}"))
+                                          "--max-turns", str(TURNS), "--json"])
+                for side, root in (*roots.items(), ("B1", one))], max(1, count // 2), warmup=0, results=sim)
+        for side, what in (("B", "its bots"), ("B1", "one action a turn")):
+            print(figure(f"pbp simulate --games {games} ({what}), {side}/A CPU",
+                         sim.ratio(f"{side} simulate", "A simulate", "cpu"), GOAL,
+                         detail=f"A {seconds(sim.median('A simulate', 'cpu'))}, "
+                                f"{side} {seconds(sim.median(f'{side} simulate', 'cpu'))}"))
 
 
 if __name__ == "__main__":

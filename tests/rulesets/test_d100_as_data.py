@@ -314,3 +314,21 @@ def test_explain_shows_the_fields_and_the_inputs_that_act(tmp_path):
     assert "modificateur: nombre = 0" in r.output
     assert ("- PV gagnés ou perdus (degats_pv): nombre, par personnage, pour ce tour seulement\n"
             "  - à la fin du tour\n    - ajouter à pv mj.degats_pv (pour : acteur)") in r.output
+
+
+# -- exact odds ------------------------------------------------------------------------------------------
+
+def test_the_exact_chance_of_a_check_at_97_is_19_in_20_as_the_builtin_says(tmp_path):
+    """By hand: 1d100, each face 1/100. Chance 97 (Logique 67 + 2 skill points × 5 + 20 modifier):
+    faces 1-5 succeed (critical), 6-95 succeed (≤ 97), 96 and 97 would be ≤ 97 but are critical
+    failures, 98-100 fail. 95 faces of 100 succeed: 95/100 = 19/20; 5 fail: 1/20."""
+    from tests.helpers import copy_example
+
+    r = pbp("odds", "--rule", "data.d100", "--set", "target=97", cwd=copy_example("d100-data", tmp_path))
+    assert r.exit_code == 0, r.output
+    assert "Jet de d100: 1d100 <= 97" in r.output
+    assert "success  19/20 (95.0 %)" in r.output
+    assert "failure  1/20 (5.0 %)" in r.output
+    builtin = pbp("odds", "--rule", "d100.jet", "--set", "carac=67", "--set", "niveau=2", "--set", "modificateur=20")
+    assert builtin.exit_code == 0, builtin.output
+    assert "réussite (critique comprise)  95.0 %" in builtin.output
