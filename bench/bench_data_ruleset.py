@@ -56,9 +56,9 @@ def reset(root: Path, turn: str):
 
 def turn_function(root: Path, count: int):
     """A callable timing `count` resolutions of the campaign's next turn, in this process (CPU seconds)."""
-    from pbp import turn as turns
-    from pbp.campaign import open_campaign
-    from pbp.dice import Dice
+    from pbp.engine import turn_inputs as turns
+    from pbp.engine.campaign import open_campaign
+    from pbp.model.dice import Dice
 
     campaign = open_campaign(root)
     last = max(campaign.resolved_turns())

@@ -30,7 +30,7 @@ import shutil
 
 import pytest
 
-from pbp import yamlio
+from pbp.base import yamlio
 from tests.helpers import REPO, pbp, write
 
 from .test_d100_support import FACTIONS, scenario, sheet
