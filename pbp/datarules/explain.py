@@ -221,7 +221,7 @@ def _action_line(action: dict, w: dict, lang: str) -> str:
         arg = action["arg"]
         kind = word(arg if isinstance(arg, str) else arg["type"])
         if kind == "fields":  # named fields: each with what it accepts (pbp/rulesets/data/fields.py)
-            from pbp.rulesets.data.fields import describe
+            from pbp.datarules.fields import describe
 
             kind = describe(arg, KINDS[lang])
         parts.append(w["arg"].format(value=KINDS[lang].get(kind, kind)))

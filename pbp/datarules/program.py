@@ -174,7 +174,7 @@ class _Compiler:
 
     def fields_refs(self, arg, path: tuple) -> None:
         """An argument of fields (fields.py): each `among` names stats or gauges, `short` one of its fields."""
-        from pbp.rulesets.data.fields import is_fields
+        from pbp.datarules.fields import is_fields
 
         if not is_fields(arg):
             return
@@ -189,7 +189,7 @@ class _Compiler:
     def fields_names(self) -> dict[str, str]:
         """`arg.<field>` of every action whose argument is made of fields: what a
         check's chance may read (a check is rolled by actions; fields.py)."""
-        from pbp.rulesets.data.fields import formula_names, is_fields
+        from pbp.datarules.fields import formula_names, is_fields
 
         names = {}
         for action in (self.data.get("actions") or {}).values():
@@ -211,7 +211,7 @@ class _Compiler:
             if kind == "character":
                 names.update(self.character_names("target."))
             elif kind == "fields":  # arg.<field> (pbp/rulesets/data/fields.py)
-                from pbp.rulesets.data.fields import formula_names
+                from pbp.datarules.fields import formula_names
 
                 names.update(formula_names(arg))
         return names

@@ -16,38 +16,15 @@ id of one of the actor's stats or gauges among `among` (`parmi`). In formulas,
 `arg.<field>` is the field's value; for a stat field it is the actor's VALUE of
 the stat named (0 when the field is left out) and `arg.<field>.id` the id named
 ("" when left out). A field left out takes its `default` (a number 0, a text "").
-The core checks the order's fields (pbp.orders.check_arg, `map`): this module
-says what the rules file means by them.
+The core checks the order's fields (pbp.model.orders.check_arg, `map`); what
+the rules file means by them is pbp/datarules/fields.py; this module plays them.
 """
 
 from __future__ import annotations
 
+from pbp.datarules.fields import field_type, is_fields
+
 from . import rules as R
-
-#: the kind of `arg.<field>` in formulas, by the field's type
-FIELD_KIND = {"number": "number", "stat": "number", "choice": "text", "text": "text", "character": "text"}
-#: the most fields an argument may have (a rules file is a stranger's input)
-MOST_FIELDS = 20
-
-
-def is_fields(arg) -> bool:
-    return isinstance(arg, dict) and R.word(arg.get("type")) == "fields"
-
-
-def field_type(field) -> str:
-    return R.word(field if isinstance(field, str) else field.get("type", "text"))
-
-
-def formula_names(arg: dict) -> dict[str, str]:
-    """The names a formula of an action with this argument may use, with their kind."""
-    names = {}
-    for name, field in (arg.get("fields") or {}).items():
-        kind = field_type(field)
-        names[f"arg.{name}"] = FIELD_KIND.get(kind, "text")
-        if kind == "stat":
-            names[f"arg.{name}.id"] = "text"
-    return names
-
 
 def core_arg(arg: dict, one) -> dict:
     """The argument in the core's types: a `map` of the fields (`one`: the data
@@ -147,17 +124,3 @@ def shown(arg: dict, given) -> str | None:
             continue
         parts.append(f"{value:+d}" if isinstance(value, int) and not isinstance(value, bool) else str(value))
     return ", ".join(parts) or None
-
-
-def describe(arg: dict, kinds: dict) -> str:
-    """The fields as `pbp rules explain` shows them: `{carac: physique | logique, modificateur: nombre, ...}`."""
-    parts = []
-    for name, field in (arg.get("fields") or {}).items():
-        spec = {"type": field} if isinstance(field, str) else field
-        kind = field_type(spec)
-        values = spec.get("among") if kind == "stat" else spec.get("values") if kind == "choice" else None
-        shown = " | ".join(str(v) for v in values) if values else kinds.get(kind, kind)
-        if spec.get("default") is not None:
-            shown += f" = {spec['default']}"
-        parts.append(f"{name}{'?' if spec.get('optional') else ''}: {shown}")
-    return "{" + ", ".join(parts) + "}"

@@ -26,16 +26,14 @@ from . import rules as R
 WHEN = {"start": "effects", "end": "end_effects"}
 
 
-def run(turn, when: str) -> None:
-    """The effects of the inputs gm.yaml gave this turn that act at `when` (start, end)."""
-    from .resolve import Scope
-
-    program = turn.program
+def due(program, gm_inputs: dict, state: dict, roster, when: str):
+    """(handle, input, effects) of the inputs gm.yaml gave this turn that act at `when`
+    (start, end), in the order `inputs` writes them, each character in roster order."""
     for (name, key), effects in program.input_effects.items():
-        if key != WHEN[when] or name not in turn.gm_inputs:
+        if key != WHEN[when] or name not in gm_inputs:
             continue
-        given = turn.gm_inputs[name]
+        given = gm_inputs[name]
         per_character = R.word(program.inputs[name].get("per", "game")) == "character"
-        for handle in turn.scenario.roster:
-            if R.in_play(turn.state, handle) and (not per_character or handle in given):
-                turn.run(effects, Scope(handle, None, None, f"{handle}.{name}"))
+        for handle in roster:
+            if R.in_play(state, handle) and (not per_character or handle in given):
+                yield handle, name, effects

@@ -99,7 +99,7 @@ class Turn:
         state = self.state
         state["turn"] += 1
         self.take_inputs()
-        input_effects.run(self, "start")
+        self.inputs_act("start")
         losing = [h for h, me in state["characters"].items() if me["lost"] > 0]
         for handle in self.scenario.roster:
             if handle not in orders or not R.in_play(state, handle) or handle in losing:
@@ -109,11 +109,17 @@ class Turn:
                     self.action(handle, action)
         for handle in losing:
             state["characters"][handle]["lost"] -= 1
-        input_effects.run(self, "end")
+        self.inputs_act("end")
         self.drop_inputs()
         self.end()
         if not state["over"]:
             sheets(self.program, state, self.scenario, self.out)
+
+    def inputs_act(self, when: str) -> None:
+        """The effects of the MJ's inputs given this turn, at its start or its end (input_effects.py)."""
+        for handle, name, effects in input_effects.due(self.program, self.gm_inputs, self.state, self.scenario.roster,
+                                                       when):
+            self.run(effects, Scope(handle, None, None, f"{handle}.{name}"))
 
     def take_inputs(self) -> None:
         """gm.yaml's `orders:` (checked by checks.gm_inputs), kept in the state
