@@ -106,7 +106,7 @@ class DataRuleset(Ruleset):
                     if "public" in R.visibility(spec.get("visibility")) or ident in me["revealed"]:
                         continue
                     for name in set(R.name_of(spec, ident).values()):
-                        found.add(f"{name} {values[ident]}")
+                        found.add(f"{name} {values.get(ident)}")
         return found
 
     # -- balance tools -------------------------------------------------------------------

@@ -65,7 +65,7 @@ def sheet_values(program, state: dict, handle: str, owner: bool) -> list[dict]:
     everything but what only the MJ sees; the MJ's report uses owner=True too)."""
     me = state["characters"][handle]
     # each row its own dicts: an event holding one object twice would be written with a YAML alias
-    return [{"id": ident, "name": dict(name), "value": me[section][ident], "visibility": list(seen)}
+    return [{"id": ident, "name": dict(name), "value": me[section].get(ident), "visibility": list(seen)}
             for section, ident, name, seen in _sheet_rows(program)]
 
 
@@ -153,9 +153,10 @@ class Turn:
         if fields.is_fields(spec.get("arg")):  # arg.<field> for its formulas, the fields as the post shows them
             scope.bound.update(fields.bound(spec["arg"], action.arg, self.state, handle))
             shown = None if self.out.quiet else fields.shown(spec["arg"], action.arg)
-        audience = R.audience(R.visibility(spec.get("visibility")), handle, target)
-        self.emit(audience, "action", who=handle, action=action.id, name=R.name_of(spec, action.id),
-                  target=target, arg=None if target else shown)
+        if not self.out.quiet:  # a simulated turn's events are not kept: not built either
+            audience = R.audience(R.visibility(spec.get("visibility")), handle, target)
+            self.emit(audience, "action", who=handle, action=action.id, name=R.name_of(spec, action.id),
+                      target=target, arg=None if target else shown)
         gauge = (self.data.get("budget") or {}).get("gauge")
         if gauge is not None and action.id in self.program.costs:  # points that do not come back: paid now
             from .checks import cost_of
@@ -229,9 +230,10 @@ class Turn:
         before = me["gauges"][gauge_id]
         after = R.clamp(before + amount, spec)
         me["gauges"][gauge_id] = after
-        audience = R.audience(to or R.visibility(spec.get("visibility")), handle, scope.target)
-        self.emit(audience, "gauge", who=handle, gauge=gauge_id, name=R.name_of(spec, gauge_id), before=before,
-                  change=amount, after=after, clamped=after != before + amount)
+        if not self.out.quiet:
+            audience = R.audience(to or R.visibility(spec.get("visibility")), handle, scope.target)
+            self.emit(audience, "gauge", who=handle, gauge=gauge_id, name=R.name_of(spec, gauge_id), before=before,
+                      change=amount, after=after, clamped=after != before + amount)
         if depth > self.rs.rules["limits"]["threshold_chain"]:
             raise PbpError("data.threshold_chain", gauge=gauge_id, limit=self.rs.rules["limits"]["threshold_chain"])
         for i, threshold in enumerate(spec.get("thresholds") or []):
@@ -279,10 +281,11 @@ class Turn:
         roll = self.dice.roll(f"{scope.label}.{check_id}", str(spec["dice"]))
         result = judge(spec, roll.total, chance)
         scope.bind_check(effect.as_name, result, roll.total)
-        audience = R.audience(effect.to or R.visibility(spec.get("visibility")), scope.actor, scope.target)
-        self.emit(audience, "check", who=scope.actor, check=check_id, name=R.name_of(spec, check_id), roll=roll,
-                  target=chance, success=result["success"], critical=result["critical"], margin=result["margin"],
-                  band=result["band"], sign=spec.get("success", "<="))
+        if not self.out.quiet:
+            audience = R.audience(seen_by, scope.actor, scope.target)
+            self.emit(audience, "check", who=scope.actor, check=check_id, name=R.name_of(spec, check_id), roll=roll,
+                      target=chance, success=result["success"], critical=result["critical"],
+                      margin=result["margin"], band=result["band"], sign=spec.get("success", "<="))
         self.run(effect.then if result["success"] else effect.otherwise, scope)
 
     def do_if(self, effect, scope) -> None:
