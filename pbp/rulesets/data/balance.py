@@ -4,7 +4,6 @@ every table and check the rules declare (`pbp odds --rule data.<name>`)."""
 
 from __future__ import annotations
 
-import itertools
 from fractions import Fraction
 
 from pbp.model.orders import Action, PlayerOrders
@@ -18,51 +17,26 @@ MOST_OPTIONS = 60
 
 def legal_orders(rs, state: dict, scenario, handle: str) -> list[list[Action]]:
     """Every single action the rules allow now (each with each argument a bot may
-    give: no free text, which is a player's own words), each passing check_orders;
-    then two, three of them as the budget allows (at most MOST_OPTIONS orders);
-    doing nothing when none is allowed (an empty order file reads as no orders at all)."""
-    singles, options = _options(rs, state, scenario, handle)
-    return [_order([singles[i] for i in held]) for held in options] or [[]]
-
-
-def bot_orders(rs, state: dict, scenario, handle: str, rng) -> list[Action]:
-    """The bot's pick among legal_orders (the same draw of `rng`), only that order built."""
-    singles, options = _options(rs, state, scenario, handle)
-    if not options:
-        return rng.choice([[]])
-    return _order([singles[i] for i in rng.choice(options)])
-
-
-def _options(rs, state: dict, scenario, handle: str) -> tuple[list[Action], list[tuple]]:
-    """(the single actions allowed now, each legal order as a tuple of their indexes)."""
-    memo: dict = {}  # each action judged once on this state (checks.check_orders)
+    give: a free text is checks.BOT_TEXT), each passing check_orders; doing
+    nothing when none is allowed (an empty order file reads as no orders at all)."""
     singles = [action for action_id in rs.program.data["actions"]
-               for action in checks.allowed(rs, state, scenario, handle, action_id, free_text=False, memo=memo)]
-    costs = [memo[a.id, repr(a.arg)][1] for a in singles]  # each single was judged "ok", with its cost
-    count, alone, points = checks.together(rs, state, handle)
-    longest = min(count or MOST_ACTIONS, MOST_ACTIONS)
-    ids = [a.id for a in singles]
-    # an option: (the singles' indexes, what it costs); each layer one action longer, in the order
-    # check_orders would be asked (the bots' draws depend on it)
-    layer = [((i,), costs[i]) for i in range(len(singles))]
-    options = list(layer)
-    for _ in range(2, longest + 1):  # several actions a turn, as the budget allows
-        layer = list(itertools.islice(
-            ((held + (j,), spent + costs[j]) for held, spent in layer for j in range(len(singles))
-             if (points is None or spent + costs[j] <= points)
-             and not (ids[j] in alone and any(ids[i] == ids[j] for i in held))), MOST_OPTIONS))
+               for action in checks.allowed(rs, state, scenario, handle, action_id, free_text=checks.BOT_TEXT)]
+    options = [[a] for a in singles]
+    longest = min((rs.program.data.get("budget") or {}).get("count") or MOST_ACTIONS, MOST_ACTIONS)
+    layer = options
+    for size in range(2, longest + 1):  # several actions a turn, as the budget allows
+        layer = [option + [_again(a, size - 1)] for option in layer for a in singles
+                 if not checks.check_orders(rs, state, scenario, PlayerOrders(
+                     handle, state["turn"] + 1, option + [_again(a, size - 1)]))][:MOST_OPTIONS]
         options += layer
-    return singles, [held for held, _ in options[:MOST_OPTIONS]]
+    return options[:MOST_OPTIONS] or [[]]
 
 
-def _order(actions: list[Action]) -> list[Action]:
-    """Singles as one order: each at its place, a repeated one with its own copy of
-    its fields (a dict, fields.py), so an order file written from it never holds a YAML alias."""
-    out = []
-    for k, action in enumerate(actions):
-        arg = dict(action.arg) if isinstance(action.arg, dict) and any(a is action for a in actions[:k]) else action.arg
-        out.append(Action(action.id, arg, k) if k or arg is not action.arg else action)
-    return out
+def _again(action: Action, index: int) -> Action:
+    """The action once more in an order, its fields (a dict: fields.py) its own copy,
+    so an order file written from it repeats the values, never a YAML alias."""
+    arg = dict(action.arg) if isinstance(action.arg, dict) else action.arg
+    return action.replace(index=index, arg=arg)
 
 
 def game_summary(rs, state: dict, scenario) -> dict:
@@ -89,7 +63,10 @@ def order_context(rs, state: dict, scenario, handle: str) -> dict:
         actions.append({"id": action_id, "en": spec.get("en") or action_id, "name": R.name_of(spec, action_id),
                         "cost": _cost_now(rs, action_id, state, handle)})
     sheet = sheet_values(rs.program, state, handle, owner=True) if handle in state["characters"] else []
-    return {"possible": actions, "sheet": sheet, "budget": data.get("budget") or {}}
+    from . import places
+
+    return {"possible": actions, "sheet": sheet, "budget": data.get("budget") or {},
+            **places.form_hints(rs, state, handle)}
 
 
 def _cost_now(rs, action_id: str, state: dict, handle: str) -> int | None:
@@ -117,6 +94,7 @@ def calculators(rs) -> dict:
         default = spec["target"] if isinstance(spec["target"], int) else 10
         out[check_id] = Calculator(_title(spec, check_id), {"target": Param(default, "target")},
                                    lambda params, c=check_id: check_odds(rs, c, params["target"]))
+    out.update(move_calculators(rs))
     return out
 
 
@@ -189,3 +167,46 @@ def check_odds(rs, check_id: str, target: int):
     sign = spec.get("success", "<=")
     return Table(f"{_title(spec, check_id)}: {spec['dice']} {sign} {target}", ["", ""],
                  [["success", f"{success} ({pct(success)})"], ["failure", f"{1 - success} ({pct(1 - success)})"]])
+
+
+# -- places: `pbp odds --rule data.<action>.move` ------------------------------------------
+
+def move_calculators(rs) -> dict:
+    """A calculator per action that moves by a roll (`move: 1d3`): the exact chance
+    of each number of steps, bounded as the turn bounds it (0 to MOST_STEPS)."""
+    from pbp.balance.odds import Calculator
+
+    from .places import MOST_STEPS  # noqa: F401 (the bound _steps_odds applies)
+
+    out = {}
+    for action_id, effects in rs.program.actions.items():
+        for effect in _moves(effects):
+            formula = effect.formulas["move"]
+            if formula.dice_terms and not formula.names_used:
+                name = R.name_of(rs.program.data["actions"][action_id], action_id)["fr"]
+                out[f"{action_id}.move"] = Calculator(name, {}, lambda params, f=formula, a=name: _steps_odds(f, a))
+                break
+    return out
+
+
+def _moves(effects):
+    for effect in effects:
+        if effect.verb == "move":
+            yield effect
+        yield from _moves(effect.then)
+        yield from _moves(effect.otherwise)
+
+
+def _steps_odds(formula, name: str):
+    from fractions import Fraction
+
+    from pbp.balance.odds import Table, distribution, pct
+
+    from .places import MOST_STEPS
+
+    steps: dict[int, Fraction] = {}
+    for total, p in distribution(formula.source).items():
+        n = max(0, min(total, MOST_STEPS))
+        steps[n] = steps.get(n, Fraction(0)) + p
+    return Table(f"{name} ({formula.source})", ["", ""], [[str(n), f"{p} ({pct(p)})"] for n, p in sorted(steps.items())])
+
