@@ -182,10 +182,11 @@ def sections(rules: RulesFile, lang: str) -> dict:
                    for c in v["checks"]])
     add("actions", [(_action_line(a, w, lang), items(a["effects"], lang)) for a in v["actions"]])
     add("turn", _turn_lines(v, w))
-    add("inputs", [f"{_name(dict(i, id=k), lang)} ({k}): {KINDS[lang].get(word(i['type']), i['type'])}"
-                   + (f", {w['per_character']}" if word(i.get("per", "game")) == "character" else "")
-                   + (f", {w['keep_false']}" if i.get("keep") is False else "")
-                   + (f", {w['default']} {_cell(i['default'])}" if i.get("default") is not None else "")
+    add("inputs", [_acting(f"{_name(dict(i, id=k), lang)} ({k}): {KINDS[lang].get(word(i['type']), i['type'])}"
+                           + (f", {w['per_character']}" if word(i.get("per", "game")) == "character" else "")
+                           + (f", {w['keep_false']}" if i.get("keep") is False else "")
+                           + (f", {w['default']} {_cell(i['default'])}" if i.get("default") is not None else ""),
+                           i, lang)
                    for k, i in v["inputs"].items()])
     add("end", _end_lines(v["end"], w))
     places.explain(rules.data, lang, lambda title, lines: out.append({"title": title, "items": lines, "tables": []})
@@ -208,6 +209,14 @@ def _cell(value) -> str:
     return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
 
+def _acting(line: str, spec: dict, lang: str):
+    """An input's line, with the effects it runs at the start and the end of its turn (input_effects.py)."""
+    said = {"fr": ("au début du tour", "à la fin du tour"), "en": ("at the start of the turn", "at the end of the turn")}
+    children = [(when, items(effects(spec[key]), lang)) for key, when in zip(("effects", "end_effects"), said[lang])
+                if spec.get(key)]
+    return (line, children) if children else line
+
+
 def _action_line(action: dict, w: dict, lang: str) -> str:
     parts = [f"{_name(action, lang)} ({action['id']}" + (f", {action['en']}" if action.get("en") else "") + ")"]
     if action.get("cost") is not None:
@@ -215,6 +224,10 @@ def _action_line(action: dict, w: dict, lang: str) -> str:
     if action.get("arg") is not None:
         arg = action["arg"]
         kind = word(arg if isinstance(arg, str) else arg["type"])
+        if kind == "fields":  # named fields: each with what it accepts (pbp/rulesets/data/fields.py)
+            from pbp.datarules.fields import describe
+
+            kind = describe(arg, KINDS[lang])
         parts.append(w["arg"].format(value=KINDS[lang].get(kind, kind)))
     if action.get("once"):
         parts.append(w["once_turn"])

@@ -67,6 +67,7 @@ VALUE_WORDS = {"moi": "self", "cible": "target", "tous": "all", "autres": "other
                "joueur": "owner", "mj": "gm", "nombre": "number", "texte": "text", "oui_non": "bool",
                "choix": "choice", "liste": "list", "personnage": "character", "partie": "game", "objet": "item", "lieu": "place",
                "objet_ici": "item_here"}
+VALUE_WORDS.update({"champs": "fields", "carac": "stat", "caracteristique": "stat"})
 
 
 def aliases() -> dict[str, tuple[str, ...]]:
@@ -265,6 +266,10 @@ def effect_lists(data: dict):
     for gauge_id, gauge in (data.get("gauges") or {}).items():
         for i, threshold in enumerate(gauge.get("thresholds") or []):
             yield ("gauges", gauge_id, "thresholds", schema.Index(i), "effects"), threshold["effects"]
+    for input_id, spec in (data.get("inputs") or {}).items():  # the MJ's inputs' effects (input_effects.py)
+        for key in ("effects", "end_effects"):
+            if spec.get(key) is not None:
+                yield ("inputs", input_id, key), spec[key]
     yield from _places.effect_lists(data)
 
 

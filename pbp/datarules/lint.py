@@ -14,6 +14,7 @@ at its file:line.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from pbp.base.errors import PbpError
@@ -37,6 +38,7 @@ def problems(rules: RulesFile, lang: str = "fr") -> list[PbpError]:
     return errors
 
 
+@functools.lru_cache(maxsize=1024)  # a pure function of a row's faces, asked at every roll
 def face_range(value) -> tuple[int, int] | None:
     """`3` -> (3, 3); `"3-4"`, `"3..4"`, `"3 à 4"` -> (3, 4); anything else None."""
     if isinstance(value, bool):

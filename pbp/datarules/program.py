@@ -19,12 +19,14 @@ Names a formula may use (French spellings in brackets):
 
 from __future__ import annotations
 
+import functools
+
 from pbp.base.errors import PbpError
 from pbp.base.record import Record
 from pbp.datarules import places
 from pbp.datarules.format import VERBS, RulesFile, word
 
-KIND = {"number": "number", "text": "text", "bool": "bool", "list": "text", "choice": "text", "character": "text",
+KIND = {"number": "number", "text": "text", "bool": "bool", "list": "list", "choice": "text", "character": "text",
         "item": "text", "place": "text", "direction": "text", "item_here": "text"}
 PREFIXES = {"cible": "target", "mj": "gm", **places.PREFIXES}
 #: prefixes that only say what kind of value a name is (`jauge.energie` is the actor's `energie`)
@@ -35,6 +37,7 @@ AUDIENCE_WORDS = {"acteur": "actor", "moi": "actor", "self": "actor", "joueur": 
                   "mj": "gm", "tous": "public", "all": "public", "owner": "actor", "proprietaire": "actor"}
 
 
+@functools.lru_cache(maxsize=4096)  # a pure function of the name, asked at every evaluation
 def canonical_name(name: str) -> str:
     """A formula's name in the engine's spelling (`cible.force` -> `target.force`)."""
     head, dot, rest = name.partition(".")
@@ -81,7 +84,7 @@ class Program(Record):
     """The compiled rules: plain definitions (the file's data) and compiled parts."""
 
     __slots__ = ("data", "actions", "thresholds", "checks", "end_when", "costs", "requires", "formulas", "plays",
-                 "door_rules", "door_effects", "item_effects")
+                 "door_rules", "door_effects", "item_effects", "input_effects")
 
     def __init__(self, data: dict):
         self.data = data
@@ -96,6 +99,7 @@ class Program(Record):
         self.door_rules: dict[str, object] = {}  # door kind -> who may open it (pbp.datarules.places)
         self.door_effects: dict[str, list[Effect]] = {}  # door kind -> what opening it costs
         self.item_effects: dict[str, list[Effect]] = {}  # item -> what using it does
+        self.input_effects: dict[tuple, list[Effect]] = {}  # (input, effects|end_effects) -> effects (input_effects.py)
 
     @property
     def stats(self) -> dict:
@@ -137,6 +141,7 @@ class _Compiler:
                 (self.formula(r["if"], base + ("requires", i, "if"), scope, "bool"), r.get("message"),
                  base + ("requires", i)) for i, r in enumerate(action.get("requires") or [])]
             program.actions[action_id] = self.effects(action["effects"], base + ("effects",), dict(scope))
+            self.fields_refs(action.get("arg"), base + ("arg",))
         for gauge_id, gauge in (data.get("gauges") or {}).items():
             for i, threshold in enumerate(gauge.get("thresholds") or []):
                 path = ("gauges", gauge_id, "thresholds", i)
@@ -144,10 +149,15 @@ class _Compiler:
                     self.errors.append(self.rules.error("rules_threshold_empty", path))
                 program.thresholds[gauge_id, i] = self.effects(threshold["effects"], path + ("effects",),
                                                                self.scope({}))
+        for input_id, spec in (data.get("inputs") or {}).items():
+            for key in ("effects", "end_effects"):
+                if spec.get(key) is not None:
+                    program.input_effects[input_id, key] = self.effects(spec[key], ("inputs", input_id, key),
+                                                                        self.scope({}))
         for check_id, check in (data.get("checks") or {}).items():
             self.dice(check["dice"], ("checks", check_id, "dice"))
             program.checks[check_id] = self.formula(check["target"], ("checks", check_id, "target"),
-                                                    self.scope({}), "number")
+                                                    {**self.fields_names(), **self.scope({})}, "number")
         budget_gauge = (data.get("budget") or {}).get("gauge")
         if budget_gauge is not None:
             self.ref(budget_gauge, "gauges", ("budget", "gauge"))
@@ -169,6 +179,31 @@ class _Compiler:
         names.update({prefix + k: "number" for k in self.data.get("gauges") or {}})
         return names
 
+    def fields_refs(self, arg, path: tuple) -> None:
+        """An argument of fields (fields.py): each `among` names stats or gauges, `short` one of its fields."""
+        from pbp.datarules.fields import is_fields
+
+        if not is_fields(arg):
+            return
+        fields = arg.get("fields") or {}
+        if arg.get("short") is not None and arg["short"] not in fields:
+            self.errors.append(self.rules.error("rules_unknown_ref", path + ("short",), value=arg["short"],
+                                                section="fields", valid=list(fields), suggestion=None))
+        for name, field in fields.items():
+            for i, stat in enumerate(field.get("among") or [] if isinstance(field, dict) else []):
+                self.ref(stat, "stats", path + ("fields", name, "among", i), also="gauges")
+
+    def fields_names(self) -> dict[str, str]:
+        """`arg.<field>` of every action whose argument is made of fields: what a
+        check's chance may read (a check is rolled by actions; fields.py)."""
+        from pbp.datarules.fields import formula_names, is_fields
+
+        names = {}
+        for action in (self.data.get("actions") or {}).values():
+            if is_fields(action.get("arg")):
+                names = {**formula_names(action["arg"]), **names}
+        return names
+
     def gm_names(self) -> dict[str, str]:
         return {f"gm.{k}": KIND.get(word(v["type"]), "text") if word(v["type"]) != "bool" else "bool"
                 for k, v in (self.data.get("inputs") or {}).items()}
@@ -183,6 +218,10 @@ class _Compiler:
             if kind == "character":
                 names.update(self.character_names("target."))
                 names.update(places.target_names(self.data))
+            elif kind == "fields":  # arg.<field> (pbp/rulesets/data/fields.py)
+                from pbp.datarules.fields import formula_names
+
+                names.update(formula_names(arg))
         return names
 
     # -- parts -------------------------------------------------------------------------

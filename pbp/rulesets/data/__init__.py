@@ -137,7 +137,7 @@ class DataRuleset(Ruleset):
                     if "public" in R.visibility(spec.get("visibility")) or ident in me["revealed"]:
                         continue
                     for name in set(R.name_of(spec, ident).values()):
-                        found.add(f"{name} {values[ident]}")
+                        found.add(f"{name} {values.get(ident)}")
         from . import places
 
         return found | places.secret_values(self.program.data, state)
@@ -182,6 +182,10 @@ def core_arg(arg) -> dict:
     """An argument of the rules file in the core's argument types (pbp.model.orders.check_arg)."""
     spec = {"type": arg} if isinstance(arg, str) else dict(arg)
     kind = R.word(spec["type"])
+    if kind == "fields":  # named fields: the core's map (fields.py)
+        from .fields import core_arg as fields_arg
+
+        return fields_arg(spec, core_arg)
     out = {"optional": bool(spec.get("optional"))}
     if kind == "number":
         out.update(type="int", min=spec.get("min"), max=spec.get("max"))

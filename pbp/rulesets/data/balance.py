@@ -25,11 +25,18 @@ def legal_orders(rs, state: dict, scenario, handle: str) -> list[list[Action]]:
     longest = min((rs.program.data.get("budget") or {}).get("count") or MOST_ACTIONS, MOST_ACTIONS)
     layer = options
     for size in range(2, longest + 1):  # several actions a turn, as the budget allows
-        layer = [option + [a.replace(index=size - 1)] for option in layer for a in singles
+        layer = [option + [_again(a, size - 1)] for option in layer for a in singles
                  if not checks.check_orders(rs, state, scenario, PlayerOrders(
-                     handle, state["turn"] + 1, option + [a.replace(index=size - 1)]))][:MOST_OPTIONS]
+                     handle, state["turn"] + 1, option + [_again(a, size - 1)]))][:MOST_OPTIONS]
         options += layer
     return options[:MOST_OPTIONS] or [[]]
+
+
+def _again(action: Action, index: int) -> Action:
+    """The action once more in an order, its fields (a dict: fields.py) its own copy,
+    so an order file written from it repeats the values, never a YAML alias."""
+    arg = dict(action.arg) if isinstance(action.arg, dict) else action.arg
+    return action.replace(index=index, arg=arg)
 
 
 def game_summary(rs, state: dict, scenario) -> dict:

@@ -15,8 +15,17 @@ def cost_of(rs, action, state, handle) -> int:
     formula = rs.program.costs.get(action.id)
     if formula is None:
         return 0
-    value = R.env(formula.names_used, state, rs.program.data, handle, _target(rs, action), action.arg, {})
+    value = R.env(formula.names_used, state, rs.program.data, handle, _target(rs, action), action.arg,
+                  _fields(rs, action.id, action.arg, state, handle))
     return int(formula.evaluate(value, roll=_no_dice))
+
+
+def _fields(rs, action_id: str, arg, state: dict, handle: str) -> dict:
+    """`arg.<field>` of an action whose argument is made of fields (fields.py), else nothing."""
+    from .fields import bound, of_action
+
+    spec = of_action(rs.program.data, action_id)
+    return bound(spec, arg, state, handle) if spec is not None else {}
 
 
 def _no_dice(expression, suffix):
@@ -31,8 +40,11 @@ def _target(rs, action):
 
 def unmet(rs, action_id: str, state: dict, handle: str, arg=None, target=None) -> tuple | None:
     """The first prerequisite of an action not met ((formula, message, path)), else None."""
+    fields = None
     for formula, message, path in rs.program.requires.get(action_id, ()):
-        values = R.env(formula.names_used, state, rs.program.data, handle, target, arg, {})
+        if fields is None:
+            fields = _fields(rs, action_id, arg, state, handle)
+        values = R.env(formula.names_used, state, rs.program.data, handle, target, arg, fields)
         if not formula.evaluate(values, roll=_no_dice):
             return formula, message, path
     return None
@@ -97,6 +109,10 @@ def arg_values(rs, state: dict, handle: str, spec: dict, free_text: str = SAMPLE
     kind = R.word(arg["type"])
     if kind == "character":
         return targets_of(rs, state, handle, spec)
+    if kind == "fields":  # named fields (fields.py): the short field's values, the others at their defaults
+        from .fields import sample_values
+
+        return sample_values(arg, state, handle, lambda one: arg_values(rs, state, handle, one, free_text=None))
     if places.arg_kind(spec) is not None:
         return places.open_options(rs, kind, state, handle, state["characters"][handle]["place"])
     if kind == "choice":

@@ -16,7 +16,7 @@ import math
 from pbp.base.errors import PbpError
 from pbp.model import events as ev
 
-from . import places, rules as R
+from . import fields, input_effects, places, rules as R
 
 
 def initial_state(program, scenario) -> dict:
@@ -66,12 +66,24 @@ def sheet_values(program, state: dict, handle: str, owner: bool) -> list[dict]:
     """[{name: {fr, en}, value}] of a character's stats and gauges (the owner's view:
     everything but what only the MJ sees; the MJ's report uses owner=True too)."""
     me = state["characters"][handle]
-    rows = []
-    for section, values in (("stats", me["stats"]), ("gauges", me["gauges"])):
-        for ident, spec in getattr(program, section).items():
-            rows.append({"id": ident, "name": R.name_of(spec, ident), "value": values[ident],
-                         "visibility": list(R.visibility(spec.get("visibility")))})
-    return rows + places.sheet_rows(program.data, state, handle)
+    # each row its own dicts: an event holding one object twice would be written with a YAML alias
+    return [{"id": ident, "name": dict(name), "value": me[section].get(ident), "visibility": list(seen)}
+            for section, ident, name, seen in _sheet_rows(program)] + places.sheet_rows(program.data, state, handle)
+
+
+#: id(program) -> (the program, its sheet's rows): names and visibilities read once per rules file
+_SHEET_ROWS: dict[int, tuple] = {}
+
+
+def _sheet_rows(program) -> list[tuple]:
+    kept = _SHEET_ROWS.get(id(program))
+    if kept is None or kept[0] is not program:  # the program itself is kept: its id cannot be another's
+        if len(_SHEET_ROWS) > 64:
+            _SHEET_ROWS.clear()
+        rows = [(section, ident, R.name_of(spec, ident), R.visibility(spec.get("visibility")))
+                for section in ("stats", "gauges") for ident, spec in getattr(program, section).items()]
+        kept = _SHEET_ROWS[id(program)] = (program, rows)
+    return kept[1]
 
 
 class Turn:
@@ -89,6 +101,7 @@ class Turn:
         state = self.state
         state["turn"] += 1
         self.take_inputs()
+        self.inputs_act("start")
         losing = [h for h, me in state["characters"].items() if me["lost"] > 0]
         for handle in self.scenario.roster:
             if handle not in orders or not R.in_play(state, handle) or handle in losing:
@@ -98,10 +111,17 @@ class Turn:
                     self.action(handle, action)
         for handle in losing:
             state["characters"][handle]["lost"] -= 1
+        self.inputs_act("end")
         self.drop_inputs()
         self.end()
         if not state["over"]:
             sheets(self.program, state, self.scenario, self.out)
+
+    def inputs_act(self, when: str) -> None:
+        """The effects of the MJ's inputs given this turn, at its start or its end (input_effects.py)."""
+        for handle, name, effects in input_effects.due(self.program, self.gm_inputs, self.state, self.scenario.roster,
+                                                       when):
+            self.run(effects, Scope(handle, None, None, f"{handle}.{name}"))
 
     def take_inputs(self) -> None:
         """gm.yaml's `orders:` (checked by checks.gm_inputs), kept in the state
@@ -132,9 +152,14 @@ class Turn:
         target = action.arg if R.word(_arg_type(spec)) == "character" else None
         arg = places.normalized(self.data, spec, action.arg, self.state, handle)
         scope = Scope(handle, target, arg, f"{handle}.{action.id}")
-        audience = R.audience(R.visibility(spec.get("visibility")), handle, target)
-        self.emit(audience, "action", who=handle, action=action.id, name=R.name_of(spec, action.id),
-                  target=target, arg=None if target else places.shown(self.data, spec, arg))
+        shown = None if self.out.quiet else places.shown(self.data, spec, arg)
+        if fields.is_fields(spec.get("arg")):  # arg.<field> for its formulas, the fields as the post shows them
+            scope.bound.update(fields.bound(spec["arg"], arg, self.state, handle))
+            shown = None if self.out.quiet else fields.shown(spec["arg"], arg)
+        if not self.out.quiet:  # a simulated turn's events are not kept: not built either
+            audience = R.audience(R.visibility(spec.get("visibility")), handle, target)
+            self.emit(audience, "action", who=handle, action=action.id, name=R.name_of(spec, action.id),
+                      target=target, arg=None if target else shown)
         gauge = (self.data.get("budget") or {}).get("gauge")
         if gauge is not None and action.id in self.program.costs:  # points that do not come back: paid now
             from .checks import cost_of
@@ -171,6 +196,8 @@ class Turn:
             return rolls[-1].total
 
         result = formula.evaluate(values, roll=roll)
+        if not rolls:  # its dice were in a branch not taken (si(...)): nothing rolled, nothing to show
+            return result
         shown = R.as_number(result)
         self.emit(R.audience(to, scope.actor, scope.target), "dice", who=scope.actor, rolls=rolls,
                   formula=formula.source, value=shown)
@@ -210,9 +237,10 @@ class Turn:
         before = me["gauges"][gauge_id]
         after = R.clamp(before + amount, spec)
         me["gauges"][gauge_id] = after
-        audience = R.audience(to or R.visibility(spec.get("visibility")), handle, scope.target)
-        self.emit(audience, "gauge", who=handle, gauge=gauge_id, name=R.name_of(spec, gauge_id), before=before,
-                  change=amount, after=after, clamped=after != before + amount)
+        if not self.out.quiet:
+            audience = R.audience(to or R.visibility(spec.get("visibility")), handle, scope.target)
+            self.emit(audience, "gauge", who=handle, gauge=gauge_id, name=R.name_of(spec, gauge_id), before=before,
+                      change=amount, after=after, clamped=after != before + amount)
         if depth > self.rs.rules["limits"]["threshold_chain"]:
             raise PbpError("data.threshold_chain", gauge=gauge_id, limit=self.rs.rules["limits"]["threshold_chain"])
         for i, threshold in enumerate(spec.get("thresholds") or []):
@@ -260,20 +288,24 @@ class Turn:
     def do_check(self, effect, scope) -> None:
         check_id = effect.value
         spec = self.data["checks"][check_id]
-        chance = _whole(self.evaluate(self.program.checks[check_id], scope))
+        seen_by = effect.to or R.visibility(spec.get("visibility"))  # dice of the chance: seen as the check is
+        chance = _whole(self.evaluate(self.program.checks[check_id], scope, None if "public" in seen_by else seen_by))
         roll = self.dice.roll(f"{scope.label}.{check_id}", str(spec["dice"]))
         result = judge(spec, roll.total, chance)
         scope.bind_check(effect.as_name, result, roll.total)
-        audience = R.audience(effect.to or R.visibility(spec.get("visibility")), scope.actor, scope.target)
-        self.emit(audience, "check", who=scope.actor, check=check_id, name=R.name_of(spec, check_id), roll=roll,
-                  target=chance, success=result["success"], critical=result["critical"], margin=result["margin"],
-                  band=result["band"], sign=spec.get("success", "<="))
+        if not self.out.quiet:
+            audience = R.audience(seen_by, scope.actor, scope.target)
+            self.emit(audience, "check", who=scope.actor, check=check_id, name=R.name_of(spec, check_id), roll=roll,
+                      target=chance, success=result["success"], critical=result["critical"],
+                      margin=result["margin"], band=result["band"], sign=spec.get("success", "<="))
         self.run(effect.then if result["success"] else effect.otherwise, scope)
 
     def do_if(self, effect, scope) -> None:
         self.run(effect.then if self.evaluate(effect.formulas["if"], scope, effect.to) else effect.otherwise, scope)
 
     def do_say(self, effect, scope) -> None:
+        if self.out.quiet:  # a simulated turn: a message changes nothing, and nobody reads it
+            return
         messages = self.data.get("messages") or {}
         text = messages.get(effect.value, effect.value) if isinstance(effect.value, str) else effect.value
         audience = R.audience(effect.to, scope.actor, scope.target)
@@ -387,20 +419,40 @@ class Scope:
         self.bound[f"{name}.critical"] = result["critical"] is not None
         self.bound[f"{name}.band"] = (result["band"] or {}).get("fr", "")
 
-    def values(self, turn: Turn) -> dict:
+    def values(self, turn: Turn) -> "Said":
         """What a message may name: the results bound, the actor's values and names."""
-        state = turn.state
-        out = {"turn": state["turn"]}
-        if self.actor:
-            me = state["characters"][self.actor]
-            out.update(me["stats"])
-            out.update(me["gauges"])
-            out["name"] = turn.scenario.name(self.actor)
-        if self.target:
-            out["target"] = turn.scenario.name(self.target)
-        elif self.arg is not None:
-            out["arg"] = self.arg
-        for name in turn.data.get("inputs") or {}:
-            out[f"gm.{name}"] = R.gm_value(state, turn.data, name, self.actor)
-        out.update(self.bound)
-        return out
+        return Said(self, turn)
+
+
+class Said:
+    """A message's names, each looked up when the message names it (a message names
+    few; building every value for each would cost more than the turn's rules):
+    the results bound, then the MJ's inputs (`gm.<input>`), the target's or the
+    argument's name, the actor's name, gauges and stats, the turn."""
+
+    __slots__ = ("scope", "turn")
+
+    def __init__(self, scope: Scope, turn: Turn):
+        self.scope, self.turn = scope, turn
+
+    def get(self, key: str, default=None):
+        scope, state = self.scope, self.turn.state
+        if key in scope.bound:
+            return scope.bound[key]
+        if key.startswith("gm.") and key[3:] in (self.turn.data.get("inputs") or {}):
+            return R.gm_value(state, self.turn.data, key[3:], scope.actor)
+        if key == "target" and scope.target:
+            return self.turn.scenario.name(scope.target)
+        if key == "arg" and not scope.target and scope.arg is not None:
+            return scope.arg
+        if scope.actor:
+            if key == "name":
+                return self.turn.scenario.name(scope.actor)
+            me = state["characters"][scope.actor]
+            if key in me["gauges"]:
+                return me["gauges"][key]
+            if key in me["stats"]:
+                return me["stats"][key]
+        if key == "turn":
+            return state["turn"]
+        return default

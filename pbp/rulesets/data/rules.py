@@ -112,6 +112,8 @@ def env(names, state: dict, rules: dict, actor: str | None, target: str | None, 
             out[name] = state["turn"]
         elif key == "arg":
             out[name] = arg
+        elif key.startswith("arg."):  # a field an order left out, or a check rolled by another action
+            out[name] = "" if key.endswith(".id") else 0
         elif key.startswith("gm."):
             out[name] = gm_value(state, rules, key[3:], actor)
         elif places_reads(key, rules):
