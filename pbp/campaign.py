@@ -24,6 +24,7 @@ from functools import cached_property
 from pathlib import Path
 
 from pbp import formats, i18n, ruleset as rulesets, schema, yamlio
+from pbp.memtree import MemoryPath
 from pbp.errors import ErrorList, InputError, PbpError, UnknownRuleError, UnknownRulesetError
 from pbp.record import Record
 
@@ -115,7 +116,10 @@ def read_text(path: Path, name: str) -> str:
 def read_bytes(path: Path, name: str) -> bytes:
     """A campaign file's bytes; what goes wrong is said naming the file as the MJ
     sees it. Only a regular file is read, opened non-blocking: a FIFO or a
-    device named like a campaign file is refused, never waited on."""
+    device named like a campaign file is refused, never waited on. A file of
+    a folder held in memory (an audited bundle: pbp.memtree) is read from there."""
+    if isinstance(path, MemoryPath):
+        return _read_member(path, name)
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
@@ -134,6 +138,17 @@ def read_bytes(path: Path, name: str) -> bytes:
         raise InputError("file_unreadable", file=name, reason=exc.strerror) from None
     finally:
         os.close(fd)
+    return data
+
+
+def _read_member(path: MemoryPath, name: str, limit: int | None = None, limit_key: str = "") -> bytes:
+    """A file of a folder held in memory, as `read_bytes` and `Campaign.read_input` read one from disk."""
+    if not path.exists():
+        raise InputError("file_missing", file=name)
+    _refuse_kind(path.stat().st_mode, name)
+    data = path.read_bytes()
+    if limit is not None and len(data) > limit:
+        raise InputError("file_too_large", file=name, size=len(data), limit=limit, limit_key=limit_key)
     return data
 
 
@@ -388,13 +403,18 @@ class Campaign(Record):
     def has_input(self, path: Path) -> bool:
         """Whether a name exists at all, a broken or looping link included (it
         is then refused by name, not taken as absent)."""
-        return os.path.lexists(path)
+        return path.exists() if isinstance(path, MemoryPath) else os.path.lexists(path)
 
     def check_input(self, path: Path) -> Path:
         """The real path of an input file, if pbp may read it: a regular file
         inside the campaign folder (through symlinks that stay inside). Else an
         InputError naming it and saying what it is. Opens nothing."""
         rel = self.rel(path)
+        if isinstance(path, MemoryPath):  # no links in memory: a member is a file or a folder
+            if not path.exists():
+                raise InputError("file_missing", file=rel)
+            _refuse_kind(path.stat().st_mode, rel)
+            return path
         try:
             mode = os.lstat(path).st_mode
         except FileNotFoundError:
@@ -422,6 +442,8 @@ class Campaign(Record):
         swapped), at most `limit` bytes read."""
         rel = self.rel(path)
         real = self.check_input(path)
+        if isinstance(real, MemoryPath):
+            return _read_member(real, rel, limit, limit_key)
         flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
         try:
             fd = os.open(real, flags)
@@ -455,6 +477,8 @@ class Campaign(Record):
     def rel(self, path: Path) -> str:
         """A path as the MJ sees it: relative to the campaign folder."""
         try:
+            if isinstance(path, MemoryPath):
+                return str(path.relative_to(self.root))
             return str(Path(path).relative_to(self.root))
         except ValueError:
             return str(path)
@@ -529,8 +553,10 @@ def _check_limits(raw, bad) -> None:
             raise bad("bad_limit", ("limits", key), key=key, value=value)
 
 
-def open_campaign(path: str | Path) -> Campaign:
-    root = Path(path).resolve()
+def open_campaign(path: str | Path | MemoryPath) -> Campaign:
+    """The campaign folder at `path`, its campaign.yaml checked: on disk, or held
+    in memory (an audited bundle, pbp.memtree)."""
+    root = path if isinstance(path, MemoryPath) else Path(path).resolve()
     config_path = root / CAMPAIGN_FILE
     if not config_path.exists():
         above = next((folder for folder in root.parents if (folder / CAMPAIGN_FILE).is_file()), None)

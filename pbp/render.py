@@ -60,6 +60,7 @@ from pathlib import Path
 from markupsafe import Markup as _JinjaSafe
 
 from pbp.errors import PbpError, TemplateError
+from pbp.memtree import MemoryPath
 from pbp.patterns import DIGIT, SPACE, Lazy, Linear
 
 ZWSP = "\u200b"
@@ -735,6 +736,14 @@ def _loader(paths: list[Path]):
     class DataLoader(FileSystemLoader):
         def get_source(self, environment, template):
             pieces = split_template_path(template)
+            for folder in in_memory:  # an audited bundle's own templates: before pbp's, as on disk
+                found = folder.joinpath(*pieces)
+                if found.is_file():
+                    if found.stat().st_size > MAX_TEMPLATE_BYTES:
+                        exc = SecurityError(f"{template}: over {MAX_TEMPLATE_BYTES} bytes")
+                        exc.template = str(found)
+                        raise exc
+                    return found.read_text(encoding="utf-8"), str(found), lambda: True
             for folder in self.searchpath:
                 path = os.path.join(folder, *pieces)
                 try:
@@ -752,7 +761,8 @@ def _loader(paths: list[Path]):
                 break
             return super().get_source(environment, template)
 
-    return DataLoader([str(p) for p in paths])
+    in_memory = [p for p in paths if isinstance(p, MemoryPath)]
+    return DataLoader([str(p) for p in paths if not isinstance(p, MemoryPath)])
 
 
 class _Budget:
@@ -823,7 +833,7 @@ def renderer_for(paths: list[Path], fmt: str, dialect: str = "phpbb", lang: str 
     turn, shares it, so each template is loaded and compiled once. Its
     templates are read once: `forget_renderers` (each command, in the command
     line) starts again from the files."""
-    key = (tuple(str(p) for p in paths), fmt, dialect, lang, str(root) if root is not None else None)
+    key = (tuple(paths), fmt, dialect, lang, root)  # a folder in memory (pbp.memtree) is its own tree's
     rend = _RENDERERS.get(key)
     if rend is None:
         if len(_RENDERERS) >= _RENDERERS_KEPT:
@@ -853,8 +863,8 @@ class Renderer:
         self.output_format = formats.get(fmt, text=True)
         self.fmt = formatter(fmt, dialect, lang)
         self.lang = lang
-        self.paths = [Path(p) for p in paths]
-        self.root = Path(root).resolve() if root is not None else None
+        self.paths = [_path(p) for p in paths]
+        self.root = _path(root).resolve() if root is not None else None
         self._chosen: dict[str, str] = {}  # template name -> the file name it is found under
         self.env = Environment(
             loader=_loader(paths),
@@ -938,17 +948,21 @@ class Renderer:
         """The template file a traceback frame runs, or None for Python code."""
         if not filename.endswith(".j2"):
             return None
-        path = Path(filename).resolve()
         for folder in self.paths:
-            if path.is_relative_to(folder.resolve()):
-                return path
+            if isinstance(folder, MemoryPath):  # named by the loader: str(MemoryPath)
+                if filename.startswith(str(folder) + "/"):
+                    return folder / filename[len(str(folder)) + 1:]
+            elif Path(filename).resolve().is_relative_to(folder.resolve()):
+                return Path(filename).resolve()
         return None
 
-    def _own(self, path: Path) -> bool:
+    def _own(self, path) -> bool:
         return self.root is not None and path.is_relative_to(self.root)
 
     def _shown(self, path) -> str:
-        path = Path(path).resolve()
+        if isinstance(path, str) and self.root is not None and path.startswith(str(self.root) + "/"):
+            return path[len(str(self.root)) + 1:]  # a template of a folder in memory, as its loader named it
+        path = _path(path).resolve()
         return str(path.relative_to(self.root)) if self._own(path) else str(path)
 
     def _template_error(self, exc: Exception, context: dict) -> TemplateError | None:
@@ -984,7 +998,7 @@ class Renderer:
                 key, params = "template_invalid", {"error": message}
         elif isinstance(exc, SecurityError):
             key, params = "template_unsafe", {"error": str(exc).rstrip(".")}
-            where = where if where[0] is not None else (Path(exc.template) if hasattr(exc, "template") else None, None)
+            where = where if where[0] is not None else (getattr(exc, "template", None), None)
         elif isinstance(exc, jinja2.TemplateError):
             key, params = "template_invalid", {"error": str(exc)}
         else:
@@ -995,6 +1009,11 @@ class Renderer:
             key, params = "template_failed", {"error": f"{type(exc).__name__}: {exc}"[:300]}
         path, line = where
         return TemplateError(key, file=self._shown(path) if path else None, line=line, **params)
+
+
+def _path(path) -> Path | MemoryPath:
+    """A template folder or file: on disk, or in memory (an audited bundle's, pbp.memtree)."""
+    return path if isinstance(path, MemoryPath) else Path(path)
 
 
 def tidy(text: str) -> str:

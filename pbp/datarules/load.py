@@ -21,7 +21,7 @@ def read(root: Path, overrides: dict | None = None, lang: str = "fr") -> RulesFi
     format.LIMITS["rules_file_bytes"], read and checked."""
     from pbp.campaign import read_bytes
 
-    path = Path(root) / RULES_FILE
+    path = (Path(root) if isinstance(root, str) else root) / RULES_FILE  # on disk, or in memory (pbp.memtree)
     if not path.exists():
         rules_format.rules_schema()  # registers the messages
         raise InputError("rules_missing", file=RULES_FILE)
