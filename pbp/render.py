@@ -676,47 +676,14 @@ def template_paths(ruleset_id: str, lang: str, campaign_root: Path | None = None
     return [p for p in paths if p.is_dir()]
 
 
-#: what one rendering may do, whatever its template says (a campaign's templates
-#: are a stranger's data): loop iterations over `range`, characters written, the
-#: length of a repeated text or list (`"x" * n`), an exponent
-MAX_ITERATIONS = 1_000_000
+#: the characters one rendering writes (a post); what else a template may do: pbp.sandbox
 MAX_OUTPUT_CHARS = 4 * 1024 * 1024
-MAX_REPEATED = 1_000_000
-MAX_EXPONENT = 1_000
 
 
 def _environment_class():
-    from jinja2.sandbox import SandboxedEnvironment, SecurityError
+    from pbp.sandbox import BoundedEnvironment
 
-    class DataFirstEnvironment(SandboxedEnvironment):
-        """Templates run sandboxed (no attribute starting with `_`, no unsafe
-        callable: `''.__class__`, `cycler.__init__.__globals__` are refused)
-        with their work bounded (see MAX_ITERATIONS...). `e.data.items` means
-        the key "items", not the dict method: event data keys win over dict
-        attributes."""
-
-        intercepted_binops = frozenset(["*", "**"])
-
-        def getattr(self, obj, attribute):
-            if type(obj) is dict:  # one lookup, not `in` then `[]`: templates read event data all the time
-                try:
-                    return obj[attribute]
-                except KeyError:
-                    pass
-            elif isinstance(obj, dict) and attribute in obj:  # (a defaultdict would make up the key)
-                return obj[attribute]
-            return SandboxedEnvironment.getattr(self, obj, attribute)
-
-        def call_binop(self, context, operator, left, right):
-            if operator == "**" and isinstance(right, int) and abs(right) > MAX_EXPONENT:
-                raise SecurityError(f"exponent {right} over {MAX_EXPONENT}")
-            if operator == "*" and isinstance(left, int) != isinstance(right, int):
-                sequence, times = (right, left) if isinstance(left, int) else (left, right)
-                if hasattr(sequence, "__len__") and times * len(sequence) > MAX_REPEATED:
-                    raise SecurityError(f"a repeated value of {times * len(sequence)} items, over {MAX_REPEATED}")
-            return SandboxedEnvironment.call_binop(self, context, operator, left, right)
-
-    return DataFirstEnvironment
+    return BoundedEnvironment
 
 
 MAX_TEMPLATE_BYTES = 1024 * 1024
@@ -763,23 +730,6 @@ def _loader(paths: list[Path]):
 
     in_memory = [p for p in paths if isinstance(p, MemoryPath)]
     return DataLoader([str(p) for p in paths if not isinstance(p, MemoryPath)])
-
-
-class _Budget:
-    """The loop iterations `range` gives one rendering (templates have no other
-    unbounded loop: a `for` goes over data, or over a range)."""
-
-    def __init__(self):
-        self.left = MAX_ITERATIONS
-
-    def range(self, *args):
-        from jinja2.sandbox import SecurityError
-
-        numbers = range(*args)
-        self.left -= len(numbers)
-        if self.left < 0:
-            raise SecurityError(f"over {MAX_ITERATIONS} loop iterations in one rendering")
-        return numbers
 
 
 #: how every Renderer's environment is built
@@ -883,10 +833,6 @@ class Renderer:
                                 t=lambda key, **params: i18n.t(lang, key, **params))
         # `items | map("extract", mapping)`: look each item up in a mapping (kept when absent).
         self.env.filters["extract"] = lambda key, mapping: mapping.get(key, key) if hasattr(mapping, "get") else key
-        del self.env.globals["lipsum"]  # random text, of any length asked: nothing a post needs
-        # imported templates and macros see the globals, not the context: the budget is read from here
-        self._budget = _Budget()
-        self.env.globals["range"] = lambda *args: self._budget.range(*args)
 
     def has(self, name: str) -> bool:
         """Whether a template `name` exists for this format (an optional one)."""
@@ -928,11 +874,13 @@ class Renderer:
 
     def _bounded_render(self, template, context: dict) -> str:
         """The template's text, written piece by piece: refused past
-        MAX_OUTPUT_CHARS, and `range` counted against the rendering's budget."""
+        MAX_OUTPUT_CHARS, with a new budget of work (pbp.sandbox)."""
         from jinja2.sandbox import SecurityError
 
+        from pbp.sandbox import Budget
+
         out, size = [], 0
-        self._budget = _Budget()
+        self.env.budget = Budget()
         for piece in template.generate(**context):
             size += len(piece)
             if size > MAX_OUTPUT_CHARS:
