@@ -1,4 +1,4 @@
-"""`pbp reveal` and `pbp audit` (pbp/audit.py): an honest archive passes, and any
+"""`pbp reveal` and `pbp audit` (pbp/trust/audit.py): an honest archive passes, and any
 change to a published game is found and named."""
 
 import io
@@ -8,9 +8,10 @@ import tarfile
 
 import pytest
 
-from pbp import seal, yamlio
-from pbp.campaign import open_campaign
-from pbp.render import package_dir
+from pbp.base import yamlio
+from pbp.engine import seal
+from pbp.engine.campaign import open_campaign
+from pbp.render.render import package_dir
 from tests.helpers import copy_example, pbp, write
 
 EXAMPLES = sorted(d.name for d in package_dir("campaigns").iterdir() if (d / "campaign.yaml").exists())
@@ -320,7 +321,7 @@ def page_copy(thread: str, fmt: str = "bbcode") -> str:
     import html
     import re
 
-    from pbp import preview
+    from pbp.render import preview
     from tests.helpers import needs
 
     needs("bbcode" if fmt == "bbcode" else "markdown_it")

@@ -20,10 +20,12 @@ import shutil
 
 import pytest
 
-from pbp import ruleset, turn, yamlio
-from pbp.campaign import open_campaign
-from pbp.ruleset import COMMANDS, ODDS, SIMULATE, Ruleset
-from pbp.render import package_dir
+from pbp.base import yamlio
+from pbp.engine import turn, turn_inputs, turn_posts
+from pbp.engine.campaign import open_campaign
+from pbp.model import ruleset
+from pbp.model.ruleset import COMMANDS, ODDS, SIMULATE, Ruleset
+from pbp.render.render import package_dir
 from tests.helpers import pbp
 
 BOT_TURNS = 4
@@ -84,7 +86,7 @@ def play_bot_turns(root, seed: int, turns: int) -> list[int]:
         if rs.is_over(state):
             break
         for handle in rs.players_to_play(state, scenario):
-            from pbp.orders import PlayerOrders
+            from pbp.model.orders import PlayerOrders
 
             for option in rs.legal_orders(state, scenario, handle):
                 refusals = rs.check_orders(state, scenario, PlayerOrders(handle, n + 1, list(option)))
@@ -117,7 +119,7 @@ def test_bots_play_and_every_post_renders_and_replays(tmp_path, rid, source):
             other = campaign.replace(config={**campaign.config, "lang": lang})
             out = turn.compute(other, n)
             for fmt, ext in (("bbcode", "bbcode"), ("markdown", "md")):
-                turn.render_all(other, out, fmt)
+                turn_posts.render_all(other, out, fmt)
                 posts = {k: v.decode() for k, v in out.files.items() if k.endswith("." + ext)}
                 assert f"public.{ext}" in posts and f"gm.{ext}" in posts
                 for name, text in posts.items():
@@ -131,7 +133,7 @@ def test_the_order_form_round_trips(tmp_path, rid, source):
     """`pbp orders --player H` is a valid order file as it is (shape and
     vocabulary), and once its `actions:` is filled with a bot's legal
     actions it passes `pbp check` and reads back as those very actions."""
-    from pbp import orders as od
+    from pbp.model import orders as od
 
     root = new_campaign(tmp_path, rid, source)
     campaign = open_campaign(root)
@@ -161,7 +163,7 @@ def test_the_order_form_round_trips(tmp_path, rid, source):
         wanted[handle] = [(a.id, a.arg) for a in actions]
     r = pbp("check", cwd=root)
     assert r.exit_code == 0, r.output
-    inputs = turn.gather(open_campaign(root), n + 1, state)
+    inputs = turn_inputs.gather(open_campaign(root), n + 1, state)
     got = {h: [(a.id, a.arg) for a in o.actions] for h, o in inputs.orders.items() if not o.default}
     # a form sent back with no action and no roleplay is an unfilled form: nothing sent
     assert got == {h: a for h, a in wanted.items() if a}
@@ -193,7 +195,7 @@ def test_a_quiet_set_up_is_the_same_set_up(rid):
     """`pbp simulate` sets each game up quietly (no events): the state and the
     dice drawn must be those of a real set-up, or a simulation would play
     other games than the ones it stands for."""
-    from pbp.dice import FreeDice
+    from pbp.model.dice import FreeDice
 
     rs = ruleset.get(rid)
     scenario = rs.sample_scenario(6, random.Random(5))

@@ -1,4 +1,4 @@
-"""Output formats are registered in one place (pbp/formats.py): every name the
+"""Output formats are registered in one place (pbp/render/formats.py): every name the
 MJ may give (campaign.yaml's `format:`, a turn's record, `--format`) is one of
 them, and any other is a clean refusal listing the valid ones, never a post
 silently rendered as plain text."""
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbp import formats, render
-from pbp.errors import PbpError
+from pbp.base.errors import PbpError
+from pbp.render import formats, formatters
 from tests.helpers import copy_example, pbp
 
 VALID_FR = "Valeurs possibles : bbcode, markdown."
@@ -82,6 +82,6 @@ def test_every_registered_format_writes_its_posts_and_its_preview(skirmish):
 
 def test_the_renderer_refuses_a_name_it_does_not_have():
     with pytest.raises(PbpError) as caught:
-        render.formatter("html")
+        formatters.formatter("html")
     assert caught.value.text("en") == "`html` is not a valid value. Valid values: bbcode, markdown."
-    assert render.formatter("text").name == "text"  # the terminal's screens (pbp status, order forms)
+    assert formatters.formatter("text").name == "text"  # the terminal's screens (pbp status, order forms)

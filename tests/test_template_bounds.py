@@ -79,7 +79,7 @@ CHILD = """
 import json, os, resource, sys
 sys.path.insert(0, {repo!r})
 from click.testing import CliRunner
-from pbp import ruleset
+from pbp.model import ruleset
 from tests.toy import Toy
 ruleset.register(Toy)
 from pbp.cli import main

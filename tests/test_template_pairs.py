@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from jinja2 import Environment, nodes
 
-from pbp.render import ENV_OPTIONS, package_dir
+from pbp.render.render import ENV_OPTIONS, package_dir
 
 TEMPLATES = package_dir("templates")
 PAIRS = sorted(path.relative_to(TEMPLATES) for path in TEMPLATES.rglob("*.j2")

@@ -24,16 +24,16 @@ def orders(ctx, handle, write_file):
         return
     if handle is None:
         raise click.MissingParameter(ctx=ctx, param=next(p for p in ctx.command.params if p.name == "handle"))
-    from pbp import turn
-    from pbp.campaign import atomic_write
-    from pbp.errors import PbpError
+    from pbp.base.errors import PbpError
+    from pbp.engine import turn_inputs
+    from pbp.engine.campaign import atomic_write
 
     campaign = campaign_of(ctx)
     handle = campaign.handle(handle)
-    n, state = turn.next_turn_of(campaign, handle, "player_out_no_form")
-    text = turn.order_form(campaign, handle, n, state)
+    n, state = turn_inputs.next_turn_of(campaign, handle, "player_out_no_form")
+    text = turn_inputs.order_form(campaign, handle, n, state)
     if write_file:
-        from pbp.campaign import handle_file
+        from pbp.engine.campaign import handle_file
 
         target = campaign.turn_dir(n) / "orders" / f"{handle_file(handle)}.yaml"
         if target.exists():
@@ -56,9 +56,11 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
     file for the next turn: prints what was understood, what `pbp check` says of it
     and the receipt to send back. Anything ambiguous or unknown is asked (exit 1,
     nothing written)."""
-    from pbp import i18n, import_orders, turn
-    from pbp.campaign import atomic_write
-    from pbp.errors import InputError
+    from pbp.base import i18n
+    from pbp.base.errors import InputError
+    from pbp.engine import turn_inputs, turn_posts
+    from pbp.engine.campaign import atomic_write
+    from pbp.plaintext import import_orders
 
     handle = handle or ctx.obj.get("orders_player")
     if handle is None:
@@ -74,7 +76,7 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
     for note in notes:
         click.echo(note.text(lang), err=True)
     if write_file and not force:
-        existing = [p for h, p in campaign.order_files(turn.next_turn(campaign)) if h == handle]
+        existing = [p for h, p in campaign.order_files(turn_inputs.next_turn(campaign)) if h == handle]
         if existing:
             raise InputError("import_exists", file=campaign.rel(existing[0]))
     result = import_orders.import_message(campaign, handle, text)
@@ -103,7 +105,7 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
         say("import_check_ok", actions=_n_actions(lang, len(result.receipt["actions"])))
     click.echo("")
     say("import_receipt")
-    click.echo(turn.renderer(campaign, fmt).render("receipt", title=campaign.title, **result.receipt), nl=False)
+    click.echo(turn_posts.renderer(campaign, fmt).render("receipt", title=campaign.title, **result.receipt), nl=False)
     if result.problems:
         ctx.exit(1)
 
@@ -113,11 +115,12 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
 @click.pass_context
 def check(ctx, n):
     """Validate the submitted orders; list who has not sent any."""
-    from pbp import i18n, loop, turn
+    from pbp.base import i18n
+    from pbp.engine import loop, turn_inputs
 
     campaign = campaign_of(ctx)
     lang = campaign.lang
-    n = turn.check_turn_number(campaign, n)
+    n = turn_inputs.check_turn_number(campaign, n)
     report = loop.check_turn(campaign, n)
     inputs = report.inputs
     for error in inputs.errors + report.forced:
@@ -173,7 +176,7 @@ def _say_deadline(lines: list[str]) -> None:
 
 
 def _n_actions(lang: str, count: int) -> str:
-    from pbp import i18n
+    from pbp.base import i18n
 
     return i18n.t(lang, "n_actions", count=count)
 
@@ -185,13 +188,13 @@ def _n_actions(lang: str, count: int) -> str:
 @click.pass_context
 def receipt(ctx, handle, n, fmt):
     """What pbp understood of a player's orders, ready to paste into a private message."""
-    from pbp import loop, turn
+    from pbp.engine import loop, turn_inputs, turn_posts
 
     campaign = campaign_of(ctx)
     handle = campaign.handle(handle)
-    n = turn.check_turn_number(campaign, n)
+    n = turn_inputs.check_turn_number(campaign, n)
     context = loop.receipt(campaign, handle, n)
-    click.echo(turn.renderer(campaign, fmt).render("receipt", title=campaign.title, **context), nl=False)
+    click.echo(turn_posts.renderer(campaign, fmt).render("receipt", title=campaign.title, **context), nl=False)
 
 
 @click.command(cls=PbpCommand)
@@ -200,10 +203,10 @@ def receipt(ctx, handle, n, fmt):
 @click.pass_context
 def remind(ctx, n, fmt):
     """A reminder post: who has not sent valid orders yet, and the deadline."""
-    from pbp import loop, turn
+    from pbp.engine import loop, turn_inputs, turn_posts
 
     campaign = campaign_of(ctx)
-    n = turn.check_turn_number(campaign, n)
+    n = turn_inputs.check_turn_number(campaign, n)
     context = loop.reminder(campaign, n)
-    click.echo(turn.renderer(campaign, fmt).render("remind", title=campaign.title, names=campaign.names,
+    click.echo(turn_posts.renderer(campaign, fmt).render("remind", title=campaign.title, names=campaign.names,
                                                    **context), nl=False)
