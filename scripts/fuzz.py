@@ -567,6 +567,9 @@ def main(argv=None) -> int:
     parser.add_argument("--examples", default=",".join(EXAMPLES))
     parser.add_argument("--mj-files", default=",".join(MJ_FILES), help="which MJ files the MJ cases damage")
     parser.add_argument("--show", type=int, default=3, help="examples shown per failure class")
+    parser.add_argument("--log", default=None,
+                        help="a file each case's outcome is appended to as it is known (JSON lines): a long run "
+                             "stopped early still says what it found")
     args = parser.parse_args(argv)
     global MJ_TARGETS
     MJ_TARGETS = tuple(f for f in args.mj_files.split(",") if f)
@@ -588,14 +591,21 @@ def main(argv=None) -> int:
         done = 0
         ctx = multiprocessing.get_context("fork")
         with ctx.Pool(args.jobs, initializer=_worker_init, initargs=(base, names, args.timeout)) as pool:
+            log = open(args.log, "a", encoding="utf-8") if args.log else None
             for results in pool.imap_unordered(_run_chunk, jobs):
                 for case, family, outcome, what, output in results:
+                    if log is not None:
+                        log.write(json.dumps({"case": case, "family": family, "outcome": outcome, "what": what,
+                                              "output": output if outcome in FAILURES else ""}) + "\n")
+                        log.flush()
                     counts[family]["tried"] += 1
                     counts[family][outcome] += 1
                     if outcome in FAILURES:
                         examples.setdefault((family, outcome), []).append((case, what, output))
                 done += len(results)
                 print(f"\r{done}/{len(cases)} cases", end="", file=sys.stderr, flush=True)
+            if log is not None:
+                log.close()
         print(file=sys.stderr)
     finally:
         shutil.rmtree(base, ignore_errors=True)
