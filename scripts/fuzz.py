@@ -25,6 +25,16 @@ internal error, state changed after a refusal, refusal naming no file, clean
 refusal (exit 1 naming a file), valid (exit 0). Cases are numbered and each
 draws from its own seed, so a run is the same whatever `--jobs`; a failure's
 case number replays it alone with `--first N --cases 1`.
+
+Figures (3 December 2026, seed 0, 2 jobs, --timeout 5, on a 2-core machine
+shared with a full test run and other work, load 8 to 10): 975 cases in 27
+minutes before the run was stopped (`--log` kept them; the 10,000 asked did not
+fit the time); 876 clean refusals naming the damaged file, 89 valid, 0 crashes,
+0 tracebacks, 0 internal errors, 0 state changed, 0 refusals naming no file or
+another file; 10 "hangs", all `pbp run` on skirmish past 5 s of wall time under
+that load: replayed alone (`--first 306 --cases 1`) the case is valid, and the
+timeout measures wall time, not CPU. An earlier run of the same seed reached
+6,000 cases before it was stopped, without a summary.
 """
 
 from __future__ import annotations
