@@ -2,6 +2,8 @@
 change to a published game is found and named."""
 
 import io
+import os
+import sys
 import tarfile
 
 import pytest
@@ -430,54 +432,84 @@ def _raw_bundle(path, headers: list[bytes], tail: bytes = b""):
     return path
 
 
+_WRITES: list = []  # the files and folders written while a test watches (`written`)
+_WATCHING = []
+
+
+def _watch_writes(event, args):
+    """An audit hook (it cannot be removed: it records only while a test watches)."""
+    if not _WATCHING:
+        return
+    if event == "open" and isinstance(args[0], (str, bytes, os.PathLike)):
+        path, mode, flags = args
+        if (mode is not None and any(c in mode for c in "wax+")) or \
+                (mode is None and flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT)):
+            _WRITES.append(os.fsdecode(path))
+    elif event in ("os.mkdir", "os.rename", "shutil.copyfile"):
+        _WRITES.append(os.fsdecode(args[0]))
+
+
+sys.addaudithook(_watch_writes)
+
+
 @pytest.fixture
-def scratch(tmp_path, monkeypatch):
-    """The audit's scratch folder, kept so a test can see what was written in it."""
-    import contextlib
-
-    from pbp.trust import audit as audit_module
-
-    folder = tmp_path / "scratch"
-    folder.mkdir()
-    monkeypatch.setattr(audit_module.tempfile, "TemporaryDirectory",
-                        lambda **kw: contextlib.nullcontext(str(folder)))
-    return folder
+def written():
+    """A function giving every file or folder written since the test began (the
+    user's cache folder left out: it holds pbp's own plain data, no bundle's file)."""
+    cache = os.path.abspath(os.environ["XDG_CACHE_HOME"])
+    _WRITES.clear()
+    _WATCHING.append(True)
+    yield lambda: [w for w in _WRITES if not os.path.abspath(w).startswith(cache)]
+    _WATCHING.clear()
 
 
-def test_a_member_larger_than_an_audit_accepts_is_refused_at_its_header(tmp_path, scratch):
+def test_an_audit_writes_nothing_to_disk(played, tmp_path, written):
+    """The bundle is replayed from memory: not one of its files is unpacked."""
+    bundle = reveal(played, tmp_path)
+    _WRITES.clear()
+    r = audit(bundle, tmp_path)
+    assert r.exit_code == 0, r.output
+    assert "Verdict : tout concorde (3 tours)." in r.output
+    assert written() == []
+
+
+def test_a_member_larger_than_an_audit_accepts_is_refused_at_its_header(tmp_path, written):
     """A 1.8 MB bundle may unpack to a 400 MB world.yaml: refused from its header, nothing read."""
     ok = tarfile.TarInfo("campaign/campaign.yaml")
     ok.size = 0
     huge = tarfile.TarInfo("campaign/world.yaml")
     huge.size = 400 * 1024 * 1024
     bundle = _raw_bundle(tmp_path / "bombe.tar.gz", [ok.tobuf(), huge.tobuf()], b"a" * 4096)
+    _WRITES.clear()  # the bundle itself
     r = pbp("audit", bundle)
     assert r.exit_code == 1
     assert r.stderr == (f"{bundle}: « campaign/world.yaml » fait 419430400 octets une fois décompressé, au plus "
                         "16777216 par élément : ce n'est pas une archive de pbp reveal ; rien n'en a été extrait.\n")
-    assert list(scratch.iterdir()) == []
+    assert written() == []
 
 
-def test_too_many_members_are_refused_before_anything_is_written(tmp_path, scratch):
+def test_too_many_members_are_refused_before_anything_is_written(tmp_path, written):
     empty = tarfile.TarInfo("campaign/turns/001/orders/x.yaml")
     empty.size = 0
     bundle = _raw_bundle(tmp_path / "foule.tar.gz", [empty.tobuf()] * 100_001)
+    _WRITES.clear()  # the bundle itself
     r = pbp("audit", bundle)
     assert r.exit_code == 1
     assert r.stderr == (f"{bundle}: l'archive contient plus de 100000 éléments : ce n'est pas une archive de pbp "
                         "reveal ; rien n'en a été extrait.\n")
-    assert list(scratch.iterdir()) == []
+    assert written() == []
 
 
-def test_an_extended_header_larger_than_pbp_writes_is_refused(tmp_path, scratch):
+def test_an_extended_header_larger_than_pbp_writes_is_refused(tmp_path, written):
     member = tarfile.TarInfo("campaign/campaign.yaml")
     member.size = 0
     member.pax_headers = {"comment": "x" * 200_000}
     bundle = _raw_bundle(tmp_path / "pax.tar.gz", [member.tobuf(tarfile.PAX_FORMAT)])
+    _WRITES.clear()  # the bundle itself
     r = pbp("audit", bundle)
     assert r.exit_code == 1
     assert "éléments" not in r.stderr and "une fois décompressé, au plus 65536 par élément" in r.stderr, r.stderr
-    assert list(scratch.iterdir()) == []
+    assert written() == []
 
 
 def test_a_member_a_pax_header_makes_larger_is_refused_by_name(tmp_path):

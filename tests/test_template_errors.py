@@ -134,7 +134,7 @@ HOSTILE = {
     "format": ("{{ '{0.__class__}'.format(turn) }}\n", 1,
                "access to attribute '__class__' of 'int' object is unsafe"),
     "nested ranges": ("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}\n", 1,
-                      "over 1000000 loop iterations in one rendering"),
+                      "over 250000 loop iterations and calls in one rendering"),
     "repeat": ("{{ m.h(turn) }}\n{{ 'x' * 1000000000 }}\n", 2, "a repeated value of 1000000000 items, over 1000000"),
     "power": ("{{ 2 ** 100000000 }}\n", 1, "exponent 100000000 over 1000"),
 }

@@ -13,14 +13,18 @@ import stat
 from pathlib import Path
 
 from pbp.base.errors import InputError
+from pbp.base.memtree import MemoryPath
 
 
-def read_bytes(path: Path, name: str, limit: int | None = None) -> bytes:
+def read_bytes(path: Path | MemoryPath, name: str, limit: int | None = None) -> bytes:
     """A campaign file's bytes; what goes wrong is said naming the file as the MJ
     sees it. Only a regular file is read, opened non-blocking: a FIFO or a
     device named like a campaign file is refused, never waited on. `limit`: at
     most that many bytes and one more are read (the caller refuses a longer file
-    by its own measure, without holding a gigabyte first)."""
+    by its own measure, without holding a gigabyte first). A file of a folder
+    held in memory (an audited bundle: pbp.base.memtree) is read from there."""
+    if isinstance(path, MemoryPath):
+        return read_member(path, name)
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
@@ -39,6 +43,17 @@ def read_bytes(path: Path, name: str, limit: int | None = None) -> bytes:
         raise InputError("file_unreadable", file=name, reason=exc.strerror) from None
     finally:
         os.close(fd)
+    return data
+
+
+def read_member(path: MemoryPath, name: str, limit: int | None = None, limit_key: str = "") -> bytes:
+    """A file of a folder held in memory, as `read_bytes` and `Campaign.read_input` read one from disk."""
+    if not path.exists():
+        raise InputError("file_missing", file=name)
+    refuse_kind(path.stat().st_mode, name)
+    data = path.read_bytes()
+    if limit is not None and len(data) > limit:
+        raise InputError("file_too_large", file=name, size=len(data), limit=limit, limit_key=limit_key)
     return data
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from pbp.render import formats
@@ -99,19 +97,16 @@ def audit_command(ctx, bundle, posts_file):
 @click.pass_context
 def dice_report(ctx, bundle, fmt, min_rolls, svg_path, chart_expr):
     """The dice of the archive (or of a revealed BUNDLE) against their exact distributions."""
-    import tempfile
-
     from pbp.base.errors import PbpError
     from pbp.engine.campaign import open_campaign
     from pbp.trust import audit, dice_report as dr
 
-    with tempfile.TemporaryDirectory(prefix="pbp-dice-") as tmp:
-        campaign = open_campaign(audit.open_bundle(bundle, Path(tmp))[0]) if bundle else campaign_of(ctx)
-        ctx.obj["lang"] = lang = campaign.lang
-        if svg_path is not None:  # refused before the archive's dice are read
-            svg_path = output_target(ctx, svg_path, "chart", "--svg")
-        rolls, turns = dr.archive_rolls(campaign)
-        title = campaign.title
+    campaign = open_campaign(audit.read_bundle(bundle)[0]) if bundle else campaign_of(ctx)
+    ctx.obj["lang"] = lang = campaign.lang
+    if svg_path is not None:  # refused before the archive's dice are read
+        svg_path = output_target(ctx, svg_path, "chart", "--svg")
+    rolls, turns = dr.archive_rolls(campaign)
+    title = campaign.title
     report = dr.report(rolls, turns, min_rolls)
     click.echo(dr.render(report, fmt, lang, title), nl=False)
     if svg_path is not None:

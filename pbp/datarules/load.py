@@ -24,7 +24,7 @@ def read(root: Path, overrides: dict | None = None, lang: str = "fr") -> RulesFi
 def sources(root: Path) -> dict[str, bytes]:
     """The files a data campaign's rules are read from (name -> bytes): its
     rules.yaml, a regular file inside it, at most format.LIMITS["rules_file_bytes"]."""
-    path = Path(root) / RULES_FILE
+    path = (Path(root) if isinstance(root, str) else root) / RULES_FILE  # on disk, or in memory (pbp.base.memtree)
     if not path.exists():
         raise missing(RULES_FILE)
     return {RULES_FILE: read_file(path, RULES_FILE)}
@@ -37,7 +37,7 @@ def read_file(path: Path, name: str) -> bytes:
 
     limit = rules_format.LIMITS["rules_file_bytes"]
     try:
-        size = Path(path).stat().st_size
+        size = (path if hasattr(path, "stat") else Path(path)).stat().st_size  # a Path, a name, or a file in memory
     except OSError:
         size = 0  # read_bytes says what is wrong with it
     if size > limit:

@@ -25,7 +25,8 @@ from pathlib import Path
 
 from pbp.base import i18n, yamlio
 from pbp.base.errors import ErrorList, InputError, PbpError, UnknownRuleError, UnknownRulesetError
-from pbp.base.files import handle_file, read_bytes, refuse_kind
+from pbp.base.files import handle_file, read_bytes, read_member, refuse_kind
+from pbp.base.memtree import MemoryPath
 from pbp.base.record import Record
 from pbp.model import ruleset as rulesets, schema
 from pbp.model.defaults import defaults, limits
@@ -363,13 +364,18 @@ class Campaign(Record):
     def has_input(self, path: Path) -> bool:
         """Whether a name exists at all, a broken or looping link included (it
         is then refused by name, not taken as absent)."""
-        return os.path.lexists(path)
+        return path.exists() if isinstance(path, MemoryPath) else os.path.lexists(path)
 
     def check_input(self, path: Path) -> Path:
         """The real path of an input file, if pbp may read it: a regular file
         inside the campaign folder (through symlinks that stay inside). Else an
         InputError naming it and saying what it is. Opens nothing."""
         rel = self.rel(path)
+        if isinstance(path, MemoryPath):  # no links in memory: a member is a file or a folder
+            if not path.exists():
+                raise InputError("file_missing", file=rel)
+            refuse_kind(path.stat().st_mode, rel)
+            return path
         try:
             mode = os.lstat(path).st_mode
         except FileNotFoundError:
@@ -397,6 +403,8 @@ class Campaign(Record):
         swapped), at most `limit` bytes read."""
         rel = self.rel(path)
         real = self.check_input(path)
+        if isinstance(real, MemoryPath):
+            return read_member(real, rel, limit, limit_key)
         flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
         try:
             fd = os.open(real, flags)
@@ -430,6 +438,8 @@ class Campaign(Record):
     def rel(self, path: Path) -> str:
         """A path as the MJ sees it: relative to the campaign folder."""
         try:
+            if isinstance(path, MemoryPath):
+                return str(path.relative_to(self.root))
             return str(Path(path).relative_to(self.root))
         except ValueError:
             return str(path)
@@ -488,8 +498,10 @@ def _check_limits(raw, bad) -> None:
             raise bad("bad_limit", ("limits", key), key=key, value=value)
 
 
-def open_campaign(path: str | Path) -> Campaign:
-    root = Path(path).resolve()
+def open_campaign(path: str | Path | MemoryPath) -> Campaign:
+    """The campaign folder at `path`, its campaign.yaml checked: on disk, or held
+    in memory (an audited bundle, pbp.base.memtree)."""
+    root = path if isinstance(path, MemoryPath) else Path(path).resolve()
     config_path = root / CAMPAIGN_FILE
     if not config_path.exists():
         above = next((folder for folder in root.parents if (folder / CAMPAIGN_FILE).is_file()), None)

@@ -72,6 +72,7 @@ from pbp.base import yamlio
 from pbp.base.errors import InputError
 from pbp.base.patterns import Lazy
 from pbp.base.record import Record
+from pbp.base.memtree import MemoryPath
 from pbp.engine.campaign import FORMATS, atomic_write, read_text
 
 VERSION = "pbp-seal-v1"
@@ -253,13 +254,28 @@ def _turn_paths(folder: Path):
                     yield prefix + name, entry.path, info
 
 
-def turn_files(folder: Path) -> dict[str, bytes]:
+def _memory_turn_paths(folder: MemoryPath):
+    """`_turn_paths` of a turn folder held in memory (an audited bundle: no links,
+    every member a regular file): (path with /, MemoryPath, None)."""
+    for rel in sorted(folder.files_below()):
+        parts = rel.split("/")
+        if any(p.startswith(".") for p in parts) or parts[-1].endswith(".tmp") \
+                or (len(parts) == 1 and is_preview_page(rel)):
+            continue
+        yield rel, folder / rel, None
+
+
+def _read(path) -> bytes:
+    if isinstance(path, MemoryPath):
+        return path.read_bytes()
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def turn_files(folder: Path | MemoryPath) -> dict[str, bytes]:
     """Every file of a turn folder its code covers (path with / -> bytes; `_turn_paths`)."""
-    found = {}
-    for rel, path, _ in _turn_paths(folder):
-        with open(path, "rb") as handle:
-            found[rel] = handle.read()
-    return dict(sorted(found.items()))
+    paths = _memory_turn_paths(folder) if isinstance(folder, MemoryPath) else _turn_paths(folder)
+    return dict(sorted((rel, _read(path)) for rel, path, _ in paths))
 
 
 def turn_digests(folder: Path, remembered: dict | None = None) -> dict[str, str]:
@@ -270,6 +286,8 @@ def turn_digests(folder: Path, remembered: dict | None = None) -> dict[str, str]
     file has `usercache.settled` (the user's cache's one rule)."""
     from pbp.base import usercache
 
+    if isinstance(folder, MemoryPath):  # an audited bundle: nothing remembered
+        return {rel: digest(rel, data) for rel, data in turn_files(folder).items()}
     found = {}
     for rel, path, info in _turn_paths(folder):
         signature = usercache.file_signature(info)
@@ -277,8 +295,7 @@ def turn_digests(folder: Path, remembered: dict | None = None) -> dict[str, str]
         if kept is not None and tuple(kept[0]) == signature:
             found[rel] = kept[1]
             continue
-        with open(path, "rb") as handle:
-            found[rel] = digest(rel, handle.read())
+        found[rel] = digest(rel, _read(path))
         if remembered is not None and usercache.settled(info):
             remembered[path] = (signature, found[rel])
     return found

@@ -25,6 +25,7 @@ import re
 from pathlib import Path
 
 from pbp.base.errors import PbpError, TemplateError
+from pbp.base.memtree import MemoryPath
 from pbp.render.formatters import formatter
 
 # -- templates -------------------------------------------------------------------
@@ -53,56 +54,37 @@ def template_paths(ruleset_id: str, lang: str, campaign_root: Path | None = None
     return [p for p in paths if p.is_dir()]
 
 
-#: what one rendering may do, whatever its template says (a campaign's templates
-#: are a stranger's data): loop iterations over `range`, characters written, the
-#: length of a repeated text or list (`"x" * n`), an exponent
-MAX_ITERATIONS = 1_000_000
+#: the characters one rendering writes (a post); what else a template may do: pbp.render.sandbox
 MAX_OUTPUT_CHARS = 4 * 1024 * 1024
-MAX_REPEATED = 1_000_000
-MAX_EXPONENT = 1_000
 
 
 def _environment_class():
-    from jinja2.sandbox import SandboxedEnvironment, SecurityError
+    from pbp.render.sandbox import BoundedEnvironment
 
-    class DataFirstEnvironment(SandboxedEnvironment):
-        """Templates run sandboxed (no attribute starting with `_`, no unsafe
-        callable: `''.__class__`, `cycler.__init__.__globals__` are refused)
-        with their work bounded (see MAX_ITERATIONS...). `e.data.items` means
-        the key "items", not the dict method: event data keys win over dict
-        attributes."""
-
-        intercepted_binops = frozenset(["*", "**"])
-
-        def getattr(self, obj, attribute):
-            if type(obj) is dict:  # one lookup, not `in` then `[]`: templates read event data all the time
-                try:
-                    return obj[attribute]
-                except KeyError:
-                    pass
-            elif isinstance(obj, dict) and attribute in obj:  # (a defaultdict would make up the key)
-                return obj[attribute]
-            return SandboxedEnvironment.getattr(self, obj, attribute)
-
-        def call_binop(self, context, operator, left, right):
-            if operator == "**" and isinstance(right, int) and abs(right) > MAX_EXPONENT:
-                raise SecurityError(f"exponent {right} over {MAX_EXPONENT}")
-            if operator == "*" and isinstance(left, int) != isinstance(right, int):
-                sequence, times = (right, left) if isinstance(left, int) else (left, right)
-                if hasattr(sequence, "__len__") and times * len(sequence) > MAX_REPEATED:
-                    raise SecurityError(f"a repeated value of {times * len(sequence)} items, over {MAX_REPEATED}")
-            return SandboxedEnvironment.call_binop(self, context, operator, left, right)
+    class CachedEnvironment(BoundedEnvironment):
+        """The bounded sandbox (pbp.render.sandbox), its generated code kept
+        between commands (`_generated_source`)."""
 
         def compile(self, source, name=None, filename=None, raw=False, defer_init=False):
             """A template's Python code, as jinja2 generates it, kept as text in the
             user's cache (`_generated_source`): a new command compiles that text
             instead of lexing, parsing and generating the template again."""
             if not isinstance(source, str) or raw or defer_init:
-                return SandboxedEnvironment.compile(self, source, name, filename, raw, defer_init)
+                return BoundedEnvironment.compile(self, source, name, filename, raw, defer_init)
             python = _generated_source(self, source, name, filename)
             return self._compile(python, filename or "<template>")
 
-    return DataFirstEnvironment
+    return CachedEnvironment
+
+
+def _sandbox_digest() -> str:
+    """The sandbox's own source, digested: its code generator writes the budget
+    checks into every template's code, so a changed sandbox generates anew."""
+    import hashlib
+
+    from pbp.render import sandbox
+
+    return hashlib.sha256(Path(sandbox.__file__).read_bytes()).hexdigest()
 
 
 #: how many templates' generated code the user's cache keeps
@@ -123,7 +105,7 @@ def _generated_source(env, source: str, name: str | None, filename: str | None) 
     from pbp.base import usercache
 
     tag = usercache.tag_of("templates", usercache.data_tag(), jinja2.__version__, type(env).__name__,
-                           env.finalize is not None, sorted(ENV_OPTIONS.items()))
+                           env.finalize is not None, sorted(ENV_OPTIONS.items()), _sandbox_digest())
     key = f"{name}\n{filename}"
     kept = usercache.read_entry("templates", tag, key)
     if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == source and isinstance(kept[1], str):
@@ -150,6 +132,14 @@ def _loader(paths: list[Path]):
     class DataLoader(FileSystemLoader):
         def get_source(self, environment, template):
             pieces = split_template_path(template)
+            for folder in in_memory:  # an audited bundle's own templates: before pbp's, as on disk
+                found = folder.joinpath(*pieces)
+                if found.is_file():
+                    if found.stat().st_size > MAX_TEMPLATE_BYTES:
+                        exc = SecurityError(f"{template}: over {MAX_TEMPLATE_BYTES} bytes")
+                        exc.template = str(found)
+                        raise exc
+                    return found.read_text(encoding="utf-8"), str(found), lambda: True
             for folder in self.searchpath:
                 path = os.path.join(folder, *pieces)
                 try:
@@ -167,24 +157,8 @@ def _loader(paths: list[Path]):
                 break
             return super().get_source(environment, template)
 
-    return DataLoader([str(p) for p in paths])
-
-
-class _Budget:
-    """The loop iterations `range` gives one rendering (templates have no other
-    unbounded loop: a `for` goes over data, or over a range)."""
-
-    def __init__(self):
-        self.left = MAX_ITERATIONS
-
-    def range(self, *args):
-        from jinja2.sandbox import SecurityError
-
-        numbers = range(*args)
-        self.left -= len(numbers)
-        if self.left < 0:
-            raise SecurityError(f"over {MAX_ITERATIONS} loop iterations in one rendering")
-        return numbers
+    in_memory = [p for p in paths if isinstance(p, MemoryPath)]
+    return DataLoader([str(p) for p in paths if not isinstance(p, MemoryPath)])
 
 
 #: how every Renderer's environment is built
@@ -237,7 +211,7 @@ def renderer_for(paths: list[Path], fmt: str, dialect: str = "phpbb", lang: str 
     turn, shares it, so each template is loaded and compiled once. Its
     templates are read once: `forget_renderers` (each command, in the command
     line) starts again from the files."""
-    key = (tuple(str(p) for p in paths), fmt, dialect, lang, str(root) if root is not None else None)
+    key = (tuple(paths), fmt, dialect, lang, root)  # a folder in memory (pbp.base.memtree) is its own tree's
     rend = _RENDERERS.get(key)
     if rend is None:
         if len(_RENDERERS) >= _RENDERERS_KEPT:
@@ -267,8 +241,8 @@ class Renderer:
         self.output_format = formats.get(fmt, text=True)
         self.fmt = formatter(fmt, dialect, lang)
         self.lang = lang
-        self.paths = [Path(p) for p in paths]
-        self.root = Path(root).resolve() if root is not None else None
+        self.paths = [_path(p) for p in paths]
+        self.root = _path(root).resolve() if root is not None else None
         self._chosen: dict[str, str] = {}  # template name -> the file name it is found under
         self.env = Environment(
             loader=_loader(paths),
@@ -287,10 +261,6 @@ class Renderer:
                                 t=lambda key, **params: i18n.t(lang, key, **params))
         # `items | map("extract", mapping)`: look each item up in a mapping (kept when absent).
         self.env.filters["extract"] = lambda key, mapping: mapping.get(key, key) if hasattr(mapping, "get") else key
-        del self.env.globals["lipsum"]  # random text, of any length asked: nothing a post needs
-        # imported templates and macros see the globals, not the context: the budget is read from here
-        self._budget = _Budget()
-        self.env.globals["range"] = lambda *args: self._budget.range(*args)
 
     def has(self, name: str) -> bool:
         """Whether a template `name` exists for this format (an optional one)."""
@@ -332,11 +302,13 @@ class Renderer:
 
     def _bounded_render(self, template, context: dict) -> str:
         """The template's text, written piece by piece: refused past
-        MAX_OUTPUT_CHARS, and `range` counted against the rendering's budget."""
+        MAX_OUTPUT_CHARS, with a new budget of work (pbp.render.sandbox)."""
         from jinja2.sandbox import SecurityError
 
+        from pbp.render.sandbox import Budget
+
         out, size = [], 0
-        self._budget = _Budget()
+        self.env.budget = Budget()
         for piece in template.generate(**context):
             size += len(piece)
             if size > MAX_OUTPUT_CHARS:
@@ -352,17 +324,21 @@ class Renderer:
         """The template file a traceback frame runs, or None for Python code."""
         if not filename.endswith(".j2"):
             return None
-        path = Path(filename).resolve()
         for folder in self.paths:
-            if path.is_relative_to(folder.resolve()):
-                return path
+            if isinstance(folder, MemoryPath):  # named by the loader: str(MemoryPath)
+                if filename.startswith(str(folder) + "/"):
+                    return folder / filename[len(str(folder)) + 1:]
+            elif Path(filename).resolve().is_relative_to(folder.resolve()):
+                return Path(filename).resolve()
         return None
 
-    def _own(self, path: Path) -> bool:
+    def _own(self, path) -> bool:
         return self.root is not None and path.is_relative_to(self.root)
 
     def _shown(self, path) -> str:
-        path = Path(path).resolve()
+        if isinstance(path, str) and self.root is not None and path.startswith(str(self.root) + "/"):
+            return path[len(str(self.root)) + 1:]  # a template of a folder in memory, as its loader named it
+        path = _path(path).resolve()
         return str(path.relative_to(self.root)) if self._own(path) else str(path)
 
     def _template_error(self, exc: Exception, context: dict) -> TemplateError | None:
@@ -398,7 +374,7 @@ class Renderer:
                 key, params = "template_invalid", {"error": message}
         elif isinstance(exc, SecurityError):
             key, params = "template_unsafe", {"error": str(exc).rstrip(".")}
-            where = where if where[0] is not None else (Path(exc.template) if hasattr(exc, "template") else None, None)
+            where = where if where[0] is not None else (getattr(exc, "template", None), None)
         elif isinstance(exc, jinja2.TemplateError):
             key, params = "template_invalid", {"error": str(exc)}
         else:
@@ -409,6 +385,11 @@ class Renderer:
             key, params = "template_failed", {"error": f"{type(exc).__name__}: {exc}"[:300]}
         path, line = where
         return TemplateError(key, file=self._shown(path) if path else None, line=line, **params)
+
+
+def _path(path) -> Path | MemoryPath:
+    """A template folder or file: on disk, or in memory (an audited bundle's, pbp.base.memtree)."""
+    return path if isinstance(path, MemoryPath) else Path(path)
 
 
 def tidy(text: str) -> str:

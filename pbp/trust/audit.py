@@ -19,8 +19,10 @@ gives the same bytes.
 
 The audit opens a bundle as an untrusted file: its raw tar headers are read
 first (member count, each member's size, the total: a refusal before anything
-is written), then each member, a plain file with a plain relative path, is
-copied a block at a time into a scratch folder. The audit then checks: the
+is read), then each member, a plain file with a plain relative path, is read
+into memory within its size; nothing is written to disk. The campaign is read
+from there (pbp.base.memtree) by the very code `pbp verify` reads a folder with.
+The audit then checks: the
 secret against the commitment (turn 0's post, seals.yaml, the thread), every
 turn replayed byte for byte as `pbp verify` does, every code recomputed, and,
 given the thread's posts pasted into a text file, every code its seal lines
@@ -32,15 +34,14 @@ from __future__ import annotations
 
 import gzip
 import io
-import shutil
 import tarfile
-import tempfile
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from pbp.base import yamlio
 from pbp.base.errors import InputError, PbpError
+from pbp.base.memtree import MemoryPath, MemoryTree
 from pbp.engine import seal
 from pbp.engine.campaign import CAMPAIGN_FILE, FORMATS, SECRET_FILE
 
@@ -173,51 +174,58 @@ def _members(tar: tarfile.TarFile):
         yield member
 
 
-def open_bundle(bundle: Path, dest: Path) -> tuple[Path, dict]:
-    """Unpack a bundle into `dest`, as an untrusted file: its limits checked
-    first (`_scan`), then plain files with plain relative paths only, each
-    copied a block at a time. Returns the campaign folder and the manifest."""
+def read_bundle(bundle: Path) -> tuple[MemoryPath, dict]:
+    """A bundle's campaign folder, held in memory, as an untrusted file: its
+    limits checked first (`_scan`), then plain files with plain relative paths
+    only, each read within its header's size. Nothing is written to disk.
+    Returns the campaign folder (pbp.base.memtree) and the manifest."""
     shown = str(bundle)
     if not bundle.is_file():
         raise InputError("file_missing", file=shown)
-    found_manifest: dict = {}
-    total = 0
+    files: dict[str, bytes] = {}
     try:
         _scan(bundle, shown)
         with tarfile.open(bundle, mode="r:gz", tarinfo=_BoundedTarInfo) as tar:
+            total = 0
             for member in _members(tar):
-                if member.isdir():
-                    _member_path(member.name.rstrip("/"), shown)
-                    continue
-                if not member.isfile():
-                    raise InputError("bundle_bad_member", file=shown, member=member.name)
-                path = _member_path(member.name, shown)
-                # again as tarfile reads them: a PAX header may give the next member another size
-                if member.size > MAX_MEMBER_BYTES:
-                    raise InputError("bundle_member_too_large", file=shown, member=member.name, size=member.size,
-                                     limit=MAX_MEMBER_BYTES)
-                total += member.size
-                if total > MAX_BYTES:
-                    raise InputError("bundle_too_large", file=shown, limit=MAX_BYTES)
-                if member.name == MANIFEST:
-                    data = tar.extractfile(member).read(MAX_HEADER_BYTES + 1)
-                    found_manifest = yamlio.loads(data.decode("utf-8", errors="replace"), MANIFEST) or {}
-                    continue
-                target = dest.joinpath(*path.parts)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                with tar.extractfile(member) as source, open(target, "wb") as out:
-                    shutil.copyfileobj(source, out, 1024 * 1024)
-                    if out.tell() != member.size:
-                        raise InputError("bundle_unreadable", file=shown, reason=member.name)
+                data = _member_bytes(tar, member, shown)
+                if data is not None:
+                    total += len(data)
+                    if total > MAX_BYTES:
+                        raise InputError("bundle_too_large", file=shown, limit=MAX_BYTES)
+                    files[member.name] = data
     except _HeaderTooLarge as exc:
         raise InputError("bundle_member_too_large", file=shown, member="(PAX)", size=exc.size,
                          limit=MAX_HEADER_BYTES) from None
     except (tarfile.TarError, OSError, EOFError, gzip.BadGzipFile, zlib.error) as exc:
         raise InputError("bundle_unreadable", file=shown, reason=str(exc)[:200]) from None
-    root = dest / PREFIX
+    found_manifest = files.pop(MANIFEST, b"")
+    found_manifest = yamlio.loads(found_manifest.decode("utf-8", errors="replace"), MANIFEST) or {}
+    tree = MemoryTree({name[len(PREFIX) + 1:]: data for name, data in files.items()}, shown)
+    root = tree.root()
     if not (root / CAMPAIGN_FILE).is_file():
         raise InputError("bundle_no_campaign", file=shown)
     return root, found_manifest if isinstance(found_manifest, dict) else {}
+
+
+def _member_bytes(tar: tarfile.TarFile, member: tarfile.TarInfo, shown: str) -> bytes | None:
+    """One member's bytes (None for a folder), refused unless it is a plain file
+    with a plain relative path, of the size its header says, within the limits."""
+    if member.isdir():
+        _member_path(member.name.rstrip("/"), shown)
+        return None
+    if not member.isfile():
+        raise InputError("bundle_bad_member", file=shown, member=member.name)
+    _member_path(member.name, shown)
+    limit = MAX_HEADER_BYTES if member.name == MANIFEST else MAX_MEMBER_BYTES
+    # again as tarfile reads them: a PAX header may give the next member another size
+    if member.size > limit:
+        raise InputError("bundle_member_too_large", file=shown, member=member.name, size=member.size, limit=limit)
+    with tar.extractfile(member) as source:
+        data = source.read(member.size + 1)
+    if len(data) != member.size:
+        raise InputError("bundle_unreadable", file=shown, reason=member.name)
+    return data
 
 
 # -- replaying a turn ----------------------------------------------------------------
@@ -388,10 +396,9 @@ def audit_campaign(campaign, posts_text: str | None = None, bundle_version: str 
 def audit_bundle(bundle: Path, posts_text: str | None = None) -> Report:
     from pbp.engine.campaign import open_campaign
 
-    with tempfile.TemporaryDirectory(prefix="pbp-audit-") as tmp:
-        root, info = open_bundle(bundle, Path(tmp))
-        campaign = open_campaign(root)
-        return audit_campaign(campaign, posts_text, str(info.get("pbp")) if info else None)
+    root, info = read_bundle(bundle)
+    campaign = open_campaign(root)
+    return audit_campaign(campaign, posts_text, str(info.get("pbp")) if info else None)
 
 
 def read_posts(path: Path) -> str:
@@ -412,15 +419,26 @@ def read_posts(path: Path) -> str:
 # -- the report, as lines ------------------------------------------------------------
 
 def lines(report: Report, lang: str) -> list[str]:
-    """The audit as the player reads it, in `lang`."""
+    """The audit as the player reads it, in `lang`: what the bundle is, the
+    commitment, each turn, the forced rolls, the verdict."""
     from pbp.base import i18n
 
     def t(key, **params):
         return i18n.t(lang, key, **params)
 
-    def where(names):
-        return [t(f"audit_where_{name}") for name in names]
+    out = _bundle_lines(report, t) + _commitment_lines(report, t)
+    for v in report.turns:
+        out += _turn_lines(report, v, t, lang)
+    for n, shown in report.thread_extra.items():
+        out.append(t("audit_thread_extra", turn=n, codes=shown))
+    out += _forced_lines(report, t)
+    out.append(t("audit_ok", turns=len(report.turns)) if not report.problems
+               else t("audit_failed", count=report.problems))
+    return out
 
+
+def _bundle_lines(report: Report, t) -> list[str]:
+    """What the bundle is, and what to know before reading on."""
     out = [t("audit_bundle", title=report.title, ruleset=report.ruleset, turns=len(report.turns),
              version=report.bundle_version or "?")]
     mine = pbp_version()
@@ -430,38 +448,46 @@ def lines(report: Report, lang: str) -> list[str]:
         out.append(t("audit_templates_own"))
     if report.secret_length < 16:
         out.append(t("audit_weak_secret", length=report.secret_length))
+    return out
+
+
+def _commitment_lines(report: Report, t) -> list[str]:
+    """The secret against the commitment each place shows."""
+    def where(names):
+        return [t(f"audit_where_{name}") for name in names]
+
     wrong = {name: v for name, v in report.commitment_shown.items() if v is not None and v != report.commitment}
     seen = [name for name, v in report.commitment_shown.items() if v == report.commitment]
-    for name, value in wrong.items():
-        out.append(t("audit_commitment_differs", where=where([name]), shown=value, now=report.commitment))
+    out = [t("audit_commitment_differs", where=where([name]), shown=value, now=report.commitment)
+           for name, value in wrong.items()]
     if not wrong:
         out.append(t("audit_commitment_ok", commitment=report.commitment, where=where(seen) if seen else "—"))
     if report.posts_given and report.commitment_shown.get("thread") is None:
         out.append(t("audit_commitment_not_in_thread"))
-    for v in report.turns:
-        if v.ok:
-            out.append(t("audit_turn_ok_thread" if v.thread_ok else "audit_turn_ok", turn=v.turn,
-                         code=seal.short(v.code)))
-        else:
-            out.append(t("audit_turn_differs", turn=v.turn))
-            out += ["  - " + part for part in _what(v, t, lang)]
-        if report.posts_given and v.thread_ok is None:
-            out.append(t("audit_turn_not_in_thread", turn=v.turn))
-        if len(set(v.printed)) > 1:
-            out.append(t("audit_turn_reprinted", turn=v.turn, count=len(set(v.printed)),
-                         codes=[seal.short(c) for c in v.printed]))
-    for n, shown in report.thread_extra.items():
-        out.append(t("audit_thread_extra", turn=n, codes=shown))
-    forced = [(v.turn, f) for v in report.turns for f in v.forced]
-    if forced:
-        out.append(t("audit_forced_header", count=len(forced)))
-        for n, f in forced:
-            out.append(t("audit_forced_reason" if f["reason"] else "audit_forced", turn=n, **f))
-    else:
-        out.append(t("audit_forced_none"))
-    out.append(t("audit_ok", turns=len(report.turns)) if not report.problems
-               else t("audit_failed", count=report.problems))
     return out
+
+
+def _turn_lines(report: Report, v: TurnVerdict, t, lang: str) -> list[str]:
+    """One turn's verdict, and what differs."""
+    if v.ok:
+        out = [t("audit_turn_ok_thread" if v.thread_ok else "audit_turn_ok", turn=v.turn, code=seal.short(v.code))]
+    else:
+        out = [t("audit_turn_differs", turn=v.turn)] + ["  - " + part for part in _what(v, t, lang)]
+    if report.posts_given and v.thread_ok is None:
+        out.append(t("audit_turn_not_in_thread", turn=v.turn))
+    if len(set(v.printed)) > 1:
+        out.append(t("audit_turn_reprinted", turn=v.turn, count=len(set(v.printed)),
+                     codes=[seal.short(c) for c in v.printed]))
+    return out
+
+
+def _forced_lines(report: Report, t) -> list[str]:
+    """Every forced roll of the game, with what the seed would have given."""
+    forced = [(v.turn, f) for v in report.turns for f in v.forced]
+    if not forced:
+        return [t("audit_forced_none")]
+    return [t("audit_forced_header", count=len(forced))] + [
+        t("audit_forced_reason" if f["reason"] else "audit_forced", turn=n, **f) for n, f in forced]
 
 
 def _what(v: TurnVerdict, t, lang: str) -> list[str]:

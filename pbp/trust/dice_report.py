@@ -233,6 +233,7 @@ def archive_rolls(campaign) -> tuple[list[Roll], int]:
     """Every roll of the archive's resolved turns (their rolls.yaml), and how many turns."""
     from pbp.base import yamlio
     from pbp.base.errors import InputError
+    from pbp.engine.campaign import read_text
 
     rolls: list[Roll] = []
     turns = campaign.resolved_turns()
@@ -240,7 +241,7 @@ def archive_rolls(campaign) -> tuple[list[Roll], int]:
         path = campaign.turn_dir(n) / "rolls.yaml"
         if not path.exists():
             continue
-        raw = yamlio.load_file(path) or []
+        raw = yamlio.loads(read_text(path, campaign.rel(path)), campaign.rel(path)) or []  # on disk or in memory
         try:
             rolls += [Roll.from_dict(r) for r in raw]
         except (TypeError, KeyError, AttributeError, ValueError):
