@@ -249,6 +249,8 @@ class Campaign(Record):
         (the seal chain kept between commands is checked against it: pbp/seal.py).
         Strings and os.scandir rather than Path objects: every command lists the
         turns, hundreds of them in a long campaign."""
+        if isinstance(self.root, MemoryPath):  # an audited bundle: a handful of members, no Path cost
+            return self._memory_resolved_states()
         turns = os.path.join(self.root, "turns")
         try:
             listing = os.scandir(turns)
@@ -269,6 +271,20 @@ class Campaign(Record):
                     found[int(name)] = os.stat(f"{entry.path}{os.sep}state.yaml")
                 except OSError:  # as Path.exists: none, or none to be read
                     continue
+        return dict(sorted(found.items()))
+
+    def _memory_resolved_states(self) -> dict:
+        """`resolved_states` of a campaign held in memory (pbp.base.memtree)."""
+        turns = self.root / "turns"
+        found = {}
+        for p in turns.iterdir() if turns.is_dir() else ():
+            if not p.name.isdigit():
+                continue
+            if not p.name.isascii() or p.name != turn_name(int(p.name)):
+                expected = turn_name(int(p.name)) if p.name.isascii() else "NNN"
+                raise InputError("turn_folder_name", file=self.rel(p), expected=expected)
+            if (p / "state.yaml").is_file():
+                found[int(p.name)] = (p / "state.yaml").stat()
         return dict(sorted(found.items()))
 
     def last_turn(self) -> int | None:
