@@ -48,7 +48,8 @@ def effect_node() -> schema.Node:
 #: the verbs and modifiers of an effect (see docs/rules-format.md, "Effects")
 EFFECT = {"type": "mapping", "fields": {
     **{verb: {"type": "any", "optional": True} for verb in
-       ("add", "set", "roll", "check", "if", "say", "out", "lose_turn", "reveal")},
+       ("add", "set", "roll", "check", "if", "say", "out", "lose_turn", "reveal", "inflict", "cure")},
+    "duration": {"type": "any", "optional": True},  # inflict's: a formula of turns (pbp/datarules/states.py)
     "then": {"type": "list", "optional": True, "max": 50},
     "else": {"type": "list", "optional": True, "max": 50},
     "as": {"type": "str", "optional": True, "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"},
@@ -56,9 +57,10 @@ EFFECT = {"type": "mapping", "fields": {
            "optional": True},
     "to": {"type": "any", "optional": True},  # an audience: checked by lint
 }}
-VERBS = ("add", "set", "roll", "check", "if", "say", "out", "lose_turn", "reveal")
+VERBS = ("add", "set", "roll", "check", "if", "say", "out", "lose_turn", "reveal", "inflict", "cure")
 #: the verbs as a French MJ writes them (keys.yaml has every spelling)
-VERBS_FR = ("ajouter", "fixer", "tirer", "tester", "si", "dire", "hors_jeu", "perd_un_tour", "reveler")
+VERBS_FR = ("ajouter", "fixer", "tirer", "tester", "si", "dire", "hors_jeu", "perd_un_tour", "reveler", "infliger",
+            "lever")
 #: French words of the values the engine reads (the keys are respelt by keys.yaml)
 VALUE_WORDS = {"moi": "self", "cible": "target", "tous": "all", "autres": "others", "proprietaire": "owner",
                "joueur": "owner", "mj": "gm", "nombre": "number", "texte": "text", "oui_non": "bool",

@@ -19,6 +19,7 @@ Names a formula may use (French spellings in brackets):
 
 from __future__ import annotations
 
+from pbp.datarules import states
 from pbp.datarules.format import VERBS, RulesFile, word
 from pbp.errors import PbpError
 from pbp.record import Record
@@ -37,6 +38,9 @@ AUDIENCE_WORDS = {"acteur": "actor", "moi": "actor", "self": "actor", "joueur": 
 def canonical_name(name: str) -> str:
     """A formula's name in the engine's spelling (`cible.force` -> `target.force`)."""
     head, dot, rest = name.partition(".")
+    state_name = states.canonical(head, rest)  # état.prison.reste -> state.prison.left
+    if state_name is not None:
+        return state_name
     if dot and head in KIND_PREFIXES:
         return canonical_name(rest)
     if dot:
@@ -44,6 +48,8 @@ def canonical_name(name: str) -> str:
         sub, dot2, last = rest.partition(".")
         if head == "target" and dot2 and sub in KIND_PREFIXES:  # cible.jauge.pv
             return f"target.{last}"
+        if head == "target" and states.canonical(sub, last) is not None:  # cible.état.prison
+            return "target." + states.canonical(sub, last)
         return f"{head}.{rest}"
     return PLAIN.get(name, name)
 
@@ -159,6 +165,7 @@ class _Compiler:
         names = {prefix + k: KIND.get(word(v.get("type", "number")), "number") for k, v in
                  (self.data.get("stats") or {}).items()}
         names.update({prefix + k: "number" for k in self.data.get("gauges") or {}})
+        names.update(states.formula_names(self.data, prefix))
         return names
 
     def gm_names(self) -> dict[str, str]:
@@ -241,6 +248,8 @@ class _Compiler:
             value = self.ref(value, "stats", path + (verb,), also="gauges")
         elif verb == "lose_turn":
             formulas["lose_turn"] = self.formula(value if value is not True else 1, path + (verb,), scope, "number")
+        elif verb in states.VERBS:
+            value = states.compile_effect(self, raw, verb, path, scope, formulas)
         then_scope, else_scope = dict(scope), dict(scope)
         if isinstance(raw.get("then"), list):
             then = self.effects(raw["then"], path + ("then",), then_scope)

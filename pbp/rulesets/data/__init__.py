@@ -64,7 +64,10 @@ class DataRuleset(Ruleset):
                                                                 None, {}))]
 
     def lost_turn(self, state, scenario, player):
-        return "lost_turn" if state["characters"][player]["lost"] > 0 else None
+        from .states import blocked
+
+        me = state["characters"][player]
+        return "lost_turn" if me["lost"] > 0 or blocked(self.program, state, player) else None
 
     def check_orders(self, state, scenario, orders):
         return checks.check_orders(self, state, scenario, orders)
@@ -107,6 +110,10 @@ class DataRuleset(Ruleset):
                         continue
                     for name in set(R.name_of(spec, ident).values()):
                         found.add(f"{name} {values[ident]}")
+        if self.program.data.get("states"):
+            from .states import secret_names
+
+            found |= secret_names(self.program, state)
         return found
 
     # -- balance tools -------------------------------------------------------------------

@@ -30,7 +30,14 @@ def _target(rs, action):
 
 
 def unmet(rs, action_id: str, state: dict, handle: str, arg=None, target=None) -> tuple | None:
-    """The first prerequisite of an action not met ((formula, message, path)), else None."""
+    """The first prerequisite of an action not met ((formula, message, path)), else None:
+    a state of the character that forbids it first (pbp/rulesets/data/states.py)."""
+    from .states import forbidding
+
+    if rs.program.data.get("states") and handle in state["characters"]:
+        found = forbidding(rs.program, state, handle, action_id)
+        if found is not None:
+            return found
     for formula, message, path in rs.program.requires.get(action_id, ()):
         values = R.env(formula.names_used, state, rs.program.data, handle, target, arg, {})
         if not formula.evaluate(values, roll=_no_dice):

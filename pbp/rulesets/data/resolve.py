@@ -16,7 +16,7 @@ import math
 from pbp import events as ev
 from pbp.errors import PbpError
 
-from . import rules as R
+from . import rules as R, states
 
 
 def initial_state(program, scenario) -> dict:
@@ -88,14 +88,16 @@ class Turn:
         state["turn"] += 1
         self.take_inputs()
         losing = [h for h, me in state["characters"].items() if me["lost"] > 0]
+        blocked = [h for h in state["characters"] if states.blocked(self.program, state, h)]
         for handle in self.scenario.roster:
-            if handle not in orders or not R.in_play(state, handle) or handle in losing:
+            if handle not in orders or not R.in_play(state, handle) or handle in losing or handle in blocked:
                 continue
             for action in orders[handle].actions:
                 if R.in_play(state, handle):
                     self.action(handle, action)
         for handle in losing:
             state["characters"][handle]["lost"] -= 1
+        states.expire(self)
         self.drop_inputs()
         self.end()
         if not state["over"]:
@@ -290,6 +292,12 @@ class Turn:
             spec = self.program.stats.get(name) or self.program.gauges.get(name)
             self.emit(ev.PUBLIC, "reveal", who=handle, stat=name, name=R.name_of(spec, name),
                       value=R.value_of(self.state, handle, name))
+
+    def do_inflict(self, effect, scope) -> None:
+        states.inflict(self, effect, scope)
+
+    def do_cure(self, effect, scope) -> None:
+        states.cure(self, effect, scope)
 
     # -- the end -------------------------------------------------------------------------
     def end(self) -> None:

@@ -114,6 +114,10 @@ def env(names, state: dict, rules: dict, actor: str | None, target: str | None, 
             out[name] = arg
         elif key.startswith("gm."):
             out[name] = gm_value(state, rules, key[3:], actor)
+        elif key.startswith(("state.", "target.state.")):  # a character's states (pbp/rulesets/data/states.py)
+            from .states import value
+
+            out[name] = value(state, target if key.startswith("target.") else actor, key.partition("state.")[2])
         elif key.startswith("target."):
             out[name] = value_of(state, target, key[7:])
         else:
