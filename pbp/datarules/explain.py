@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pbp.datarules import states
+from pbp.datarules import states, votes
 from pbp.datarules.format import VERBS, RulesFile, word
 from pbp.datarules.lint import rows_by_face, table_dice
 
@@ -23,6 +23,7 @@ SAYS = {
     "lose_turn": ("perd {value} tour(s)", "loses {value} turn(s)"),
     "reveal": ("révéler {value}", "reveal {value}"),
     **states.SAYS,
+    **votes.SAYS,
 }
 WHO = {"target": (" (sur la cible)", " (on the target)"), "all": (" (sur tous)", " (on everyone)"),
        "others": (" (sur les autres)", " (on the others)")}
@@ -192,6 +193,12 @@ def sections(rules: RulesFile, lang: str) -> dict:
         out.append({"title": states.WORDS[lang]["title"], "tables": [],
                     "items": states.explained(rules.data, lang, lambda spec, ident: _name(dict(spec, id=ident), lang),
                                               lambda seen: f"{w['seen']} {_seen(seen, lang)}")})
+    if rules.data.get("votes") or (rules.data.get("end") or {}).get("teams"):
+        out.append({"title": votes.EXPLAIN[lang]["title"], "tables": [],
+                    "items": [item if isinstance(item, str) else (item[0], items(effects(item[1]), lang))
+                              for item in votes.explained(rules, lang,
+                                                          lambda spec, ident: _name(dict(spec, id=ident), lang),
+                                                          lambda raw: raw)]})
     return {"heading": w["heading"] + (f" — {v['title'][lang]}" if v["title"][lang] else ""), "sections": out}
 
 

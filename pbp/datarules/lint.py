@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from pbp.datarules import states
+from pbp.datarules import states, votes
 from pbp.datarules.format import RulesFile
 from pbp.errors import PbpError
 
@@ -29,7 +29,7 @@ def problems(rules: RulesFile, lang: str = "fr") -> list[PbpError]:
     rules.program = program
     for table_id in (rules.data.get("tables") or {}):
         errors += table_problems(rules, table_id)
-    errors += states.problems(rules)
+    errors += states.problems(rules) + votes.problems(rules)
     return errors
 
 
@@ -136,7 +136,7 @@ def warnings(rules: RulesFile) -> list[PbpError]:
         divisors = formula.zero_divisors(known)
         if divisors:
             errors.append(rules.error("rules_warning_divide", path, divisors=list(divisors)))
-    return errors + states.warnings(rules)
+    return errors + states.warnings(rules) + votes.warnings(rules)
 
 
 def _shown(value, default: str):

@@ -19,7 +19,7 @@ Names a formula may use (French spellings in brackets):
 
 from __future__ import annotations
 
-from pbp.datarules import states
+from pbp.datarules import states, votes
 from pbp.datarules.format import VERBS, RulesFile, word
 from pbp.errors import PbpError
 from pbp.record import Record
@@ -38,7 +38,7 @@ AUDIENCE_WORDS = {"acteur": "actor", "moi": "actor", "self": "actor", "joueur": 
 def canonical_name(name: str) -> str:
     """A formula's name in the engine's spelling (`cible.force` -> `target.force`)."""
     head, dot, rest = name.partition(".")
-    state_name = states.canonical(head, rest)  # état.prison.reste -> state.prison.left
+    state_name = states.canonical(head, rest) or votes.canonical(head, rest)  # état.prison.reste -> state.prison.left
     if state_name is not None:
         return state_name
     if dot and head in KIND_PREFIXES:
@@ -83,7 +83,8 @@ class Effect(Record):
 class Program(Record):
     """The compiled rules: plain definitions (the file's data) and compiled parts."""
 
-    __slots__ = ("data", "actions", "thresholds", "checks", "end_when", "costs", "requires", "formulas", "plays")
+    __slots__ = ("data", "actions", "thresholds", "checks", "end_when", "costs", "requires", "formulas", "plays",
+                 "votes", "victories")
 
     def __init__(self, data: dict):
         self.data = data
@@ -95,6 +96,8 @@ class Program(Record):
         self.end_when = None
         self.plays = None  # who is asked for orders (None: everyone in play)
         self.formulas: list[tuple[tuple, object]] = []  # (path in the file, formula): every one compiled
+        self.votes: dict = {}  # vote id -> {voters, actions, effects, none} (pbp/datarules/votes.py)
+        self.victories: list = []  # (victory, when formula, effects)
 
     @property
     def stats(self) -> dict:
@@ -154,10 +157,11 @@ class _Compiler:
             program.plays = self.formula(data["plays"], ("plays",), self.scope({}), "bool")
         for table in (data.get("tables") or {}).values():
             fill_columns(table)
+        votes.compile_votes(self)
         end = data.get("end") or {}
         if end.get("when") is not None:
-            program.end_when = self.formula(end["when"], ("end", "when"), {"turn": "number", **self.gm_names()},
-                                            "bool")
+            program.end_when = self.formula(end["when"], ("end", "when"), {"turn": "number", **self.gm_names(),
+                                                                           **votes.team_names(data)}, "bool")
         return program, self.errors
 
     # -- names -------------------------------------------------------------------------
@@ -250,6 +254,8 @@ class _Compiler:
             formulas["lose_turn"] = self.formula(value if value is not True else 1, path + (verb,), scope, "number")
         elif verb in states.VERBS:
             value = states.compile_effect(self, raw, verb, path, scope, formulas)
+        elif verb in votes.VERBS:
+            value = votes.compile_effect(self, raw, verb, path, scope, formulas)
         then_scope, else_scope = dict(scope), dict(scope)
         if isinstance(raw.get("then"), list):
             then = self.effects(raw["then"], path + ("then",), then_scope)

@@ -38,6 +38,12 @@ def unmet(rs, action_id: str, state: dict, handle: str, arg=None, target=None) -
         found = forbidding(rs.program, state, handle, action_id)
         if found is not None:
             return found
+    if rs.program.votes:
+        from .votes import may_vote
+
+        found = may_vote(rs, state, handle, action_id)
+        if found is not None:
+            return found
     for formula, message, path in rs.program.requires.get(action_id, ()):
         values = R.env(formula.names_used, state, rs.program.data, handle, target, arg, {})
         if not formula.evaluate(values, roll=_no_dice):

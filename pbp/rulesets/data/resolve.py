@@ -16,7 +16,7 @@ import math
 from pbp import events as ev
 from pbp.errors import PbpError
 
-from . import rules as R, states
+from . import rules as R, states, votes
 
 
 def initial_state(program, scenario) -> dict:
@@ -81,6 +81,7 @@ class Turn:
         self.steps = 0
         self.limit = ruleset.rules["limits"]["effects_per_turn"]
         self.gm_inputs = gm_inputs
+        self.ballots: dict[str, dict[str, str]] = {}  # vote id -> voter -> choice (pbp/rulesets/data/votes.py)
 
     # -- the turn ------------------------------------------------------------------------
     def play(self, orders: dict) -> None:
@@ -95,6 +96,7 @@ class Turn:
             for action in orders[handle].actions:
                 if R.in_play(state, handle):
                     self.action(handle, action)
+        votes.tally(self)
         for handle in losing:
             state["characters"][handle]["lost"] -= 1
         states.expire(self)
@@ -177,7 +179,7 @@ class Turn:
             return [scope.target] if scope.target else []
         if on in ("all", "others"):
             return [h for h in R.playing(self.state, self.scenario.roster) if on == "all" or h != scope.actor]
-        return [scope.actor]
+        return [scope.actor] if scope.actor else []  # (a vote's effects when nobody is chosen)
 
     def do_add(self, effect, scope) -> None:
         for name, formula in effect.formulas.items():
@@ -299,10 +301,18 @@ class Turn:
     def do_cure(self, effect, scope) -> None:
         states.cure(self, effect, scope)
 
+    def do_vote(self, effect, scope) -> None:
+        votes.cast(self, effect, scope)
+
     # -- the end -------------------------------------------------------------------------
     def end(self) -> None:
         state, end = self.state, self.data.get("end") or {}
         left = R.playing(state, self.scenario.roster)
+        team = votes.victory(self) if self.program.victories else None
+        if team is not None:  # a team's victory (`end: victories:`): its characters win
+            state["over"], state["winners"] = True, team
+            self.out.public("end", winners=team, draw=not team)
+            return
         over = "last_standing" in end and len(left) <= end["last_standing"]
         if not over and self.program.end_when is not None:
             over = bool(self.evaluate(self.program.end_when, Scope(None, None, None, "end")))

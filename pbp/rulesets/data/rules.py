@@ -114,6 +114,10 @@ def env(names, state: dict, rules: dict, actor: str | None, target: str | None, 
             out[name] = arg
         elif key.startswith("gm."):
             out[name] = gm_value(state, rules, key[3:], actor)
+        elif key.startswith("team."):  # how many of a team are in play (pbp/rulesets/data/votes.py)
+            from .votes import team_count
+
+            out[name] = team_count(state, rules, key[5:])
         elif key.startswith(("state.", "target.state.")):  # a character's states (pbp/rulesets/data/states.py)
             from .states import value
 
