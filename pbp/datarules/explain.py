@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pbp.datarules import states, votes
+from pbp.datarules import opposed, states, votes
 from pbp.datarules.format import VERBS, RulesFile, word
 from pbp.datarules.lint import rows_by_face, table_dice
 
@@ -24,11 +24,13 @@ SAYS = {
     "reveal": ("révéler {value}", "reveal {value}"),
     **states.SAYS,
     **votes.SAYS,
+    **opposed.SAYS,
 }
 WHO = {"target": (" (sur la cible)", " (on the target)"), "all": (" (sur tous)", " (on everyone)"),
        "others": (" (sur les autres)", " (on the others)")}
 BRANCHES = {"check": (("si réussi", "on success"), ("sinon", "else")),
-            "if": (("alors", "then"), ("sinon", "else"))}
+            "if": (("alors", "then"), ("sinon", "else")),
+            "oppose": (("si l'acteur l'emporte", "if the actor wins"), ("sinon", "else"))}
 
 
 def view(rules: RulesFile) -> dict:
@@ -176,7 +178,7 @@ def sections(rules: RulesFile, lang: str) -> dict:
                         "rows": [[r["faces"], r["text"][lang] + (f" → {r['table']}" if r["table"] else ""),
                                   ", ".join(f"{k} {_cell(x)}" for k, x in r["columns"].items()), r["chance"]]
                                  for r in t["rows"]]} for t in v["tables"]])
-    add("checks", [(f"{_name(c, lang)} ({c['id']}): " + w["dice"].format(dice=c["dice"], sign=c["success"],
+    add("checks", [(f"{_name(c, lang)} ({c['id']}): " + w["dice"].format(dice=opposed.dice_text(c), sign=c["success"],
                                                                           target=c["target"]),
                     [w["critical"].format(success=c["critical"].get("success", "-"),
                                           failure=c["critical"].get("failure", "-"))] if c.get("critical") else [])
@@ -193,6 +195,9 @@ def sections(rules: RulesFile, lang: str) -> dict:
         out.append({"title": states.WORDS[lang]["title"], "tables": [],
                     "items": states.explained(rules.data, lang, lambda spec, ident: _name(dict(spec, id=ident), lang),
                                               lambda seen: f"{w['seen']} {_seen(seen, lang)}")})
+    if rules.data.get("opposed"):
+        out.append({"title": {"fr": "Jets opposés", "en": "Opposed rolls"}[lang], "tables": [],
+                    "items": opposed.explained(rules.data, lang, lambda spec, ident: _name(dict(spec, id=ident), lang))})
     if rules.data.get("votes") or (rules.data.get("end") or {}).get("teams"):
         out.append({"title": votes.EXPLAIN[lang]["title"], "tables": [],
                     "items": [item if isinstance(item, str) else (item[0], items(effects(item[1]), lang))

@@ -48,7 +48,7 @@ def effect_node() -> schema.Node:
 #: the verbs and modifiers of an effect (see docs/rules-format.md, "Effects")
 EFFECT = {"type": "mapping", "fields": {
     **{verb: {"type": "any", "optional": True} for verb in
-       ("add", "set", "roll", "check", "if", "say", "out", "lose_turn", "reveal", "inflict", "cure", "vote")},
+       ("add", "set", "roll", "check", "if", "say", "out", "lose_turn", "reveal", "inflict", "cure", "vote", "oppose")},
     "duration": {"type": "any", "optional": True},  # inflict's: a formula of turns (pbp/datarules/states.py)
     "then": {"type": "list", "optional": True, "max": 50},
     "else": {"type": "list", "optional": True, "max": 50},
@@ -57,10 +57,11 @@ EFFECT = {"type": "mapping", "fields": {
            "optional": True},
     "to": {"type": "any", "optional": True},  # an audience: checked by lint
 }}
-VERBS = ("add", "set", "roll", "check", "if", "say", "out", "lose_turn", "reveal", "inflict", "cure", "vote")
+VERBS = ("add", "set", "roll", "check", "if", "say", "out", "lose_turn", "reveal", "inflict", "cure", "vote",
+         "oppose")
 #: the verbs as a French MJ writes them (keys.yaml has every spelling)
 VERBS_FR = ("ajouter", "fixer", "tirer", "tester", "si", "dire", "hors_jeu", "perd_un_tour", "reveler", "infliger",
-            "lever", "voter")
+            "lever", "voter", "opposer")
 #: French words of the values the engine reads (the keys are respelt by keys.yaml)
 VALUE_WORDS = {"moi": "self", "cible": "target", "tous": "all", "autres": "others", "proprietaire": "owner",
                "joueur": "owner", "mj": "gm", "nombre": "number", "texte": "text", "oui_non": "bool",

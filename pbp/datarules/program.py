@@ -19,7 +19,7 @@ Names a formula may use (French spellings in brackets):
 
 from __future__ import annotations
 
-from pbp.datarules import states, votes
+from pbp.datarules import opposed, states, votes
 from pbp.datarules.format import VERBS, RulesFile, word
 from pbp.errors import PbpError
 from pbp.record import Record
@@ -84,7 +84,7 @@ class Program(Record):
     """The compiled rules: plain definitions (the file's data) and compiled parts."""
 
     __slots__ = ("data", "actions", "thresholds", "checks", "end_when", "costs", "requires", "formulas", "plays",
-                 "votes", "victories")
+                 "votes", "victories", "pools", "opposed")
 
     def __init__(self, data: dict):
         self.data = data
@@ -98,6 +98,8 @@ class Program(Record):
         self.formulas: list[tuple[tuple, object]] = []  # (path in the file, formula): every one compiled
         self.votes: dict = {}  # vote id -> {voters, actions, effects, none} (pbp/datarules/votes.py)
         self.victories: list = []  # (victory, when formula, effects)
+        self.pools: dict = {}  # check id -> its pool's size formula (pbp/datarules/opposed.py)
+        self.opposed: dict = {}  # opposition id -> {roll, versus} formulas
 
     @property
     def stats(self) -> dict:
@@ -146,8 +148,11 @@ class _Compiler:
                     self.errors.append(self.rules.error("rules_threshold_empty", path))
                 program.thresholds[gauge_id, i] = self.effects(threshold["effects"], path + ("effects",),
                                                                self.scope({}))
+        opposed.compile_pools(self)
+        opposed.compile_opposed(self)
         for check_id, check in (data.get("checks") or {}).items():
-            self.dice(check["dice"], ("checks", check_id, "dice"))
+            if check.get("dice") is not None:
+                self.dice(check["dice"], ("checks", check_id, "dice"))
             program.checks[check_id] = self.formula(check["target"], ("checks", check_id, "target"),
                                                     self.scope({}), "number")
         budget_gauge = (data.get("budget") or {}).get("gauge")
@@ -256,6 +261,9 @@ class _Compiler:
             value = states.compile_effect(self, raw, verb, path, scope, formulas)
         elif verb in votes.VERBS:
             value = votes.compile_effect(self, raw, verb, path, scope, formulas)
+        elif verb in opposed.VERBS:
+            value = opposed.compile_effect(self, raw, verb, path, scope, formulas)
+            as_name = as_name or value
         then_scope, else_scope = dict(scope), dict(scope)
         if isinstance(raw.get("then"), list):
             then = self.effects(raw["then"], path + ("then",), then_scope)

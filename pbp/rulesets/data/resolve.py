@@ -16,7 +16,7 @@ import math
 from pbp import events as ev
 from pbp.errors import PbpError
 
-from . import rules as R, states, votes
+from . import opposed, rules as R, states, votes
 
 
 def initial_state(program, scenario) -> dict:
@@ -253,7 +253,10 @@ class Turn:
         check_id = effect.value
         spec = self.data["checks"][check_id]
         chance = _whole(self.evaluate(self.program.checks[check_id], scope))
-        roll = self.dice.roll(f"{scope.label}.{check_id}", str(spec["dice"]))
+        if check_id in self.program.pools:  # a dice pool: its size from a formula (pbp/rulesets/data/opposed.py)
+            roll = opposed.pool_roll(self, check_id, spec, scope)
+        else:
+            roll = self.dice.roll(f"{scope.label}.{check_id}", str(spec["dice"]))
         result = judge(spec, roll.total, chance)
         scope.bind_check(effect.as_name, result, roll.total)
         audience = R.audience(effect.to or R.visibility(spec.get("visibility")), scope.actor, scope.target)
@@ -303,6 +306,9 @@ class Turn:
 
     def do_vote(self, effect, scope) -> None:
         votes.cast(self, effect, scope)
+
+    def do_oppose(self, effect, scope) -> None:
+        opposed.oppose(self, effect, scope)
 
     # -- the end -------------------------------------------------------------------------
     def end(self) -> None:
