@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pbp.datarules import opposed, states, votes
+from pbp.datarules import opposed, phases, states, votes
 from pbp.datarules.format import VERBS, RulesFile, word
 from pbp.datarules.lint import rows_by_face, table_dice
 
@@ -195,6 +195,9 @@ def sections(rules: RulesFile, lang: str) -> dict:
         out.append({"title": states.WORDS[lang]["title"], "tables": [],
                     "items": states.explained(rules.data, lang, lambda spec, ident: _name(dict(spec, id=ident), lang),
                                               lambda seen: f"{w['seen']} {_seen(seen, lang)}")})
+    order_lines = phases.explained(rules.data, lang, lambda raw: _words(raw)[lang], lambda raw: items(effects(raw), lang))
+    if order_lines:
+        out.append({"title": phases.EXPLAIN[lang]["title"], "tables": [], "items": order_lines})
     if rules.data.get("opposed"):
         out.append({"title": {"fr": "Jets opposés", "en": "Opposed rolls"}[lang], "tables": [],
                     "items": opposed.explained(rules.data, lang, lambda spec, ident: _name(dict(spec, id=ident), lang))})

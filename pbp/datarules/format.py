@@ -264,9 +264,10 @@ def effect_lists(data: dict):
     for gauge_id, gauge in (data.get("gauges") or {}).items():
         for i, threshold in enumerate(gauge.get("thresholds") or []):
             yield ("gauges", gauge_id, "thresholds", schema.Index(i), "effects"), threshold["effects"]
-    from pbp.datarules import votes
+    from pbp.datarules import phases, votes
 
     yield from votes.effect_lists(data)
+    yield from phases.effect_lists(data)
 
 
 def word(value) -> str:

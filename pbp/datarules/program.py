@@ -19,7 +19,7 @@ Names a formula may use (French spellings in brackets):
 
 from __future__ import annotations
 
-from pbp.datarules import opposed, states, votes
+from pbp.datarules import opposed, phases, states, votes
 from pbp.datarules.format import VERBS, RulesFile, word
 from pbp.errors import PbpError
 from pbp.record import Record
@@ -39,8 +39,8 @@ def canonical_name(name: str) -> str:
     """A formula's name in the engine's spelling (`cible.force` -> `target.force`)."""
     head, dot, rest = name.partition(".")
     state_name = states.canonical(head, rest) or votes.canonical(head, rest)  # état.prison.reste -> state.prison.left
-    if state_name is not None:
-        return state_name
+    if state_name is not None or not dot and phases.canonical(name):  # jour -> day
+        return state_name or phases.canonical(name)
     if dot and head in KIND_PREFIXES:
         return canonical_name(rest)
     if dot:
@@ -84,7 +84,7 @@ class Program(Record):
     """The compiled rules: plain definitions (the file's data) and compiled parts."""
 
     __slots__ = ("data", "actions", "thresholds", "checks", "end_when", "costs", "requires", "formulas", "plays",
-                 "votes", "victories", "pools", "opposed")
+                 "votes", "victories", "pools", "opposed", "order", "periodic")
 
     def __init__(self, data: dict):
         self.data = data
@@ -100,6 +100,8 @@ class Program(Record):
         self.victories: list = []  # (victory, when formula, effects)
         self.pools: dict = {}  # check id -> its pool's size formula (pbp/datarules/opposed.py)
         self.opposed: dict = {}  # opposition id -> {roll, versus} formulas
+        self.order: dict = {}  # `by`/`initiative` -> formula (pbp/datarules/phases.py)
+        self.periodic: list = []  # each `periodic:` entry's effects
 
     @property
     def stats(self) -> dict:
@@ -163,10 +165,12 @@ class _Compiler:
         for table in (data.get("tables") or {}).values():
             fill_columns(table)
         votes.compile_votes(self)
+        phases.compile_phases(self)
         end = data.get("end") or {}
         if end.get("when") is not None:
             program.end_when = self.formula(end["when"], ("end", "when"), {"turn": "number", **self.gm_names(),
-                                                                           **votes.team_names(data)}, "bool")
+                                                                           **votes.team_names(data),
+                                                                           **phases.formula_names(data)}, "bool")
         return program, self.errors
 
     # -- names -------------------------------------------------------------------------
@@ -183,7 +187,7 @@ class _Compiler:
 
     def scope(self, action: dict) -> dict[str, str]:
         """The names a formula of this action (or a threshold: `action` empty) may use."""
-        names = {"turn": "number", **self.character_names(), **self.gm_names()}
+        names = {"turn": "number", **self.character_names(), **self.gm_names(), **phases.formula_names(self.data)}
         arg = action.get("arg")
         if arg is not None:
             kind = word(arg if isinstance(arg, str) else arg.get("type"))

@@ -69,8 +69,10 @@ def compile_votes(compiler) -> None:
     program.victories = []
     for i, victory in enumerate(end.get("victories") or []):
         path = ("end", "victories", i)
+        from pbp.datarules.phases import formula_names
+
         when = compiler.formula(victory["when"], path + ("when",), {"turn": "number", **compiler.gm_names(),
-                                                                   **team_names(data)}, "bool")
+                                                                   **team_names(data), **formula_names(data)}, "bool")
         program.victories.append((victory, when, compiler.effects(victory.get("effects") or [], path + ("effects",),
                                                                    compiler.scope({}))))
 

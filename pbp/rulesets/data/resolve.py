@@ -16,7 +16,7 @@ import math
 from pbp import events as ev
 from pbp.errors import PbpError
 
-from . import opposed, rules as R, states, votes
+from . import opposed, phases, rules as R, states, votes
 
 
 def initial_state(program, scenario) -> dict:
@@ -87,21 +87,25 @@ class Turn:
     def play(self, orders: dict) -> None:
         state = self.state
         state["turn"] += 1
+        state[phases.RESOLVING] = True  # formulas read the day and phase of this turn (pbp/rulesets/data/phases.py)
         self.take_inputs()
+        phases.announce(self)
         losing = [h for h, me in state["characters"].items() if me["lost"] > 0]
         blocked = [h for h in state["characters"] if states.blocked(self.program, state, h)]
-        for handle in self.scenario.roster:
+        for handle in phases.ordered(self):
             if handle not in orders or not R.in_play(state, handle) or handle in losing or handle in blocked:
                 continue
             for action in orders[handle].actions:
                 if R.in_play(state, handle):
                     self.action(handle, action)
+        phases.periodic(self)
         votes.tally(self)
         for handle in losing:
             state["characters"][handle]["lost"] -= 1
         states.expire(self)
         self.drop_inputs()
         self.end()
+        del state[phases.RESOLVING]
         if not state["over"]:
             sheets(self.program, state, self.scenario, self.out)
 
@@ -414,5 +418,7 @@ class Scope:
             out["arg"] = self.arg
         for name in turn.data.get("inputs") or {}:
             out[f"gm.{name}"] = R.gm_value(state, turn.data, name, self.actor)
+        if turn.data.get("calendar"):  # {jour}, {phase}, {tour_du_jour}
+            out.update({name: phases.value(state, turn.data, name) for name in ("day", "turn_of_day", "phase")})
         out.update(self.bound)
         return out
