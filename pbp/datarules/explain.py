@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pbp.datarules import opposed, phases, states, votes
+from pbp.datarules import absence, opposed, phases, states, votes
 from pbp.datarules.format import VERBS, RulesFile, word
 from pbp.datarules.lint import rows_by_face, table_dice
 
@@ -45,6 +45,7 @@ def view(rules: RulesFile) -> dict:
         "actions": [{"id": k, **v, "effects": effects(v["effects"])} for k, v in data["actions"].items()],
         "budget": data.get("budget") or {}, "plays": data.get("plays"), "inputs": data.get("inputs") or {},
         "end": data.get("end") or {}, "missed": (data.get("missed_orders") or {}).get("orders") or [],
+        "data": data,
     }
 
 
@@ -252,7 +253,7 @@ def _turn_lines(v: dict, w: dict) -> list[str]:
     if v["plays"] is not None:
         lines.append(w["plays"].format(value=v["plays"]))
     lines.append(w["missed"].format(value=", ".join(map(str, v["missed"])) or w["nothing"]))
-    return lines
+    return lines + absence.explained(v["data"], "fr" if w is WORDS["fr"] else "en")
 
 
 def _end_lines(end: dict, w: dict) -> list[str]:

@@ -19,7 +19,7 @@ Names a formula may use (French spellings in brackets):
 
 from __future__ import annotations
 
-from pbp.datarules import opposed, phases, states, votes
+from pbp.datarules import absence, opposed, phases, states, votes
 from pbp.datarules.format import VERBS, RulesFile, word
 from pbp.errors import PbpError
 from pbp.record import Record
@@ -39,8 +39,8 @@ def canonical_name(name: str) -> str:
     """A formula's name in the engine's spelling (`cible.force` -> `target.force`)."""
     head, dot, rest = name.partition(".")
     state_name = states.canonical(head, rest) or votes.canonical(head, rest)  # état.prison.reste -> state.prison.left
-    if state_name is not None or not dot and phases.canonical(name):  # jour -> day
-        return state_name or phases.canonical(name)
+    if state_name is not None or not dot and (phases.canonical(name) or absence.canonical(name)):  # jour -> day
+        return state_name or phases.canonical(name) or absence.canonical(name)
     if dot and head in KIND_PREFIXES:
         return canonical_name(rest)
     if dot:
@@ -84,7 +84,7 @@ class Program(Record):
     """The compiled rules: plain definitions (the file's data) and compiled parts."""
 
     __slots__ = ("data", "actions", "thresholds", "checks", "end_when", "costs", "requires", "formulas", "plays",
-                 "votes", "victories", "pools", "opposed", "order", "periodic")
+                 "votes", "victories", "pools", "opposed", "order", "periodic", "track_missed")
 
     def __init__(self, data: dict):
         self.data = data
@@ -102,6 +102,7 @@ class Program(Record):
         self.opposed: dict = {}  # opposition id -> {roll, versus} formulas
         self.order: dict = {}  # `by`/`initiative` -> formula (pbp/datarules/phases.py)
         self.periodic: list = []  # each `periodic:` entry's effects
+        self.track_missed = False  # whether each character's missed turns are counted (pbp/datarules/absence.py)
 
     @property
     def stats(self) -> dict:
@@ -171,6 +172,7 @@ class _Compiler:
             program.end_when = self.formula(end["when"], ("end", "when"), {"turn": "number", **self.gm_names(),
                                                                            **votes.team_names(data),
                                                                            **phases.formula_names(data)}, "bool")
+        program.track_missed = absence.tracked(data, program.formulas)
         return program, self.errors
 
     # -- names -------------------------------------------------------------------------
@@ -187,7 +189,8 @@ class _Compiler:
 
     def scope(self, action: dict) -> dict[str, str]:
         """The names a formula of this action (or a threshold: `action` empty) may use."""
-        names = {"turn": "number", **self.character_names(), **self.gm_names(), **phases.formula_names(self.data)}
+        names = {"turn": "number", **self.character_names(), **self.gm_names(), **phases.formula_names(self.data),
+                 "missed": "number"}
         arg = action.get("arg")
         if arg is not None:
             kind = word(arg if isinstance(arg, str) else arg.get("type"))

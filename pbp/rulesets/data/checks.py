@@ -135,11 +135,18 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
     budget = rs.program.data.get("budget") or {}
     count, points, seen = 0, budget_points(rs, state, handle), []
     spent = 0
+    limit = budget.get("count")
+    if rs.program.track_missed:  # owed to a player back after missed turns (pbp/rulesets/data/absence.py)
+        from .absence import owed
+
+        more_actions, more_points = owed(rs.program.data, state, handle)
+        limit = None if limit is None else limit + more_actions
+        points = None if points is None else points + more_points
     for action in orders.actions:
         spec = rs.program.data["actions"][action.id]
         count += 1
-        if budget.get("count") is not None and count > budget["count"]:
-            problems.add("too_many_actions", action.at, count=len(orders.actions), limit=budget["count"])
+        if limit is not None and count > limit:
+            problems.add("too_many_actions", action.at, count=len(orders.actions), limit=limit)
             continue
         if action.id in seen and (spec.get("once") or budget.get("distinct")):
             problems.add("twice", action.at, action=action.id, valid=_english(rs, [a for a in possible(rs, state, handle)

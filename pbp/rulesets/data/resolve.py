@@ -16,7 +16,7 @@ import math
 from pbp import events as ev
 from pbp.errors import PbpError
 
-from . import opposed, phases, rules as R, states, votes
+from . import absence, opposed, phases, rules as R, states, votes
 
 
 def initial_state(program, scenario) -> dict:
@@ -98,6 +98,7 @@ class Turn:
             for action in orders[handle].actions:
                 if R.in_play(state, handle):
                     self.action(handle, action)
+        absence.count(self, orders, losing + blocked)
         phases.periodic(self)
         votes.tally(self)
         for handle in losing:

@@ -114,6 +114,10 @@ def env(names, state: dict, rules: dict, actor: str | None, target: str | None, 
             out[name] = arg
         elif key.startswith("gm."):
             out[name] = gm_value(state, rules, key[3:], actor)
+        elif key == "missed":  # turns missed in a row (pbp/rulesets/data/absence.py)
+            from .absence import missed
+
+            out[name] = missed(state, actor)
         elif key in ("day", "turn_of_day", "phase"):  # the calendar (pbp/rulesets/data/phases.py)
             from .phases import value
 
