@@ -13,10 +13,9 @@ def canonical(name: str) -> str | None:
     return PLAIN.get(name)
 
 
-def tracked(data: dict, formulas) -> bool:
-    """Whether the rules need the turns each character missed: an `on_return`, or a formula reading `missed`."""
-    from pbp.datarules.program import canonical_name
-
+def tracked(data: dict, formulas, canonical_name) -> bool:
+    """Whether the rules need the turns each character missed: an `on_return`, or a
+    formula reading `missed` (`canonical_name`: how the compiler spells a name)."""
     if (data.get("missed_orders") or {}).get("on_return"):
         return True
     return any(canonical_name(name) == "missed" for _, formula in formulas for name in formula.names_used)

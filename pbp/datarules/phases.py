@@ -31,7 +31,7 @@ def formula_names(data: dict) -> dict[str, str]:
 
 
 def effect_lists(data: dict):
-    from pbp import schema
+    from pbp.model import schema
 
     for i, periodic in enumerate(data.get("periodic") or []):
         yield ("periodic", schema.Index(i), "effects"), periodic["effects"]

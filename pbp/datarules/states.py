@@ -51,7 +51,7 @@ def compile_effect(compiler, raw: dict, verb: str, path: tuple, scope: dict, for
 
 def problems(rules) -> list:
     """What a state refers to: the actions it forbids, each an action of the rules."""
-    from pbp import i18n
+    from pbp.base import i18n
 
     errors = []
     actions = list(rules.data.get("actions") or {})

@@ -22,7 +22,7 @@ def word(value, default: str) -> str:
 
 def effect_lists(data: dict):
     """(path, list) of the votes' effect lists (on the one chosen, when nobody is)."""
-    from pbp import schema
+    from pbp.model import schema
 
     for vote_id, vote in (data.get("votes") or {}).items():
         for key in ("effects", "none"):

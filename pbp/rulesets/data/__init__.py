@@ -15,8 +15,8 @@ posts from generic templates (templates/data/), exact odds, bots.
 
 from __future__ import annotations
 
-from pbp import events as ev
-from pbp.ruleset import ODDS, SIMULATE, Resolution, Ruleset, Scenario, plain_copy
+from pbp.model import events as ev
+from pbp.model.ruleset import ODDS, SIMULATE, Resolution, Ruleset, Scenario, plain_copy
 
 from . import checks, rules as R
 from .resolve import Turn, set_up
@@ -153,7 +153,7 @@ def order_schema(data: dict) -> dict:
 
 
 def core_arg(arg) -> dict:
-    """An argument of the rules file in the core's argument types (pbp.orders.check_arg)."""
+    """An argument of the rules file in the core's argument types (pbp.model.orders.check_arg)."""
     spec = {"type": arg} if isinstance(arg, str) else dict(arg)
     kind = R.word(spec["type"])
     out = {"optional": bool(spec.get("optional"))}

@@ -6,13 +6,7 @@ for rules that need it, so other archives keep their bytes)."""
 from __future__ import annotations
 
 from . import rules as R
-
-
-def missed(state: dict, handle: str | None) -> int:
-    """`missed` (`absences`): the turns `handle` missed in a row before the turn played."""
-    if handle is None:
-        return 0
-    return state["characters"][handle].get("missed", 0)
+from .values import missed
 
 
 def owed(data: dict, state: dict, handle: str) -> tuple[int, int]:

@@ -5,8 +5,8 @@ refusal names what would be valid."""
 
 from __future__ import annotations
 
-from pbp.errors import ByLang, PbpError
-from pbp.ruleset import Refusals
+from pbp.base.errors import ByLang, PbpError
+from pbp.model.ruleset import Refusals
 
 from . import rules as R
 
@@ -111,7 +111,7 @@ def allowed(rs, state: dict, scenario, handle: str, action_id: str, first: bool 
             free_text: bool = True) -> list:
     """The orders of this one action `handle` may give now (each with an argument to
     try it with), each passing check_orders; `first`: stop at the first."""
-    from pbp.orders import Action, PlayerOrders
+    from pbp.model.orders import Action, PlayerOrders
 
     found = []
     for value in arg_values(rs, state, handle, rs.program.data["actions"][action_id], free_text):
@@ -203,7 +203,7 @@ def gm_inputs(rs, scenario, raw: dict) -> tuple[dict, Refusals]:
     for name, value in (raw or {}).items():
         spec = specs.get(name)
         if spec is None:
-            from pbp import i18n
+            from pbp.base import i18n
 
             problems.add("unknown_input", (name,), name=name, valid=list(specs),
                          suggestion=i18n.closest(str(name), specs))
@@ -261,7 +261,7 @@ def _input_value(spec: dict, value, at: tuple, problems: Refusals):
 def scenario_problems(rs, scenario) -> list[PbpError]:
     """characters.yaml: a sheet per player at most, its keys stats or gauges of the
     rules (or `name`/`nom`), each value of its type."""
-    from pbp import i18n
+    from pbp.base import i18n
 
     program = rs.program
     known = list(program.stats) + list(program.gauges)

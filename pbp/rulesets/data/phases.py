@@ -16,30 +16,10 @@
 
 from __future__ import annotations
 
-from pbp import events as ev
-from pbp.datarules.phases import turns_per_day
+from pbp.model import events as ev
 
 from . import rules as R
-
-#: set in the state while a turn is being resolved (and removed before it is written)
-RESOLVING = "_resolving"
-
-
-def turn_played(state: dict) -> int:
-    """The turn a formula speaks of: the one being resolved, or (between turns) the next."""
-    return state["turn"] if state.get(RESOLVING) else state["turn"] + 1
-
-
-def value(state: dict, data: dict, name: str):
-    """`day`, `turn_of_day` or `phase` of the turn played."""
-    n, per_day = turn_played(state), turns_per_day(data)
-    rank = (n - 1) % per_day + 1
-    if name == "day":
-        return (n - 1) // per_day + 1
-    if name == "turn_of_day":
-        return rank
-    phases = (data.get("calendar") or {}).get("phases") or []
-    return R.words(phases[rank - 1])["fr"] if rank <= len(phases) else ""
+from .values import calendar_value as value
 
 
 def announce(turn) -> None:
@@ -60,11 +40,9 @@ def ordered(turn) -> list[str]:
     formula = program.order.get("initiative") or program.order.get("by")
     scores = {}
     if formula is not None:
-        from .resolve import Scope
-
         playing = R.playing(turn.state, roster)
         for handle in playing:
-            scope = Scope(handle, None, None, f"{handle}.initiative")
+            scope = turn.new_scope(handle, f"{handle}.initiative")
             scores[handle] = turn.evaluate(formula, scope, R.visibility(order.get("visibility"))) \
                 if "initiative" in program.order else \
                 formula.evaluate(R.env(formula.names_used, turn.state, data, handle, None, None, {}))
@@ -83,8 +61,6 @@ def ordered(turn) -> list[str]:
 
 def periodic(turn) -> None:
     """The `periodic:` effects due at the end of this turn."""
-    from .resolve import Scope
-
     n = turn.state["turn"]
     for i, spec in enumerate(turn.data.get("periodic") or []):
         start = spec.get("from", spec["every"])
@@ -93,6 +69,6 @@ def periodic(turn) -> None:
         effects = turn.program.periodic[i]
         if spec.get("each"):
             for handle in R.playing(turn.state, turn.scenario.roster):
-                turn.run(effects, Scope(handle, None, None, f"{handle}.every{i + 1}"))
+                turn.run(effects, turn.new_scope(handle, f"{handle}.every{i + 1}"))
         else:
-            turn.run(effects, Scope(None, None, None, f"every{i + 1}"))
+            turn.run(effects, turn.new_scope(None, f"every{i + 1}"))

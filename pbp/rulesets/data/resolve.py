@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import math
 
-from pbp import events as ev
-from pbp.errors import PbpError
+from pbp.base.errors import PbpError
+from pbp.model import events as ev
 
 from . import absence, opposed, phases, rules as R, states, votes
+from .values import RESOLVING, calendar_value
 
 
 def initial_state(program, scenario) -> dict:
@@ -87,7 +88,7 @@ class Turn:
     def play(self, orders: dict) -> None:
         state = self.state
         state["turn"] += 1
-        state[phases.RESOLVING] = True  # formulas read the day and phase of this turn (pbp/rulesets/data/phases.py)
+        state[RESOLVING] = True  # formulas read the day and phase of this turn (pbp/rulesets/data/phases.py)
         self.take_inputs()
         phases.announce(self)
         losing = [h for h, me in state["characters"].items() if me["lost"] > 0]
@@ -106,7 +107,7 @@ class Turn:
         states.expire(self)
         self.drop_inputs()
         self.end()
-        del state[phases.RESOLVING]
+        del state[RESOLVING]
         if not state["over"]:
             sheets(self.program, state, self.scenario, self.out)
 
@@ -303,6 +304,10 @@ class Turn:
             self.emit(ev.PUBLIC, "reveal", who=handle, stat=name, name=R.name_of(spec, name),
                       value=R.value_of(self.state, handle, name))
 
+    def new_scope(self, actor: str | None, label: str) -> "Scope":
+        """Where the effects of a block run with no action behind them (a vote's, a periodic one...)."""
+        return Scope(actor, None, None, label)
+
     def do_inflict(self, effect, scope) -> None:
         states.inflict(self, effect, scope)
 
@@ -420,6 +425,6 @@ class Scope:
         for name in turn.data.get("inputs") or {}:
             out[f"gm.{name}"] = R.gm_value(state, turn.data, name, self.actor)
         if turn.data.get("calendar"):  # {jour}, {phase}, {tour_du_jour}
-            out.update({name: phases.value(state, turn.data, name) for name in ("day", "turn_of_day", "phase")})
+            out.update({name: calendar_value(state, turn.data, name) for name in ("day", "turn_of_day", "phase")})
         out.update(self.bound)
         return out

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import re
 
-from pbp import events as ev
 from pbp.datarules.format import word
 from pbp.datarules.program import canonical_name
+
+from . import values as V
+from pbp.model import events as ev
 
 LANGS = ("fr", "en")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")
@@ -115,21 +117,14 @@ def env(names, state: dict, rules: dict, actor: str | None, target: str | None, 
         elif key.startswith("gm."):
             out[name] = gm_value(state, rules, key[3:], actor)
         elif key == "missed":  # turns missed in a row (pbp/rulesets/data/absence.py)
-            from .absence import missed
-
-            out[name] = missed(state, actor)
+            out[name] = V.missed(state, actor)
         elif key in ("day", "turn_of_day", "phase"):  # the calendar (pbp/rulesets/data/phases.py)
-            from .phases import value
-
-            out[name] = value(state, rules, key)
+            out[name] = V.calendar_value(state, rules, key)
         elif key.startswith("team."):  # how many of a team are in play (pbp/rulesets/data/votes.py)
-            from .votes import team_count
-
-            out[name] = team_count(state, rules, key[5:])
+            out[name] = V.team_count(state, rules, key[5:])
         elif key.startswith(("state.", "target.state.")):  # a character's states (pbp/rulesets/data/states.py)
-            from .states import value
-
-            out[name] = value(state, target if key.startswith("target.") else actor, key.partition("state.")[2])
+            out[name] = V.state_value(state, target if key.startswith("target.") else actor,
+                                      key.partition("state.")[2])
         elif key.startswith("target."):
             out[name] = value_of(state, target, key[7:])
         else:

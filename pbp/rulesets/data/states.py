@@ -14,6 +14,7 @@ from __future__ import annotations
 from pbp.datarules.states import stacking
 
 from . import rules as R
+from .values import whole
 
 
 def held(state: dict, handle: str | None) -> dict:
@@ -21,16 +22,6 @@ def held(state: dict, handle: str | None) -> dict:
     if handle is None:
         return {}
     return state["characters"][handle].get("states") or {}
-
-
-def value(state: dict, handle: str | None, name: str):
-    """`state.<id>` (has it) or `state.<id>.left` (turns it lasts after the current one; 0 without a duration)."""
-    ident, _, part = name.partition(".")
-    mine = held(state, handle)
-    if part == "left":
-        last = mine.get(ident)
-        return max(0, last - state["turn"]) if last is not None else 0
-    return ident in mine
 
 
 def blocked(program, state: dict, handle: str) -> str | None:
@@ -64,9 +55,7 @@ def inflict(turn, effect, scope) -> None:
     spec = turn.data["states"][ident]
     duration = spec.get("duration")
     if "duration" in effect.formulas:
-        from .resolve import _whole
-
-        duration = _whole(turn.evaluate(effect.formulas["duration"], scope, effect.to))
+        duration = whole(turn.evaluate(effect.formulas["duration"], scope, effect.to))
         if duration <= 0:
             return
     now = turn.state["turn"]

@@ -16,7 +16,7 @@ The ruling, in the order it is applied (docs/rules-format.md says it to the MJ):
 
 from __future__ import annotations
 
-from pbp import events as ev
+from pbp.model import events as ev
 from pbp.datarules.votes import word
 
 from . import rules as R
@@ -58,8 +58,6 @@ def may_vote(rs, state: dict, handle: str, action_id: str) -> tuple | None:
 
 def tally(turn) -> None:
     """Every vote with ballots this turn, in the rules' order: the count, who is chosen, their effects."""
-    from .resolve import Scope
-
     for vote_id, spec in (turn.data.get("votes") or {}).items():
         ballots = turn.ballots.get(vote_id)
         if not ballots:
@@ -78,11 +76,11 @@ def tally(turn) -> None:
         turn.emit(ev.PUBLIC, "tally", **tallied)
         compiled = turn.program.votes[vote_id]
         for handle in chosen:
-            scope = Scope(handle, None, None, f"{handle}.{vote_id}")
+            scope = turn.new_scope(handle, f"{handle}.{vote_id}")
             scope.bound[f"{vote_id}.votes"] = dict(counts).get(handle, 0)
             turn.run(compiled["effects"], scope)
         if not chosen:
-            turn.run(compiled["none"], Scope(None, None, None, f"vote.{vote_id}"))
+            turn.run(compiled["none"], turn.new_scope(None, f"vote.{vote_id}"))
 
 
 def _counts(counted: dict, roster) -> list[tuple[str, int]]:
@@ -117,17 +115,9 @@ def _chosen(turn, vote_id: str, spec: dict, counts: list, base: int) -> tuple[li
     return [], tied, None
 
 
-def team_count(state: dict, data: dict, team: str) -> int:
-    """`team.<value>`: how many characters in play have that team."""
-    stat = ((data.get("end") or {}).get("teams") or {}).get("stat")
-    return sum(1 for me in state["characters"].values() if not me["out"] and str(me["stats"].get(stat)) == team)
-
-
 def victory(turn) -> list[str] | None:
     """The first victory of `end: victories:` whose formula holds: its team's characters
     (in or out of play: a team wins), said in the thread; None when none holds."""
-    from .resolve import Scope
-
     data, state = turn.data, turn.state
     stat = ((data.get("end") or {}).get("teams") or {}).get("stat")
     for victory_spec, when, effects in turn.program.victories:
@@ -136,6 +126,6 @@ def victory(turn) -> list[str] | None:
         team = str(victory_spec["team"])
         members = [h for h in turn.scenario.roster if str(state["characters"][h]["stats"].get(stat)) == team]
         turn.emit(ev.PUBLIC, "victory", team=team, winners=members)
-        turn.run(effects, Scope(None, None, None, f"end.{team}"))
+        turn.run(effects, turn.new_scope(None, f"end.{team}"))
         return members
     return None
