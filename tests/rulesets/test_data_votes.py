@@ -100,12 +100,12 @@ def test_absolute_majority_is_more_than_half_of_the_voters_not_half(tmp_path):
     state = play(root, 1, accuse({"anna": "chloe", "bruno": "chloe", "denis": "chloe", "chloe": "anna"}))
     text = post(root, 1)
     assert "Dépouillement, Le bûcher : Chloé 3 voix, Anna 1 voix (4 bulletins, 6 votants), " \
-           "majorité absolue : 4 voix sur 6. personne n'est désigné." in text
+           "majorité absolue : 4 voix sur 6 → personne." in text
     assert "Le village se disperse." in text and not state["characters"]["chloe"]["out"]
     # 4 of 6: chosen, out, her team revealed
     state = play(root, 2, accuse({"anna": "chloe", "bruno": "chloe", "denis": "chloe", "elise": "chloe"}))
     text = post(root, 2)
-    assert "majorité absolue : 4 voix sur 6. Chloé est désigné." in text
+    assert "majorité absolue : 4 voix sur 6 → Chloé." in text
     assert "Chloé monte sur le bûcher (4 voix)." in text and "Camp de Chloé : village." in text
     assert state["characters"]["chloe"]["out"]
 
@@ -113,16 +113,16 @@ def test_absolute_majority_is_more_than_half_of_the_voters_not_half(tmp_path):
 def test_absolute_majority_of_the_ballots_cast(tmp_path):
     root = village(tmp_path, "absolue", base="exprimés")
     play(root, 1, accuse({"anna": "chloe", "bruno": "chloe", "chloe": "anna"}))
-    assert "(3 bulletins, 6 votants), majorité absolue : 2 voix sur 3. Chloé est désigné." in post(root, 1)
+    assert "(3 bulletins, 6 votants), majorité absolue : 2 voix sur 3 → Chloé." in post(root, 1)
 
 
 def test_relative_majority_and_its_ties(tmp_path):
     root = village(tmp_path)
     play(root, 1, accuse({"anna": "chloe", "bruno": "chloe", "chloe": "anna", "denis": "bruno"}))
-    assert "Chloé 2 voix, Anna 1 voix, Bruno 1 voix (4 bulletins, 6 votants). Chloé est désigné." in post(root, 1)
+    assert "Chloé 2 voix, Anna 1 voix, Bruno 1 voix (4 bulletins, 6 votants) → Chloé." in post(root, 1)
     # a tie: nobody (the rule by default)
     play(root, 2, accuse({"anna": "denis", "bruno": "elise"}))
-    assert "Denis 1 voix, Élise 1 voix (2 bulletins, 5 votants). Égalité entre Denis, Élise : personne n'est désigné." \
+    assert "Denis 1 voix, Élise 1 voix (2 bulletins, 5 votants) → égalité entre Denis, Élise : personne." \
         in post(root, 2)
 
 
@@ -134,18 +134,18 @@ def test_a_tie_drawn_by_lot_with_a_roll_the_mj_forces(tmp_path):
     r = pbp("run", "--dry-run", cwd=root)
     assert "vote.bucher.tie : 1d3" in r.output.replace("\xa0", " ")
     state = play(root, 1, orders, {"rolls": {"vote.bucher.tie": 2}})  # the second of the tied in roster order
-    assert "Égalité entre Denis, Élise, Fanny : Élise est désigné." in post(root, 1)
+    assert "→ égalité entre Denis, Élise, Fanny : Élise." in post(root, 1)
     assert state["characters"]["elise"]["out"]
 
 
 def test_ties_all_and_unanimity(tmp_path):
     root = village(tmp_path, ties="tous")
     state = play(root, 1, accuse({"anna": "denis", "bruno": "elise"}))
-    assert "Égalité entre Denis, Élise : Denis, Élise sont désignés." in post(root, 1)
+    assert "→ égalité entre Denis, Élise : Denis, Élise." in post(root, 1)
     assert state["characters"]["denis"]["out"] and state["characters"]["elise"]["out"]
     root = village(tmp_path / "u", "unanimité")
     play(root, 1, accuse({h: "bruno" for h in PLAYERS if h != "bruno"}))
-    assert "Bruno 5 voix (5 bulletins, 6 votants), unanimité : 6 voix. personne n'est désigné." in post(root, 1)
+    assert "Bruno 5 voix (5 bulletins, 6 votants), unanimité : 6 voix → personne." in post(root, 1)
 
 
 def test_a_secret_ballot_stays_out_of_the_thread_and_only_voters_vote(tmp_path):
@@ -159,10 +159,10 @@ def test_a_secret_ballot_stays_out_of_the_thread_and_only_voters_vote(tmp_path):
     state = play(root, 1, orders)
     text = post(root, 1)
     assert "devorer" not in text and "vote (La chasse)" not in text and "bulletin" not in text
-    assert "La chasse : Denis est désigné." in text and state["characters"]["denis"]["out"]
+    assert "La chasse" not in text and "[b]Denis[/b] est hors jeu." in text and state["characters"]["denis"]["out"]
     assert "[b]Anna[/b] : vote (La chasse) → Denis." in post(root, 1, "anna")
     gm = post(root, 1, "gm")
-    assert "Dépouillement, La chasse : Denis 1 voix (1 bulletin, 1 votant). Denis est désigné." in gm
+    assert "Dépouillement, La chasse : Denis 1 voix (1 bulletin, 1 votant) → Denis." in gm
 
 
 def test_a_team_wins_and_the_end_post_says_it(tmp_path):
@@ -188,7 +188,7 @@ def test_english_lines(tmp_path):
     write(root, "campaign.yaml", campaign)
     play(root, 1, accuse({"anna": "chloe", "bruno": "chloe", "denis": "chloe", "elise": "chloe"}))
     text = post(root, 1).replace("\u202f", " ")
-    assert "Count, The stake: Chloé 4 votes (4 ballots, 6 voters), absolute majority: 4 votes of 6. Chloé is chosen." \
+    assert "Count, The stake: Chloé 4 votes (4 ballots, 6 voters), absolute majority: 4 votes of 6 → Chloé." \
         in text
     assert "Chloé is burnt (4 votes)." in text
 

@@ -70,10 +70,9 @@ def tally(turn) -> None:
         tallied = dict(vote=vote_id, name=R.name_of(spec, vote_id), counts=[{"who": h, "votes": n} for h, n in counts],
                        base=base, needed=needed, rule=word(spec.get("majority"), "relative"), chosen=chosen,
                        tied=tied, voters=len(electorate), ballots=len(counted))
-        if word(spec.get("ballot"), "public") == "secret":  # the count would say how many may vote: the MJ's
-            turn.emit(ev.GM, "tally", **tallied)
-            tallied.update(counts=None, voters=None, ballots=None, tied=[], needed=None)
-        turn.emit(ev.PUBLIC, "tally", **tallied)
+        # a secret vote's count and choice are the MJ's: the thread learns what its effects say
+        secret = word(spec.get("ballot"), "public") == "secret"
+        turn.emit(ev.GM if secret else ev.PUBLIC, "tally", **tallied)
         compiled = turn.program.votes[vote_id]
         for handle in chosen:
             scope = turn.new_scope(handle, f"{handle}.{vote_id}")
