@@ -6,11 +6,12 @@ before this one. The engine's side is pbp/rulesets/data/absence.py."""
 
 from __future__ import annotations
 
-PLAIN = {"absences": "missed", "tours_manques": "missed", "tours_manqués": "missed", "missed": "missed"}
+#: the name of the turns missed in a row, in both languages
+PLAIN = ("absences", "tours_manques", "tours_manqués", "missed")
 
 
-def canonical(name: str) -> str | None:
-    return PLAIN.get(name)
+def formula_names() -> dict[str, str]:
+    return {name: "number" for name in PLAIN}
 
 
 def tracked(data: dict, formulas, canonical_name) -> bool:
@@ -18,7 +19,7 @@ def tracked(data: dict, formulas, canonical_name) -> bool:
     formula reading `missed` (`canonical_name`: how the compiler spells a name)."""
     if (data.get("missed_orders") or {}).get("on_return"):
         return True
-    return any(canonical_name(name) == "missed" for _, formula in formulas for name in formula.names_used)
+    return any(canonical_name(name) in PLAIN for _, formula in formulas for name in formula.names_used)
 
 
 EXPLAIN = {"fr": "au retour, par tour manqué d'affilée (au plus {max}) : {actions} action(s) et {points} point(s) de plus",

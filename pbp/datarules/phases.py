@@ -15,19 +15,16 @@ The engine's side is pbp/rulesets/data/phases.py."""
 
 from __future__ import annotations
 
+#: the calendar's names in formulas, in both languages -> what they are
 PLAIN = {"jour": "day", "day": "day", "phase": "phase", "tour_du_jour": "turn_of_day", "turn_of_day": "turn_of_day"}
+KINDS = {"day": "number", "turn_of_day": "number", "phase": "text"}
 
 
-def canonical(name: str) -> str | None:
-    """`jour` -> `day`, `tour_du_jour` -> `turn_of_day`, `phase` (None for any other name)."""
-    return PLAIN.get(name)
-
-
-def formula_names(data: dict) -> dict[str, str]:
-    """The calendar's names when the rules have one."""
+def formula_names(data: dict, *taken: str) -> dict[str, str]:
+    """The calendar's names (every spelling) when the rules have one, but those `taken`."""
     if not data.get("calendar"):
         return {}
-    return {"day": "number", "turn_of_day": "number", "phase": "text"}
+    return {name: KINDS[meaning] for name, meaning in PLAIN.items() if name not in taken}
 
 
 def effect_lists(data: dict):

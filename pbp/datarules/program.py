@@ -39,8 +39,8 @@ def canonical_name(name: str) -> str:
     """A formula's name in the engine's spelling (`cible.force` -> `target.force`)."""
     head, dot, rest = name.partition(".")
     state_name = states.canonical(head, rest) or votes.canonical(head, rest)  # état.prison.reste -> state.prison.left
-    if state_name is not None or not dot and (phases.canonical(name) or absence.canonical(name)):  # jour -> day
-        return state_name or phases.canonical(name) or absence.canonical(name)
+    if state_name is not None:
+        return state_name
     if dot and head in KIND_PREFIXES:
         return canonical_name(rest)
     if dot:
@@ -171,7 +171,8 @@ class _Compiler:
         if end.get("when") is not None:
             program.end_when = self.formula(end["when"], ("end", "when"), {"turn": "number", **self.gm_names(),
                                                                            **votes.team_names(data),
-                                                                           **phases.formula_names(data)}, "bool")
+                                                                           **phases.formula_names(data, "turn")},
+                                            "bool")
         program.track_missed = absence.tracked(data, program.formulas, canonical_name)
         return program, self.errors
 
@@ -189,8 +190,9 @@ class _Compiler:
 
     def scope(self, action: dict) -> dict[str, str]:
         """The names a formula of this action (or a threshold: `action` empty) may use."""
-        names = {"turn": "number", **self.character_names(), **self.gm_names(), **phases.formula_names(self.data),
-                 "missed": "number"}
+        names = {"turn": "number", **self.character_names(), **self.gm_names()}
+        for name, kind in {**phases.formula_names(self.data), **absence.formula_names()}.items():
+            names.setdefault(name, kind)  # (a stat of that name is the stat)
         arg = action.get("arg")
         if arg is not None:
             kind = word(arg if isinstance(arg, str) else arg.get("type"))

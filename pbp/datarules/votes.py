@@ -72,7 +72,8 @@ def compile_votes(compiler) -> None:
         from pbp.datarules.phases import formula_names
 
         when = compiler.formula(victory["when"], path + ("when",), {"turn": "number", **compiler.gm_names(),
-                                                                   **team_names(data), **formula_names(data)}, "bool")
+                                                                   **team_names(data), **formula_names(data, "turn")},
+                                "bool")
         program.victories.append((victory, when, compiler.effects(victory.get("effects") or [], path + ("effects",),
                                                                    compiler.scope({}))))
 

@@ -148,3 +148,27 @@ def test_the_reference_examples_are_valid_rules(heading):
     start = section.index("```yaml\n") + 8
     rules = load.parse(section[start:section.index("```\n", start)])
     assert rules.program.order and rules.program.periodic
+
+
+def test_a_stat_named_like_a_calendar_name_stays_the_stat(tmp_path):
+    """`jour`, `phase`, `absences`: the calendar's and the missed turns' names give way to a stat of that name."""
+    write(tmp_path, "rules.yaml", """\
+        caractéristiques:
+          jour: {défaut: 7}
+          absences: {défaut: 2}
+        jauges:
+          pv: {départ: 20, min: 0, max: 20}
+        calendrier:
+          phases: [matin, soir]
+        actions:
+          compter:
+            effets:
+              - ajouter: {pv: -jour - absences}
+              - dire: "{name} compte {jour} ({phase})."
+        """)
+    root = tmp_path / "c"
+    assert pbp("init", root, "--rules", tmp_path / "rules.yaml", "--no-git").exit_code == 0
+    assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
+    state = play(root, 1, {"joueur1": ["compter"]})
+    assert state["characters"]["joueur1"]["gauges"]["pv"] == 11
+    assert "Personnage 1 compte 7 (matin)." in post(root, 1)

@@ -424,7 +424,10 @@ class Scope:
             out["arg"] = self.arg
         for name in turn.data.get("inputs") or {}:
             out[f"gm.{name}"] = R.gm_value(state, turn.data, name, self.actor)
-        if turn.data.get("calendar"):  # {jour}, {phase}, {tour_du_jour}
-            out.update({name: calendar_value(state, turn.data, name) for name in ("day", "turn_of_day", "phase")})
+        if turn.data.get("calendar"):  # {jour}, {phase}, {tour_du_jour} (a stat of that name is the stat)
+            from pbp.datarules.phases import PLAIN
+
+            for name, meaning in PLAIN.items():
+                out.setdefault(name, calendar_value(state, turn.data, meaning))
         out.update(self.bound)
         return out

@@ -116,10 +116,6 @@ def env(names, state: dict, rules: dict, actor: str | None, target: str | None, 
             out[name] = arg
         elif key.startswith("gm."):
             out[name] = gm_value(state, rules, key[3:], actor)
-        elif key == "missed":  # turns missed in a row (pbp/rulesets/data/absence.py)
-            out[name] = V.missed(state, actor)
-        elif key in ("day", "turn_of_day", "phase"):  # the calendar (pbp/rulesets/data/phases.py)
-            out[name] = V.calendar_value(state, rules, key)
         elif key.startswith("team."):  # how many of a team are in play (pbp/rulesets/data/votes.py)
             out[name] = V.team_count(state, rules, key[5:])
         elif key.startswith(("state.", "target.state.")):  # a character's states (pbp/rulesets/data/states.py)
@@ -129,6 +125,8 @@ def env(names, state: dict, rules: dict, actor: str | None, target: str | None, 
             out[name] = value_of(state, target, key[7:])
         else:
             out[name] = value_of(state, actor, key)
+            if out[name] is None:  # not a stat or gauge: the calendar's, the turns missed (pbp/rulesets/data/values.py)
+                out[name] = V.plain_value(state, rules, actor, key)
     return out
 
 

@@ -53,6 +53,18 @@ def missed(state: dict, handle: str | None) -> int:
     return state["characters"][handle].get("missed", 0) if handle is not None else 0
 
 
+def plain_value(state: dict, data: dict, actor: str | None, name: str):
+    """A block's name without a prefix: the calendar's (`jour`, `phase`...) or the turns missed (`absences`)."""
+    from pbp.datarules.absence import PLAIN as MISSED
+    from pbp.datarules.phases import PLAIN as CALENDAR
+
+    if name in CALENDAR:
+        return calendar_value(state, data, CALENDAR[name])
+    if name in MISSED:
+        return missed(state, actor)
+    return None
+
+
 def whole(value) -> int:
     """A formula's number as a count of turns or dice takes it: a fraction rounded down."""
     import math
