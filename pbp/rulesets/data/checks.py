@@ -133,15 +133,9 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
     if handle not in state["characters"]:
         return problems
     budget = rs.program.data.get("budget") or {}
-    count, points, seen = 0, budget_points(rs, state, handle), []
+    count, seen = 0, []
     spent = 0
-    limit = budget.get("count")
-    if rs.program.track_missed:  # owed to a player back after missed turns (pbp/rulesets/data/absence.py)
-        from .absence import owed
-
-        more_actions, more_points = owed(rs.program.data, state, handle)
-        limit = None if limit is None else limit + more_actions
-        points = None if points is None else points + more_points
+    limit, points = _budget_now(rs, state, handle)
     for action in orders.actions:
         spec = rs.program.data["actions"][action.id]
         count += 1
@@ -177,6 +171,19 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
                 problems.add("over_budget", action.at, action=action.id, cost=cost, left=points - spent + cost,
                              points=points)
     return problems
+
+
+def _budget_now(rs, state: dict, handle: str) -> tuple[int | None, int | None]:
+    """(actions, points) `handle` may order this turn: the budget's, and what a
+    player back after missed turns is owed (pbp/rulesets/data/absence.py)."""
+    limit, points = (rs.program.data.get("budget") or {}).get("count"), budget_points(rs, state, handle)
+    if rs.program.track_missed:
+        from .absence import owed
+
+        more_actions, more_points = owed(rs.program.data, state, handle)
+        limit = None if limit is None else limit + more_actions
+        points = None if points is None else points + more_points
+    return limit, points
 
 
 def budget_points(rs, state: dict, handle: str) -> int | None:
