@@ -109,7 +109,7 @@ class DataRuleset(Ruleset):
                     if "public" in R.visibility(spec.get("visibility")) or ident in me["revealed"]:
                         continue
                     for name in set(R.name_of(spec, ident).values()):
-                        found.add(f"{name} {values[ident]}")
+                        found.add(f"{name} {values.get(ident)}")
         if self.program.data.get("states"):
             from .states import secret_names
 

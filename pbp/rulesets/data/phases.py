@@ -50,8 +50,8 @@ def ordered(turn) -> list[str]:
     groups = order.get("groups")
     if groups is not None:
         ranks = {value: i for i, value in enumerate(groups["order"])}
-        roster.sort(key=lambda h: ranks.get(str(turn.state["characters"][h]["stats"].get(groups["stat"])),
-                                            len(ranks)))
+        stats = {h: me["stats"] for h, me in turn.state["characters"].items()}
+        roster.sort(key=lambda h: ranks.get(str(stats.get(h, {}).get(groups["stat"])), len(ranks)))
     if formula is not None or groups is not None:
         seen = R.audience(R.visibility(order.get("visibility")), None)
         turn.emit(seen, "order", order=[h for h in roster if R.in_play(turn.state, h)],

@@ -68,7 +68,7 @@ def sheet_values(program, state: dict, handle: str, owner: bool) -> list[dict]:
     rows = []
     for section, values in (("stats", me["stats"]), ("gauges", me["gauges"])):
         for ident, spec in getattr(program, section).items():
-            rows.append({"id": ident, "name": R.name_of(spec, ident), "value": values[ident],
+            rows.append({"id": ident, "name": R.name_of(spec, ident), "value": values.get(ident),
                          "visibility": list(R.visibility(spec.get("visibility")))})
     return rows
 

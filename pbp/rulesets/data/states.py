@@ -86,9 +86,9 @@ def cure(turn, effect, scope) -> None:
 
 def expire(turn) -> None:
     """At the end of a turn: every state whose last turn it was ends, said to those who see it."""
-    now = turn.state["turn"]
-    for handle in turn.scenario.roster:
-        mine = turn.state["characters"][handle].get("states") or {}
+    now, characters = turn.state["turn"], turn.state["characters"]
+    for handle in [h for h in turn.scenario.roster if h in characters]:
+        mine = characters[handle].get("states") or {}
         for ident in [i for i, last in mine.items() if last is not None and last <= now]:
             del mine[ident]
             spec = turn.data["states"][ident]

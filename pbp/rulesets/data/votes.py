@@ -123,7 +123,8 @@ def victory(turn) -> list[str] | None:
         if not when.evaluate(R.env(when.names_used, state, data, None, None, None, {})):
             continue
         team = str(victory_spec["team"])
-        members = [h for h in turn.scenario.roster if str(state["characters"][h]["stats"].get(stat)) == team]
+        members = [h for h in turn.scenario.roster if h in state["characters"]
+                   and str(state["characters"][h]["stats"].get(stat)) == team]
         turn.emit(ev.PUBLIC, "victory", team=team, winners=members)
         turn.run(effects, turn.new_scope(None, f"end.{team}"))
         return members
