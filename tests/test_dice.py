@@ -205,7 +205,7 @@ def test_an_unknown_dice_version_is_refused_by_name(version):
 
 def test_every_bundled_example_is_played_with_version_1():
     from pbp.engine.campaign import open_campaign
-    from pbp.engine.turn import record_of
+    from pbp.engine.turn_record import record_of
     from pbp.render.render import package_dir
 
     examples = [d for d in package_dir("campaigns").iterdir() if (d / "campaign.yaml").exists()]

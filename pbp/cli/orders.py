@@ -25,13 +25,13 @@ def orders(ctx, handle, write_file):
     if handle is None:
         raise click.MissingParameter(ctx=ctx, param=next(p for p in ctx.command.params if p.name == "handle"))
     from pbp.base.errors import PbpError
-    from pbp.engine import turn
+    from pbp.engine import turn_inputs
     from pbp.engine.campaign import atomic_write
 
     campaign = campaign_of(ctx)
     handle = campaign.handle(handle)
-    n, state = turn.next_turn_of(campaign, handle, "player_out_no_form")
-    text = turn.order_form(campaign, handle, n, state)
+    n, state = turn_inputs.next_turn_of(campaign, handle, "player_out_no_form")
+    text = turn_inputs.order_form(campaign, handle, n, state)
     if write_file:
         from pbp.engine.campaign import handle_file
 
@@ -58,7 +58,7 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
     nothing written)."""
     from pbp.base import i18n
     from pbp.base.errors import InputError
-    from pbp.engine import turn
+    from pbp.engine import turn_inputs, turn_posts
     from pbp.engine.campaign import atomic_write
     from pbp.plaintext import import_orders
 
@@ -76,7 +76,7 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
     for note in notes:
         click.echo(note.text(lang), err=True)
     if write_file and not force:
-        existing = [p for h, p in campaign.order_files(turn.next_turn(campaign)) if h == handle]
+        existing = [p for h, p in campaign.order_files(turn_inputs.next_turn(campaign)) if h == handle]
         if existing:
             raise InputError("import_exists", file=campaign.rel(existing[0]))
     result = import_orders.import_message(campaign, handle, text)
@@ -105,7 +105,7 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
         say("import_check_ok", actions=_n_actions(lang, len(result.receipt["actions"])))
     click.echo("")
     say("import_receipt")
-    click.echo(turn.renderer(campaign, fmt).render("receipt", title=campaign.title, **result.receipt), nl=False)
+    click.echo(turn_posts.renderer(campaign, fmt).render("receipt", title=campaign.title, **result.receipt), nl=False)
     if result.problems:
         ctx.exit(1)
 
@@ -115,19 +115,41 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
 @click.pass_context
 def check(ctx, n):
     """Validate the submitted orders; list who has not sent any."""
-    from pbp.base import i18n
-    from pbp.engine import loop, turn
+    from pbp.engine import loop, turn_inputs
 
     campaign = campaign_of(ctx)
-    lang = campaign.lang
-    n = turn.check_turn_number(campaign, n)
+    n = turn_inputs.check_turn_number(campaign, n)
     report = loop.check_turn(campaign, n)
     inputs = report.inputs
+    _say_refusals(campaign.lang, inputs, report)
+    _say_standing(campaign, inputs)
+    _say_deadline(loop.deadline_lines(campaign, inputs, ahead=True))
+    if report.ok and inputs.gm.rolls and not report.unused:
+        say("check_forced_ok", count=len(inputs.gm.rolls))
+    if report.ok and not inputs.missing:
+        say("check_all_done", turn=n)
+    else:
+        say("check_summary", turn=n, accepted=len(inputs.valid), refused=len(inputs.refused),
+            missing=len(inputs.missing))
+    if not report.ok:
+        ctx.exit(1)
+
+
+def _say_refusals(lang: str, inputs, report) -> None:
+    """Every refusal and every note of the turn's files, on stderr."""
     for error in inputs.errors + report.forced:
         click.echo(error.text(lang), err=True)
     for note in inputs.ignored + report.unused + [n for o in inputs.orders.values() for n in o.notes]:
         click.echo(note.text(lang), err=True)
-    names = campaign.names
+
+
+def _say_standing(campaign, inputs) -> None:
+    """Where each player stands: valid, refused, missing (and what their default
+    orders play), blank, inactive, out of the game; and the MJ's gm.yaml."""
+    from pbp.base import i18n
+    from pbp.engine import loop
+
+    lang, names = campaign.lang, campaign.names
 
     def who(handles):
         return [f"{h} ({names.get(h, h)})" if names.get(h, h) != h else h for h in handles]
@@ -140,8 +162,7 @@ def check(ctx, n):
     gm_problems = [e for e in inputs.errors if e.file and os.path.basename(e.file) == "gm.yaml"]
     if gm_problems:  # the players' counts below say nothing of the MJ's own file
         say("check_gm_refused", count=len(gm_problems), file=gm_problems[0].file)
-    missing = inputs.missing  # expected, and no orders: nothing sent, or a blank form
-    silent = [h for h in missing if h not in inputs.blank]
+    silent = [h for h in inputs.missing if h not in inputs.blank]  # expected: nothing sent, or a blank form
     fallback = [h for h in silent if h in inputs.played and inputs.played[h].how == "fallback"]
     if len(fallback) < len(silent):
         say("check_missing", count=len(silent) - len(fallback), players=who(h for h in silent if h not in fallback))
@@ -155,16 +176,6 @@ def check(ctx, n):
         say("check_inactive", players=who(inputs.inactive))
     for h, why in inputs.lost.items():  # one line each: a reason is a sentence
         say("check_lost", player=who([h])[0], reason=i18n.t(lang, f"{campaign.ruleset.id}.{why}"))
-    _say_deadline(loop.deadline_lines(campaign, inputs, ahead=True))
-    if report.ok and inputs.gm.rolls and not report.unused:
-        say("check_forced_ok", count=len(inputs.gm.rolls))
-    if report.ok and not missing:
-        say("check_all_done", turn=n)
-    else:
-        say("check_summary", turn=n, accepted=len(inputs.valid), refused=len(inputs.refused),
-            missing=len(missing))
-    if not report.ok:
-        ctx.exit(1)
 
 
 def _say_deadline(lines: list[str]) -> None:
@@ -188,13 +199,13 @@ def _n_actions(lang: str, count: int) -> str:
 @click.pass_context
 def receipt(ctx, handle, n, fmt):
     """What pbp understood of a player's orders, ready to paste into a private message."""
-    from pbp.engine import loop, turn
+    from pbp.engine import loop, turn_inputs, turn_posts
 
     campaign = campaign_of(ctx)
     handle = campaign.handle(handle)
-    n = turn.check_turn_number(campaign, n)
+    n = turn_inputs.check_turn_number(campaign, n)
     context = loop.receipt(campaign, handle, n)
-    click.echo(turn.renderer(campaign, fmt).render("receipt", title=campaign.title, **context), nl=False)
+    click.echo(turn_posts.renderer(campaign, fmt).render("receipt", title=campaign.title, **context), nl=False)
 
 
 @click.command(cls=PbpCommand)
@@ -203,10 +214,10 @@ def receipt(ctx, handle, n, fmt):
 @click.pass_context
 def remind(ctx, n, fmt):
     """A reminder post: who has not sent valid orders yet, and the deadline."""
-    from pbp.engine import loop, turn
+    from pbp.engine import loop, turn_inputs, turn_posts
 
     campaign = campaign_of(ctx)
-    n = turn.check_turn_number(campaign, n)
+    n = turn_inputs.check_turn_number(campaign, n)
     context = loop.reminder(campaign, n)
-    click.echo(turn.renderer(campaign, fmt).render("remind", title=campaign.title, names=campaign.names,
+    click.echo(turn_posts.renderer(campaign, fmt).render("remind", title=campaign.title, names=campaign.names,
                                                    **context), nl=False)

@@ -112,7 +112,7 @@ def _rules_file(ctx, rules_file, ruleset_id, example, lang) -> bytes:
 
     if example is not None or (ruleset_id not in (None, "data")):
         raise click.UsageError(local_help.say(ctx, "init_rules_alone"), ctx)
-    data = read_bytes(rules_file, str(rules_file))
+    data = load.read_file(rules_file, str(rules_file))
     ctx.obj["lang"] = lang or rules_format.parse(data, str(rules_file)).lang  # the rules' own language
     load.parse(data, str(rules_file), lang=ctx.obj["lang"])
     return data
@@ -132,7 +132,7 @@ def _with_lang(text: str, lang: str) -> str:
 def setup(ctx, fmt, no_commit):
     """Ruleset set-up (sheet draw, placement): writes turns/000/."""
     from pbp.base.errors import PbpError
-    from pbp.engine import seal, turn
+    from pbp.engine import seal, turn, turn_posts
 
     campaign = campaign_of(ctx)
     warn_secret_in_config(campaign)
@@ -140,7 +140,7 @@ def setup(ctx, fmt, no_commit):
         if campaign.last_turn() is not None:
             raise PbpError("already_set_up")
         out = turn.compute_setup(campaign)
-        turn.render_all(campaign, out, fmt)
+        turn_posts.render_all(campaign, out, fmt)
         code = seal.seal_output(campaign, out)
         written = turn.write(campaign, out)
         seal.record_printed(campaign, 0, code)

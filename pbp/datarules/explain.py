@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pbp.datarules import absence, opposed, phases, states, votes
+from pbp.datarules import absence, opposed, phases, places, states, votes
 from pbp.datarules.format import VERBS, RulesFile, word
 from pbp.datarules.lint import rows_by_face, table_dice
 
@@ -25,6 +25,7 @@ SAYS = {
     **states.SAYS,
     **votes.SAYS,
     **opposed.SAYS,
+    **places.SAYS,
 }
 WHO = {"target": (" (sur la cible)", " (on the target)"), "all": (" (sur tous)", " (on everyone)"),
        "others": (" (sur les autres)", " (on the others)")}
@@ -192,6 +193,8 @@ def sections(rules: RulesFile, lang: str) -> dict:
                    + (f", {w['default']} {_cell(i['default'])}" if i.get("default") is not None else "")
                    for k, i in v["inputs"].items()])
     add("end", _end_lines(v["end"], w))
+    places.explain(rules.data, lang, lambda title, lines: out.append({"title": title, "items": lines, "tables": []})
+                   if lines else None, lambda listed: items(effects(listed), lang))
     if rules.data.get("states"):
         out.append({"title": states.WORDS[lang]["title"], "tables": [],
                     "items": states.explained(rules.data, lang, lambda spec, ident: _name(dict(spec, id=ident), lang),

@@ -20,6 +20,7 @@ from pathlib import Path
 from pbp.base import i18n, yamlio
 from pbp.base.errors import ErrorList, InputError, PbpError
 from pbp.base.record import Record
+from pbp.datarules import places as _places
 from pbp.model import schema
 
 RULES_FILE = "rules.yaml"
@@ -49,7 +50,8 @@ def effect_node() -> schema.Node:
 #: the verbs and modifiers of an effect (see docs/rules-format.md, "Effects")
 EFFECT = {"type": "mapping", "fields": {
     **{verb: {"type": "any", "optional": True} for verb in
-       ("add", "set", "roll", "check", "if", "say", "out", "lose_turn", "reveal", "inflict", "cure", "vote", "oppose")},
+       ("add", "set", "roll", "check", "if", "say", "out", "lose_turn", "reveal", *_places.VERBS, "inflict", "cure",
+        "vote", "oppose")},
     "duration": {"type": "any", "optional": True},  # inflict's: a formula of turns (pbp/datarules/states.py)
     "then": {"type": "list", "optional": True, "max": 50},
     "else": {"type": "list", "optional": True, "max": 50},
@@ -58,15 +60,16 @@ EFFECT = {"type": "mapping", "fields": {
            "optional": True},
     "to": {"type": "any", "optional": True},  # an audience: checked by lint
 }}
-VERBS = ("add", "set", "roll", "check", "if", "say", "out", "lose_turn", "reveal", "inflict", "cure", "vote",
-         "oppose")
+VERBS = ("add", "set", "roll", "check", "if", "say", "out", "lose_turn", "reveal", *_places.VERBS, "inflict", "cure",
+         "vote", "oppose")
 #: the verbs as a French MJ writes them (keys.yaml has every spelling)
-VERBS_FR = ("ajouter", "fixer", "tirer", "tester", "si", "dire", "hors_jeu", "perd_un_tour", "reveler", "infliger",
-            "lever", "voter", "opposer")
+VERBS_FR = ("ajouter", "fixer", "tirer", "tester", "si", "dire", "hors_jeu", "perd_un_tour", "reveler",
+            *_places.VERBS_FR, "infliger", "lever", "voter", "opposer")
 #: French words of the values the engine reads (the keys are respelt by keys.yaml)
 VALUE_WORDS = {"moi": "self", "cible": "target", "tous": "all", "autres": "others", "proprietaire": "owner",
                "joueur": "owner", "mj": "gm", "nombre": "number", "texte": "text", "oui_non": "bool",
-               "choix": "choice", "liste": "list", "personnage": "character", "partie": "game", "objet": "item", "lieu": "place"}
+               "choix": "choice", "liste": "list", "personnage": "character", "partie": "game", "objet": "item", "lieu": "place",
+               "objet_ici": "item_here"}
 
 
 def aliases() -> dict[str, tuple[str, ...]]:
@@ -265,6 +268,7 @@ def effect_lists(data: dict):
     for gauge_id, gauge in (data.get("gauges") or {}).items():
         for i, threshold in enumerate(gauge.get("thresholds") or []):
             yield ("gauges", gauge_id, "thresholds", schema.Index(i), "effects"), threshold["effects"]
+    yield from _places.effect_lists(data)
     from pbp.datarules import phases, votes
 
     yield from votes.effect_lists(data)

@@ -1,653 +1,31 @@
-"""Rendering: jinja2 templates to BBCode or Markdown, escaping, Markdown-to-BBCode.
+"""Rendering: jinja2 templates made into a post in the output format.
 
 Templates are written once per language and use the markup helpers of `m`
 (`m.b(x)`, `m.quote(text, author)`, `m.list(items)`...), which the output format
-implements; a campaign can still provide a format-specific template
-(`public.bbcode.j2` is looked up before `public.j2`).
+implements (pbp.render.formatters); a campaign can still provide a
+format-specific template (`public.bbcode.j2` is looked up before `public.j2`).
 
 Every `{{ value }}` is escaped for the output format unless it is `Markup`
-(what the helpers return): player text cannot become markup. Every escape path
-starts with `normalise` (one line ending, no control characters, terminal
-escapes or bidi overrides), then makes the text inert for the format, checked
-with independent parsers (tests/test_escaping_parsers.py):
-- both formats: bare URLs, `www.` addresses and e-mail addresses get an
-  invisible WORD JOINER where autolinkers look (`http:⁠/⁠/`, `www⁠.⁠`, `.⁠com`,
-  `@⁠`), so no forum turns them into live links;
-- BBCode: every `[` is followed by a zero-width space, so no tag a player
-  writes is live, not even a `[/quote]` closing the quote around it; so is a
-  `<` that would open an HTML tag, and a `&` that would start an entity, for
-  boards that allow HTML in posts;
-- Markdown: `&` and `<` become entities (Python-Markdown passes raw HTML
-  through), Markdown punctuation (`~` included: strikethrough, tilde fences) is
-  backslash-escaped, line-start markers (headings, quotes, lists, setext
-  underlines, rules, table delimiter rows) are broken and leading spaces become
-  no-break spaces (no indented code block); a value inside a line stays on it:
-  no link, image, heading, list, table, code or HTML from player text.
+(what the helpers return): player text cannot become markup
+(pbp.render.escaping). Each format's last pass over a whole post
+(`Formatter.finish`) makes the structure right whatever the template's line
+breaks (pbp.render.markdown_blocks for Markdown).
 
-Each format's last pass over a whole post (`Formatter.finish`) makes the
-structure right whatever the template's line breaks, so every ruleset gets it:
-
-- Markdown (CommonMark/GFM, checked with markdown-it-py and cmark-gfm in
-  tests/test_forum_structure.py): a single newline is a space there, so every
-  line a template writes is kept a line. Between two lines of text the first
-  gets a hard break (two trailing spaces, which Python-Markdown reads too;
-  a backslash it does not); a blank line goes between blocks of different kinds
-  (text, list, quote, table, rule) so that a list neither joins the paragraph
-  above nor swallows the line below as a lazy continuation, and a quote does not
-  either; two lists one blank line apart would be one list, so every other list
-  takes the other bullet (`-`, `*`). Lines inside a fenced code block are left
-  as they are; a `---`/`===` line under text is a setext heading the MJ wrote
-  (`m.hr()` writes `***`, never read as one); an indented code block (four
-  spaces after a blank line: a board drawn in monospace) is left as it is.
-- BBCode: coordinates a template writes (`[4, 2]`) become `(4, 2)`: visible, so
-  a player who copies them copies no invisible character, and no parser can take
-  them for a tag; any other `[` a template writes that opens no tag of the
-  dialect (`[public]`, `[x]`) gets the zero-width space player text gets, so a
-  post only holds its dialect's tags. Lists are
-  `[list]`/`[*]` (`m.list`, nested with (text, sub-items) pairs), never `- `
-  lines.
-
-An error in a template (syntax, undefined value, missing include, an exception
-under a campaign's own template) is a TemplateError naming the file and line.
+This module owns the jinja2 environment: where templates are looked up
+(`template_paths`), the sandbox and its budgets (a campaign's own templates are
+the MJ's input), the bytecode cache, and the `Renderer` a command keeps for
+every post it renders. An error in a template (syntax, undefined value, missing
+include, an exception under a campaign's own template) is a TemplateError
+naming the file and line.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from pathlib import Path
 
-from markupsafe import Markup as _JinjaSafe
-
 from pbp.base.errors import PbpError, TemplateError
-from pbp.base.patterns import DIGIT, SPACE, Lazy, Linear
-
-ZWSP = "\u200b"
-WJ = "\u2060"  # WORD JOINER: invisible, and no line break where it stands
-NBSP = "\u00a0"
-
-# -- normalising player text -------------------------------------------------------
-
-# CommonMark ends a line at \r and \r\n too (a lone \r would end a `> ` quote line);
-# the Unicode line and paragraph separators mean a line break as well.
-_LINE_ENDINGS = Lazy("\r\n?|[\u2028\u2029]")
-# Terminal escape sequences, removed whole (removing only ESC would leave `[31m`):
-# CSI (colours, cursor moves), then OSC/DCS/SOS/PM/APC strings with their
-# terminator (a string stops at the next introducer: linear time on any input),
-# then any other ESC sequence (intermediate bytes + final byte).
-_TERMINAL_ESCAPES = Lazy(
-    "(?:\x1b\\[|\x9b)[0-?]*[ -/]*[@-~]"
-    "|(?:\x1b[\\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x90\x98\x9c-\x9f]*(?:\x07|\x1b\\\\|\x9c)"
-    "|\x1b[ -/]*[0-~]"
-)
-# C0 controls but tab and newline, DEL, C1 controls, bidi marks (LRM, RLM, ALM:
-# U+200E, U+200F, U+061C), embeddings/overrides (U+202A-U+202E) and isolates
-# (U+2066-U+2069), lone surrogates (they cannot be written as UTF-8).
-_INVISIBLE = Lazy("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
-#: combining marks kept on one base character: Vietnamese takes two, Tibetan
-#: stacks some six; "zalgo" text piles thousands on one letter, over the lines
-#: around it in every forum
-MAX_MARKS = 8
-_MARK_PILE = Linear(r"(\pM{%d})\pM+" % MAX_MARKS)
-# what a pile needs: that many characters in a row past U+02FF (every combining
-# mark is); a cheap look first, as most non-ASCII text is Latin letters with accents
-_PAST_LATIN = Lazy("[^\x00-\u02ff]{%d}" % (MAX_MARKS + 1))
-
-
-def normalise(text) -> str:
-    """Player text as it reads: LF line endings; control characters, terminal
-    escape sequences, bidi marks and overrides removed; at most MAX_MARKS
-    combining marks on a character. Every escape path starts here."""
-    text = str(text)
-    if text.isascii() and text.isprintable():  # most text: nothing below changes it
-        return text
-    if not text.isprintable():
-        text = _LINE_ENDINGS.sub("\n", text)
-        text = _TERMINAL_ESCAPES.sub("", text)
-        text = _INVISIBLE.sub("", text)
-    if max(text, default="") > "\u02ff" and _PAST_LATIN.search(text):
-        text = _MARK_PILE.sub(lambda m: m.group(1), text)
-    return text
-
-
-# Where autolinkers look, found by testing linkify-it (markdown-it's linkify,
-# fuzzy links on), cmark-gfm's autolink extension and the bbcode/bbcodepy link
-# finders, a WORD JOINER goes:
-# - after a scheme's colon and between slashes (`http:⁠/⁠/`; bbcodepy still
-#   links `http:/⁠/`, linkify-it links a bare `//host`);
-# - on both sides of the dot of any `www.`/`ftp.` (cmark-gfm and the bbcode
-#   parsers link `www.⁠x`, linkify-it links `www⁠.x` as an IDN, cmark-gfm links
-#   `_www.x` too);
-# - after a dot before a letter (linkify-it links a bare `evil.com`; `.⁠com` is
-#   no top-level domain);
-# - after `@` (e-mail addresses, and @mentions on Discourse or GitHub).
-_AUTOLINK_SPOTS = Lazy(r"(?:www|ftp)\.|(?<=[^\W\d_]):(?=\S)|/(?=/)|@(?=\S)|\.(?=[^\W\d_])", re.I)
-
-
-def _autolink_spot(m) -> str:
-    token = m.group(0)
-    if len(token) == 4:  # www. / ftp.
-        return token[:3] + WJ + "." + WJ
-    return token + WJ
-
-
-def defuse_autolinks(text: str) -> str:
-    return _AUTOLINK_SPOTS.sub(_autolink_spot, text)
-
-
-# -- escaping -------------------------------------------------------------------------
-
-# HTML only opens a tag, an end tag, a comment or a declaration after `<` + one of these.
-_HTML_TAG_OPEN = Lazy(r"<(?=[A-Za-z/!?])")
-_HTML_ENTITY = Lazy(r"&(?=[#A-Za-z])")
-# Coordinates a template writes: two or more numbers in brackets, `[4, 2]`, `[-1, 0, 3]`.
-# A comma is a decimal mark or a separator: two readings of `1,2,3`, so RE2 (the
-# backtracking engine took seconds per number more on `[1,2,3,…` left open).
-_NUMBER = rf"{SPACE}*-?{DIGIT}+(?:[.,]{DIGIT}+)?{SPACE}*"
-_COORDINATES = Linear(rf"\[({_NUMBER}(?:[,;]{_NUMBER})+)\]")
-# Markdown punctuation that matters anywhere (emphasis, code, links, tables, strikethrough)...
-_MD_ANYWHERE = Lazy(r"([\\`*_\[\]|~])")
-# ...and what only matters at the start of a line: headings, quotes, setext
-# underlines, lists, rules, and table delimiter rows (cmark-gfm takes `a` over
-# `:-:` for a one-column table, no pipe needed).
-_MD_LINE_START = Lazy(r"^([ \t]*)([#>=]|[+\-](?=\s|$)|-(?=[-:])|:(?=-)|\d+[.)](?=\s|$))", re.M)
-# Four leading spaces (or a tab) open an indented code block.
-_MD_INDENT = Lazy(r"^[ \t]+", re.M)
-
-
-def _bbcode_inert(text: str) -> str:
-    text = defuse_autolinks(normalise(text))
-    text = _HTML_TAG_OPEN.sub("<" + ZWSP, _HTML_ENTITY.sub("&" + ZWSP, text))
-    return text.replace("[", "[" + ZWSP)
-
-
-def bbcode_escape(text) -> str:
-    """Player text inert in BBCode: no tag (every `[` broken), no HTML on boards
-    that allow it, no autolink."""
-    text = _bbcode_inert(text)
-    last_line = text[text.rfind("\n") + 1:]
-    if last_line.rfind("[") > last_line.rfind("]"):  # a `[` left open on the last line
-        # Tokenizers that take `[` up to the next `]` (bbcodepy: `\[/?.+?\]`) would
-        # swallow the tag that follows (the `[/quote]` closing this text); only a
-        # line break stops them.
-        text += "\n"
-    return text
-
-
-def bbcode_attribute(value) -> str:
-    """A quoted tag attribute (`[quote="..."]`): no quote or bracket can end it early."""
-    value = re.sub(r"\s+", " ", normalise(value)).strip()
-    # No `]` is left, so the tag's own `]` ends it for every tokenizer.
-    return _bbcode_inert(value.replace('"', "'").replace("]", ")"))
-
-
-def _md_line_start(m) -> str:
-    lead, token = m.group(1), m.group(2)
-    if token == "=":  # `=` has no backslash escape in Python-Markdown; an entity breaks a setext underline
-        return lead + "&#61;"
-    if token[0].isdigit():  # `1.` starts a list, `1\.` does not
-        return lead + token[:-1] + "\\" + token[-1]
-    return lead + "\\" + token
-
-
-def markdown_escape(text) -> str:
-    """Player text inert in Markdown (CommonMark, GFM, Python-Markdown), line by
-    line: its line breaks stay (a quote prefixes each line)."""
-    text = defuse_autolinks(normalise(text))
-    text = text.replace("&", "&amp;").replace("<", "&lt;")
-    text = _MD_ANYWHERE.sub(r"\\\1", text)
-    text = _MD_LINE_START.sub(_md_line_start, text)
-    return _MD_INDENT.sub(lambda m: m.group(0).replace("\t", NBSP * 4).replace(" ", NBSP), text)
-
-
-def one_line(text: str) -> str:
-    """Lines joined by one space, the white space around each line break
-    dropped (no regular expression: linear whatever the spaces)."""
-    lines = text.split("\n")
-    if len(lines) == 1:
-        return text
-    kept = [lines[0].rstrip(" \t")] + [line.strip() for line in lines[1:]]
-    return " ".join(line for line in kept if line)
-
-
-def markdown_escape_inline(text) -> str:
-    """A value inside a line of Markdown (a list item, a heading, a sentence): its
-    line breaks become spaces, so it cannot end the block it stands in (a single
-    line break reads as a space in Markdown anyway)."""
-    return markdown_escape(one_line(normalise(text)))
-
-
-def markdown_code(text) -> str:
-    """The content of an inline code span: nothing in it is markup but a
-    backtick (which would end it) and a line break (a blank line would end it)."""
-    return one_line(normalise(text)).replace("`", "'")
-
-
-class Markup(str):
-    """Text already in the output format: never escaped again."""
-
-    __slots__ = ()
-
-
-class Formatter:
-    """Markup helpers available to templates as `m`. Arguments that are not
-    Markup are escaped first. `lang` gives the punctuation of the lines a
-    helper writes itself (a quote's author line)."""
-
-    name = "text"  # its format's name in pbp/render/formats.py, which says the rest
-
-    def __init__(self, lang: str = "fr"):
-        from pbp.render.grammar import for_lang
-
-        self.lang = lang
-        self.grammar = for_lang(lang)
-
-    @property
-    def ext(self) -> str:
-        """The extension of this format's post files (pbp/render/formats.py)."""
-        from pbp.render import formats
-
-        return formats.get(self.name, text=True).ext
-
-    def esc(self, text) -> Markup:
-        if text is None:
-            return Markup("")
-        if isinstance(text, Markup):
-            return text
-        if isinstance(text, _JinjaSafe):  # a macro's output marked `|safe`: already in the format
-            return Markup(str(text))
-        return Markup(self._escape(str(text)))
-
-    def _escape(self, text: str) -> str:
-        return normalise(text)
-
-    def finalize(self, value):
-        if value is None:
-            return ""
-        if isinstance(value, (Markup, _JinjaSafe)):  # helpers' output, or `|safe` on a macro call
-            return value
-        if isinstance(value, bool):
-            return str(value)
-        return self._escape(str(value))
-
-    def join(self, items, sep=", ") -> Markup:
-        return Markup(self.esc(sep).join(self.esc(i) for i in items))
-
-    def roll(self, roll) -> Markup:
-        """A roll forum style, `4d6dl1 (2+5+5+~~2~~ = 12)`: a die read but not
-        counted (dropped, rerolled) is marked this format's way (`struck_die`).
-        The text starts with the roll's expression, which is escaped; the rest
-        is faces, signs and parentheses, the same escaped or not."""
-        from pbp.model.dice import Roll, forum
-
-        roll = Roll.from_dict(roll) if isinstance(roll, dict) else roll
-        text = forum(roll, strike=lambda face: str(self.struck_die(face)))
-        return Markup(self.esc(roll.expr) + text[len(roll.expr):])
-
-    def struck_die(self, face: str) -> Markup:
-        """A die's face read but not counted: `~~2~~`, as the terminal shows it."""
-        from pbp.model.dice_notation import struck
-
-        return Markup(struck(face))
-
-    # Plain text defaults; the markup formats override them.
-    def b(self, x): return self.esc(x)
-    def i(self, x): return self.esc(x)
-    def u(self, x): return self.esc(x)
-    def s(self, x): return self.esc(x)
-    def color(self, x, color): return self.esc(x)
-    def code(self, x): return self.esc(x)
-    def h(self, x, level=2): return Markup(self.esc(x) + "\n" + ("=" if level == 1 else "-") * len(str(x)))
-    def url(self, href, label=None): return self.esc(label or href)
-    def hr(self): return Markup("----")
-
-    def quote(self, text, author=None) -> Markup:
-        head = f"{self.esc(author)}{self.grammar.colon}\n" if author else ""
-        return Markup(head + "\n".join("> " + line for line in self.esc(text).split("\n")))
-
-    def list(self, items, _depth=0) -> Markup:
-        """A bulleted list; an item may be a pair (text, sub-items) for a nested list
-        (a fight's assaults under the fight)."""
-        out = []
-        for item in items:
-            text, children = split_item(item)
-            out.append("  " * _depth + "- " + self.esc(text))
-            if children:
-                out.append(self.list(children, _depth + 1))
-        return Markup("\n".join(out))
-
-    def lines(self, items) -> Markup:
-        """Lines meant as lines (a summary, one per character): each its own paragraph
-        where the format merges single newlines (Markdown), plain lines elsewhere."""
-        return Markup("\n".join(str(self.esc(i)) for i in items))
-
-    def spoiler(self, text, title=None) -> Markup:
-        return self.esc(text)
-
-    def table(self, rows, header=None) -> Markup:
-        """Plain text: columns aligned (the MJ's terminal), a rule under the header."""
-        lines = [[str(self.esc(c)) for c in row] for row in ([header] if header else []) + list(rows)]
-        if not lines:
-            return Markup("")
-        widths = [max(len(row[i]) if i < len(row) else 0 for row in lines) for i in range(max(map(len, lines)))]
-        out = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in lines]
-        if header:
-            out.insert(1, "  ".join("-" * w for w in widths))
-        return Markup("\n".join(out))
-
-    def md(self, markdown_text) -> Markup:
-        """MJ narration written in Markdown (trusted), in this output format."""
-        return Markup(str(markdown_text or "").strip())
-
-    def finish(self, text: str) -> str:
-        """The whole rendered post, last pass."""
-        return text
-
-
-class MarkdownFormatter(Formatter):
-    name = "markdown"
-
-    def _escape(self, text: str) -> str:
-        return markdown_escape_inline(text)
-
-    def b(self, x): return Markup(f"**{self.esc(x)}**")
-    def i(self, x): return Markup(f"*{self.esc(x)}*")
-    def u(self, x): return Markup(f"*{self.esc(x)}*")
-    def s(self, x): return Markup(f"~~{self.esc(x)}~~")
-    def struck_die(self, face): return self.s(face)
-    def code(self, x): return Markup("`" + markdown_code(x) + "`")
-    def h(self, x, level=2): return Markup("#" * (level + 1) + " " + self.esc(x))
-    def url(self, href, label=None): return Markup(f"[{self.esc(label or href)}]({str(href).replace(')', '%29')})")
-    def hr(self): return Markup("***")  # never a setext underline, whatever line is above
-
-    def quote(self, text, author=None) -> Markup:
-        # Every line of the body starts with `>` (a lone \r cannot end one: normalised),
-        # so whatever the text holds, this is one quote.
-        body = text if isinstance(text, Markup) else markdown_escape(text or "")
-        lines = []
-        if author:
-            lines.append(f"> **{self.esc(author)}**{self.grammar.colon}")
-            lines.append(">")
-        for line in body.split("\n"):
-            # Two trailing spaces keep the player's line breaks.
-            lines.append(("> " + line + "  ") if line.strip() else ">")
-        return Markup("\n".join(lines))
-
-    def list(self, items, _depth=0) -> Markup:
-        # Nested items indent by the width of their parent's marker ("- "), as
-        # CommonMark requires; `finish` puts the blank lines around the list.
-        out = []
-        for item in items:
-            text, children = split_item(item)
-            out.append("  " * _depth + "- " + self.esc(text))
-            if children:
-                out.append(self.list(children, _depth + 1))
-        return Markup("\n".join(out))
-
-    def lines(self, items) -> Markup:
-        # One paragraph per line: CommonMark merges lines separated by a single newline.
-        return Markup("\n\n".join(one_line(str(self.esc(i))) for i in items))
-
-    def spoiler(self, text, title=None) -> Markup:
-        return self.quote(text, title)
-
-    def table(self, rows, header=None) -> Markup:
-        rows = [list(r) for r in rows]
-        if header is None:
-            if not rows:
-                return Markup("")
-            header, rows = rows[0], rows[1:]
-        cell = lambda c: self.esc(c).replace("\n", " ")
-        out = ["| " + " | ".join(cell(c) for c in header) + " |", "|" + "---|" * len(header)]
-        out += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
-        return Markup("\n".join(out))
-
-    def md(self, markdown_text) -> Markup:
-        return Markup(str(markdown_text or "").strip())
-
-    def finish(self, text: str) -> str:
-        return markdown_blocks(text)
-
-
-class BBCodeFormatter(Formatter):
-    name = "bbcode"
-    #: what each dialect has beyond phpBB's b, i, u, color, size, quote, list, url, img, code
-    DIALECTS = {
-        "phpbb": {"size": "%", "strike": None, "spoiler": False, "table": False},
-        "forumactif": {"size": "px", "strike": "strike", "spoiler": True, "table": True},
-        "xenforo": {"size": "1-7", "strike": "s", "spoiler": True, "table": True},
-    }
-    HEADING_SIZES = {"%": (200, 150, 120), "px": (24, 18, 15), "1-7": (6, 5, 4)}
-    #: the tags every dialect has (`*` is a list item)
-    COMMON_TAGS = frozenset({"b", "i", "u", "color", "size", "quote", "list", "*", "url", "img", "code"})
-
-    def __init__(self, dialect: str = "phpbb", lang: str = "fr"):
-        super().__init__(lang)
-        self.dialect = dialect
-        self.features = self.DIALECTS[dialect]
-
-    @property
-    def tags(self) -> frozenset[str]:
-        """Every tag this dialect's posts may hold (what pbp emits, what `pbp preview` renders)."""
-        extra = {"spoiler"} if self.features["spoiler"] else set()
-        extra |= {"table", "tr", "td"} if self.features["table"] else set()
-        extra |= {self.features["strike"]} if self.features["strike"] else set()
-        return self.COMMON_TAGS | extra
-
-    def _escape(self, text: str) -> str:
-        return bbcode_escape(text)
-
-    def _tag(self, tag, x, arg=None) -> Markup:
-        opening = f"[{tag}={arg}]" if arg is not None else f"[{tag}]"
-        return Markup(f"{opening}{self.esc(x)}[/{tag}]")
-
-    def b(self, x): return self._tag("b", x)
-    def i(self, x): return self._tag("i", x)
-    def u(self, x): return self._tag("u", x)
-    def color(self, x, color): return self._tag("color", x, re.sub(r"[^#A-Za-z0-9]", "", str(color)))
-    def code(self, x): return Markup("[code]" + bbcode_escape(x) + "[/code]")
-    def hr(self): return Markup("[b]――――――――――[/b]")
-
-    def s(self, x):
-        tag = self.features["strike"]
-        return self._tag(tag, x) if tag else self.esc(x)
-
-    def struck_die(self, face: str) -> Markup:
-        """`[s]2[/s]` or `[strike]2[/strike]`; where the dialect has no strike tag
-        (phpBB) a word says it: `(2 écarté)`, `(2 dropped)` (no ` 8)` smiley either)."""
-        if self.features["strike"]:
-            return self.s(face)
-        from pbp.base import i18n
-
-        return self.esc(i18n.t(self.lang, "die_struck", face=face))
-
-    def h(self, x, level=2) -> Markup:
-        sizes = self.HEADING_SIZES[self.features["size"]]
-        size = sizes[min(max(level, 1), 3) - 1]
-        return Markup(f"[size={size}]{self.b(x)}[/size]")
-
-    def url(self, href, label=None):
-        href = str(href).replace("[", "%5B").replace("]", "%5D")
-        return Markup(f"[url={href}]{self.esc(label or href)}[/url]")
-
-    def quote(self, text, author=None) -> Markup:
-        if author:
-            return Markup(f'[quote="{bbcode_attribute(author)}"]{self.esc(text)}[/quote]')
-        return self._tag("quote", text)
-
-    def list(self, items) -> Markup:
-        items = list(items)
-        if not items:
-            return Markup("")
-        # A line break ends an item for some parsers (the `bbcode` package): every
-        # item stays on its line, markup too (a name with a line break in `[b]`).
-        out = []
-        for item in items:
-            text, children = split_item(item)
-            text = Markup(one_line(str(text))) if isinstance(text, (Markup, _JinjaSafe)) \
-                else one_line(normalise(text))
-            out.append(f"\n[*]{self.esc(text)}" + (str(self.list(children)) if children else ""))
-        return Markup("[list]" + "".join(out) + "\n[/list]")
-
-    def lines(self, items) -> Markup:
-        return Markup("\n".join(str(self.esc(i)) for i in items))
-
-    def spoiler(self, text, title=None) -> Markup:
-        if self.features["spoiler"]:
-            arg = f'="{bbcode_attribute(title)}"' if title else ""
-            return Markup(f"[spoiler{arg}]{self.esc(text)}[/spoiler]")
-        return self.quote(text, title)
-
-    def table(self, rows, header=None) -> Markup:
-        rows = [list(r) for r in rows]
-        if not self.features["table"]:
-            lines = ([self.b(" | ".join(str(c) for c in header))] if header else [])
-            lines += [self.esc(" | ".join(str(c) for c in row)) for row in rows]
-            return Markup("\n".join(lines))
-        out = ["[table]"]
-        if header:
-            out.append("[tr]" + "".join(f"[td]{self.b(c)}[/td]" for c in header) + "[/tr]")
-        out += ["[tr]" + "".join(f"[td]{self.esc(c)}[/td]" for c in row) + "[/tr]" for row in rows]
-        out.append("[/table]")
-        return Markup("\n".join(out))
-
-    def md(self, markdown_text) -> Markup:
-        return Markup(markdown_to_bbcode(str(markdown_text or ""), self))
-
-    def finish(self, text: str) -> str:
-        # Player text is broken already (a zero-width space after each `[`, so none
-        # of it matches); this catches the brackets templates write.
-        text = _COORDINATES.sub(lambda m: "(" + m.group(1) + ")", text)
-        return _bracket_pattern(self.tags).sub("[" + ZWSP, text)
-
-
-@functools.lru_cache(maxsize=8)
-def _bracket_pattern(tags: frozenset[str]) -> re.Pattern:
-    """A `[` that opens none of `tags` (`[b]`, `[size=150]`, `[/quote]`, `[*]`) and
-    is not broken yet: `[public]`, `[privé : Lucy]`, `[x]` in generated text."""
-    names = "|".join(sorted((re.escape(t) for t in tags), key=len, reverse=True))
-    return re.compile(r"\[(?!/?(?:" + names + r")[\]=])(?!" + ZWSP + ")", re.I)
-
-
-def split_item(item):
-    """A list item is a text, or a pair (text, sub-items) for a nested list."""
-    if isinstance(item, (tuple, list)) and len(item) == 2 and not isinstance(item, str):
-        return item[0], item[1]
-    return item, None
-
-
-def formatter(fmt: str, dialect: str = "phpbb", lang: str = "fr") -> Formatter:
-    """The markup helpers of output format `fmt` (pbp/render/formats.py, or "text"
-    for the terminal); an unknown name is refused, never rendered as plain text."""
-    from pbp.render import formats
-
-    cls = globals()[formats.get(fmt, text=True).formatter]
-    return cls(dialect, lang) if issubclass(cls, BBCodeFormatter) else cls(lang)
-
-
-# -- Markdown blocks: every line a line, no block joining another ----------------------
-
-_MD_FENCE = Lazy(r"^ {0,3}(`{3,}|~{3,})")
-_MD_HEADING = Lazy(r"^ {0,3}#{1,6}(?:\s|$)")
-_MD_RULE = Lazy(r"^ {0,3}([*_])(?: *\1){2,} *$")
-_MD_UNDERLINE = Lazy(r"^ {0,3}(?:=+|-+) *$")
-_MD_ITEM = Lazy(r"^( *)([-*+]|\d{1,9}[.)])(?: |$)")
-_MD_QUOTE = Lazy(r"^ {0,3}>")
-_MD_TABLE = Lazy(r"^ {0,3}\|")
-_MD_OTHER_BULLET = {"-": "*", "*": "-", "+": "-", ".": ")", ")": "."}
-
-
-def _md_kind(line: str, previous: str | None) -> str:
-    if not line.strip():
-        return "blank"
-    if _MD_HEADING.match(line):
-        return "heading"
-    if previous == "text" and _MD_UNDERLINE.match(line):
-        return "underline"
-    if _MD_RULE.match(line) or (line.strip().startswith("-") and _MD_UNDERLINE.match(line) and len(line.strip()) >= 3):
-        return "rule"
-    if _MD_ITEM.match(line):
-        return "item"
-    if previous in ("item", "item-cont") and line.startswith("  "):
-        return "item-cont"  # an item's text going on under it
-    if _MD_QUOTE.match(line):
-        return "quote"
-    if _MD_TABLE.match(line):
-        return "table"
-    return "text"
-
-
-def _quoted_text(line: str) -> bool:
-    """Whether a quote line holds text (not only `>` marks)."""
-    return bool(line.replace(">", "").strip())
-
-
-def markdown_blocks(text: str) -> str:
-    """A Markdown post with its blocks kept apart (see the module's docstring):
-    a hard break between two lines of text, a blank line between blocks of
-    different kinds, every other list of a run of lists with the other bullet.
-    Player text cannot start a block (markdown_escape breaks line starts), so
-    only what templates and the MJ's narration write is moved."""
-    out: list[str] = []
-    previous = None  # the kind of the last non-blank line, None after a blank one
-    last_kind = None  # the kind of the last non-blank line, blank lines skipped
-    fence = None
-    # the bullet of the last top-level list, and whether the list going on was renamed
-    last_bullet = None
-    renamed = None
-    for line in text.split("\n"):
-        if fence is not None:  # inside a fenced code block: as it is, up to its closing fence
-            out.append(line)
-            if line.strip().startswith(fence):
-                fence, previous, last_kind = None, "fence", "fence"
-            continue
-        opening = _MD_FENCE.match(line)
-        if opening:
-            kind = "fence"
-        elif line.startswith(("    ", "\t")) and (previous == "code" or (previous is None and
-                                                                   last_kind not in ("item", "item-cont"))):
-            kind = "code"  # an indented code block (a board drawn in monospace): as it is
-        else:
-            kind = _md_kind(line, previous)
-        if kind == "blank":
-            out.append(line)
-            previous = None
-            continue
-        if kind == "item":
-            indent, marker = _MD_ITEM.match(line).groups()
-            bullet = marker[-1] if marker[-1] in ".)" else marker
-            if not indent:
-                if previous not in ("item", "item-cont"):  # a new list
-                    renamed = last_kind in ("item", "item-cont") and bullet == last_bullet
-                if renamed:  # a list one blank line below another: the other bullet keeps them apart
-                    bullet = _MD_OTHER_BULLET[bullet]
-                    line = marker[:-1] + bullet + line[len(marker):] if marker[-1] in ".)" else bullet + line[1:]
-                last_bullet = bullet
-        if previous == kind == "code":
-            pass
-        elif previous is not None:
-            if previous == kind == "text" or (previous == kind == "quote" and _quoted_text(out[-1])
-                                              and _quoted_text(line)):
-                if not out[-1].endswith(("  ", "\\")):
-                    out[-1] += "  "  # a hard break: the next line stays a line
-            elif previous != kind and not (previous in ("item", "item-cont") and kind in ("item", "item-cont")) \
-                    and kind != "underline" and previous != "heading" and kind != "heading":
-                out.append("")  # a blank line between blocks
-        if opening:
-            fence = opening.group(1)[0] * 3
-        out.append(line)
-        previous = last_kind = kind
-    return "\n".join(out)
-
-
-# -- Markdown (MJ narration) to BBCode -------------------------------------------
-
-def markdown_to_bbcode(text: str, fmt: BBCodeFormatter | None = None) -> str:
-    """The MJ's Markdown (gm.yaml's narration) in the dialect's BBCode."""
-    from pbp.render.narration import to_bbcode  # Python-Markdown and html.parser: only when there is narration
-
-    return to_bbcode(text, fmt or BBCodeFormatter())
-
+from pbp.render.formatters import formatter
 
 # -- templates -------------------------------------------------------------------
 
@@ -715,7 +93,44 @@ def _environment_class():
                     raise SecurityError(f"a repeated value of {times * len(sequence)} items, over {MAX_REPEATED}")
             return SandboxedEnvironment.call_binop(self, context, operator, left, right)
 
+        def compile(self, source, name=None, filename=None, raw=False, defer_init=False):
+            """A template's Python code, as jinja2 generates it, kept as text in the
+            user's cache (`_generated_source`): a new command compiles that text
+            instead of lexing, parsing and generating the template again."""
+            if not isinstance(source, str) or raw or defer_init:
+                return SandboxedEnvironment.compile(self, source, name, filename, raw, defer_init)
+            python = _generated_source(self, source, name, filename)
+            return self._compile(python, filename or "<template>")
+
     return DataFirstEnvironment
+
+
+#: how many templates' generated code the user's cache keeps
+TEMPLATES_KEPT = 400
+
+
+def _generated_source(env, source: str, name: str | None, filename: str | None) -> str:
+    """jinja2's Python source for a template (`raw=True`), read back from the
+    user's cache when the same template text was compiled before (by name and
+    file; the entry holds the text it was made from), else generated and kept.
+    What is kept is a text, plain data as the cache's rule wants; the cache is the
+    user's alone and each entry is sealed with its key (pbp/usercache.py), the
+    trust Python's own __pycache__ has. Generating is most of the cost of a
+    template: `pbp run --dry-run` on the manhunt example spends about 0.5 s of
+    CPU in it at each command (docs/design.md, "Compiled templates between commands")."""
+    import jinja2
+
+    from pbp.base import usercache
+
+    tag = usercache.tag_of("templates", usercache.data_tag(), jinja2.__version__, type(env).__name__,
+                           env.finalize is not None, sorted(ENV_OPTIONS.items()))
+    key = f"{name}\n{filename}"
+    kept = usercache.read_entry("templates", tag, key)
+    if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == source and isinstance(kept[1], str):
+        return kept[1]
+    python = jinja2.Environment.compile(env, source, name, filename, raw=True)
+    usercache.write_entry("templates", tag, key, (source, python), keep=TEMPLATES_KEPT)
+    return python
 
 
 MAX_TEMPLATE_BYTES = 1024 * 1024
@@ -785,11 +200,10 @@ def _bytecode_cache():
     is most of the cost of rendering. Every Renderer builds its environment with
     the same options, so the compiled code is the same for all.
 
-    In memory only: compiled code read back from the user's cache folder would
-    be code run from a file (jinja2's entries are a pickle and a marshalled code
-    object), and the folder holds plain data only (pbp.base.usercache). Measured on
-    `pbp post --format markdown` (manhunt): 0.29 s with such a disk cache, 0.39 s
-    without."""
+    In memory only: jinja2's own disk caches keep a pickle and a marshalled code
+    object, and the user's cache folder holds plain data only (pbp.base.usercache).
+    Between commands, what is kept is the Python text jinja2 generates
+    (`_generated_source`), compiled again by each new process."""
     global _BYTECODE_CACHE
     if _BYTECODE_CACHE is None:
         from jinja2 import BytecodeCache
