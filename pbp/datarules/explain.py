@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pbp.datarules import places
+from pbp.datarules import absence, opposed, phases, places, states, votes
 from pbp.datarules.format import VERBS, RulesFile, word
 from pbp.datarules.lint import rows_by_face, table_dice
 
@@ -22,12 +22,16 @@ SAYS = {
     "out": ("hors jeu", "out of the game"),
     "lose_turn": ("perd {value} tour(s)", "loses {value} turn(s)"),
     "reveal": ("révéler {value}", "reveal {value}"),
+    **states.SAYS,
+    **votes.SAYS,
+    **opposed.SAYS,
     **places.SAYS,
 }
 WHO = {"target": (" (sur la cible)", " (on the target)"), "all": (" (sur tous)", " (on everyone)"),
        "others": (" (sur les autres)", " (on the others)")}
 BRANCHES = {"check": (("si réussi", "on success"), ("sinon", "else")),
-            "if": (("alors", "then"), ("sinon", "else"))}
+            "if": (("alors", "then"), ("sinon", "else")),
+            "oppose": (("si l'acteur l'emporte", "if the actor wins"), ("sinon", "else"))}
 
 
 def view(rules: RulesFile) -> dict:
@@ -42,6 +46,7 @@ def view(rules: RulesFile) -> dict:
         "actions": [{"id": k, **v, "effects": effects(v["effects"])} for k, v in data["actions"].items()],
         "budget": data.get("budget") or {}, "plays": data.get("plays"), "inputs": data.get("inputs") or {},
         "end": data.get("end") or {}, "missed": (data.get("missed_orders") or {}).get("orders") or [],
+        "data": data,
     }
 
 
@@ -175,7 +180,7 @@ def sections(rules: RulesFile, lang: str) -> dict:
                         "rows": [[r["faces"], r["text"][lang] + (f" → {r['table']}" if r["table"] else ""),
                                   ", ".join(f"{k} {_cell(x)}" for k, x in r["columns"].items()), r["chance"]]
                                  for r in t["rows"]]} for t in v["tables"]])
-    add("checks", [(f"{_name(c, lang)} ({c['id']}): " + w["dice"].format(dice=c["dice"], sign=c["success"],
+    add("checks", [(f"{_name(c, lang)} ({c['id']}): " + w["dice"].format(dice=opposed.dice_text(c), sign=c["success"],
                                                                           target=c["target"]),
                     [w["critical"].format(success=c["critical"].get("success", "-"),
                                           failure=c["critical"].get("failure", "-"))] if c.get("critical") else [])
@@ -191,6 +196,22 @@ def sections(rules: RulesFile, lang: str) -> dict:
     add("end", _end_lines(v["end"], w))
     places.explain(rules.data, lang, lambda title, lines: out.append({"title": title, "items": lines, "tables": []})
                    if lines else None, lambda listed: items(effects(listed), lang))
+    if rules.data.get("states"):
+        out.append({"title": states.WORDS[lang]["title"], "tables": [],
+                    "items": states.explained(rules.data, lang, lambda spec, ident: _name(dict(spec, id=ident), lang),
+                                              lambda seen: f"{w['seen']} {_seen(seen, lang)}")})
+    order_lines = phases.explained(rules.data, lang, lambda raw: _words(raw)[lang], lambda raw: items(effects(raw), lang))
+    if order_lines:
+        out.append({"title": phases.EXPLAIN[lang]["title"], "tables": [], "items": order_lines})
+    if rules.data.get("opposed"):
+        out.append({"title": {"fr": "Jets opposés", "en": "Opposed rolls"}[lang], "tables": [],
+                    "items": opposed.explained(rules.data, lang, lambda spec, ident: _name(dict(spec, id=ident), lang))})
+    if rules.data.get("votes") or (rules.data.get("end") or {}).get("teams"):
+        out.append({"title": votes.EXPLAIN[lang]["title"], "tables": [],
+                    "items": [item if isinstance(item, str) else (item[0], items(effects(item[1]), lang))
+                              for item in votes.explained(rules, lang,
+                                                          lambda spec, ident: _name(dict(spec, id=ident), lang),
+                                                          lambda raw: raw)]})
     return {"heading": w["heading"] + (f" — {v['title'][lang]}" if v["title"][lang] else ""), "sections": out}
 
 
@@ -248,7 +269,7 @@ def _turn_lines(v: dict, w: dict) -> list[str]:
     if v["plays"] is not None:
         lines.append(w["plays"].format(value=v["plays"]))
     lines.append(w["missed"].format(value=", ".join(map(str, v["missed"])) or w["nothing"]))
-    return lines
+    return lines + absence.explained(v["data"], "fr" if w is WORDS["fr"] else "en")
 
 
 def _end_lines(end: dict, w: dict) -> list[str]:

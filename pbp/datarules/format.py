@@ -50,7 +50,9 @@ def effect_node() -> schema.Node:
 #: the verbs and modifiers of an effect (see docs/rules-format.md, "Effects")
 EFFECT = {"type": "mapping", "fields": {
     **{verb: {"type": "any", "optional": True} for verb in
-       ("add", "set", "roll", "check", "if", "say", "out", "lose_turn", "reveal", *_places.VERBS)},
+       ("add", "set", "roll", "check", "if", "say", "out", "lose_turn", "reveal", *_places.VERBS, "inflict", "cure",
+        "vote", "oppose")},
+    "duration": {"type": "any", "optional": True},  # inflict's: a formula of turns (pbp/datarules/states.py)
     "then": {"type": "list", "optional": True, "max": 50},
     "else": {"type": "list", "optional": True, "max": 50},
     "as": {"type": "str", "optional": True, "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"},
@@ -58,10 +60,11 @@ EFFECT = {"type": "mapping", "fields": {
            "optional": True},
     "to": {"type": "any", "optional": True},  # an audience: checked by lint
 }}
-VERBS = ("add", "set", "roll", "check", "if", "say", "out", "lose_turn", "reveal", *_places.VERBS)
+VERBS = ("add", "set", "roll", "check", "if", "say", "out", "lose_turn", "reveal", *_places.VERBS, "inflict", "cure",
+         "vote", "oppose")
 #: the verbs as a French MJ writes them (keys.yaml has every spelling)
 VERBS_FR = ("ajouter", "fixer", "tirer", "tester", "si", "dire", "hors_jeu", "perd_un_tour", "reveler",
-            *_places.VERBS_FR)
+            *_places.VERBS_FR, "infliger", "lever", "voter", "opposer")
 #: French words of the values the engine reads (the keys are respelt by keys.yaml)
 VALUE_WORDS = {"moi": "self", "cible": "target", "tous": "all", "autres": "others", "proprietaire": "owner",
                "joueur": "owner", "mj": "gm", "nombre": "number", "texte": "text", "oui_non": "bool",
@@ -271,6 +274,10 @@ def effect_lists(data: dict):
             if spec.get(key) is not None:
                 yield ("inputs", input_id, key), spec[key]
     yield from _places.effect_lists(data)
+    from pbp.datarules import phases, votes
+
+    yield from votes.effect_lists(data)
+    yield from phases.effect_lists(data)
 
 
 def word(value) -> str:

@@ -18,6 +18,7 @@ import functools
 import re
 
 from pbp.base.errors import PbpError
+from pbp.datarules import states, votes
 from pbp.datarules.format import RulesFile
 
 _RANGE = re.compile(r"^\s*(-?\d+)\s*(?:(?:-|–|\.\.|à|to)\s*(-?\d+)\s*)?$")
@@ -35,6 +36,7 @@ def problems(rules: RulesFile, lang: str = "fr") -> list[PbpError]:
     errors += names.problems(rules)  # a stat called `min`, `name`, `__class__`...
     for table_id in (rules.data.get("tables") or {}):
         errors += table_problems(rules, table_id)
+    errors += states.problems(rules) + votes.problems(rules)
     return errors
 
 
@@ -144,7 +146,7 @@ def warnings(rules: RulesFile) -> list[PbpError]:
             errors.append(rules.error("rules_warning_divide", path, divisors=list(divisors)))
     from pbp.datarules import places
 
-    return errors + places.warnings(rules)
+    return errors + places.warnings(rules) + states.warnings(rules) + votes.warnings(rules)
 
 
 def _shown(value, default: str):

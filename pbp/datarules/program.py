@@ -23,7 +23,7 @@ import functools
 
 from pbp.base.errors import PbpError
 from pbp.base.record import Record
-from pbp.datarules import places
+from pbp.datarules import absence, opposed, phases, places, states, votes
 from pbp.datarules.format import VERBS, RulesFile, word
 
 KIND = {"number": "number", "text": "text", "bool": "bool", "list": "list", "choice": "text", "character": "text",
@@ -41,6 +41,9 @@ AUDIENCE_WORDS = {"acteur": "actor", "moi": "actor", "self": "actor", "joueur": 
 def canonical_name(name: str) -> str:
     """A formula's name in the engine's spelling (`cible.force` -> `target.force`)."""
     head, dot, rest = name.partition(".")
+    state_name = states.canonical(head, rest) or votes.canonical(head, rest)  # état.prison.reste -> state.prison.left
+    if state_name is not None:
+        return state_name
     if dot and head in KIND_PREFIXES:
         return canonical_name(rest)
     if dot:
@@ -84,7 +87,8 @@ class Program(Record):
     """The compiled rules: plain definitions (the file's data) and compiled parts."""
 
     __slots__ = ("data", "actions", "thresholds", "checks", "end_when", "costs", "requires", "formulas", "plays",
-                 "door_rules", "door_effects", "item_effects", "input_effects")
+                 "door_rules", "door_effects", "item_effects", "input_effects",
+                 "votes", "victories", "pools", "opposed", "order", "periodic", "track_missed")
 
     def __init__(self, data: dict):
         self.data = data
@@ -100,6 +104,13 @@ class Program(Record):
         self.door_effects: dict[str, list[Effect]] = {}  # door kind -> what opening it costs
         self.item_effects: dict[str, list[Effect]] = {}  # item -> what using it does
         self.input_effects: dict[tuple, list[Effect]] = {}  # (input, effects|end_effects) -> effects (input_effects.py)
+        self.votes: dict = {}  # vote id -> {voters, actions, effects, none} (pbp/datarules/votes.py)
+        self.victories: list = []  # (victory, when formula, effects)
+        self.pools: dict = {}  # check id -> its pool's size formula (pbp/datarules/opposed.py)
+        self.opposed: dict = {}  # opposition id -> {roll, versus} formulas
+        self.order: dict = {}  # `by`/`initiative` -> formula (pbp/datarules/phases.py)
+        self.periodic: list = []  # each `periodic:` entry's effects
+        self.track_missed = False  # whether each character's missed turns are counted (pbp/datarules/absence.py)
 
     @property
     def stats(self) -> dict:
@@ -154,8 +165,11 @@ class _Compiler:
                 if spec.get(key) is not None:
                     program.input_effects[input_id, key] = self.effects(spec[key], ("inputs", input_id, key),
                                                                         self.scope({}))
+        opposed.compile_pools(self)
+        opposed.compile_opposed(self)
         for check_id, check in (data.get("checks") or {}).items():
-            self.dice(check["dice"], ("checks", check_id, "dice"))
+            if check.get("dice") is not None:
+                self.dice(check["dice"], ("checks", check_id, "dice"))
             program.checks[check_id] = self.formula(check["target"], ("checks", check_id, "target"),
                                                     {**self.fields_names(), **self.scope({})}, "number")
         budget_gauge = (data.get("budget") or {}).get("gauge")
@@ -166,10 +180,15 @@ class _Compiler:
             program.plays = self.formula(data["plays"], ("plays",), self.scope({}), "bool")
         for table in (data.get("tables") or {}).values():
             fill_columns(table)
+        votes.compile_votes(self)
+        phases.compile_phases(self)
         end = data.get("end") or {}
         if end.get("when") is not None:
-            program.end_when = self.formula(end["when"], ("end", "when"), {"turn": "number", **self.gm_names()},
+            program.end_when = self.formula(end["when"], ("end", "when"), {"turn": "number", **self.gm_names(),
+                                                                           **votes.team_names(data),
+                                                                           **phases.formula_names(data, "turn")},
                                             "bool")
+        program.track_missed = absence.tracked(data, program.formulas, canonical_name)
         return program, self.errors
 
     # -- names -------------------------------------------------------------------------
@@ -177,6 +196,7 @@ class _Compiler:
         names = {prefix + k: KIND.get(word(v.get("type", "number")), "number") for k, v in
                  (self.data.get("stats") or {}).items()}
         names.update({prefix + k: "number" for k in self.data.get("gauges") or {}})
+        names.update(states.formula_names(self.data, prefix))
         return names
 
     def fields_refs(self, arg, path: tuple) -> None:
@@ -211,6 +231,8 @@ class _Compiler:
     def scope(self, action: dict) -> dict[str, str]:
         """The names a formula of this action (or a threshold: `action` empty) may use."""
         names = {"turn": "number", **self.character_names(), **self.gm_names(), **places.names(self.data)}
+        for name, kind in {**phases.formula_names(self.data), **absence.formula_names()}.items():
+            names.setdefault(name, kind)  # (a stat of that name is the stat)
         arg = action.get("arg")
         if arg is not None:
             kind = word(arg if isinstance(arg, str) else arg.get("type"))
@@ -291,6 +313,13 @@ class _Compiler:
             value = places.compile_effect(self, verb, value, path, scope, formulas)
         elif verb == "lose_turn":
             formulas["lose_turn"] = self.formula(value if value is not True else 1, path + (verb,), scope, "number")
+        elif verb in states.VERBS:
+            value = states.compile_effect(self, raw, verb, path, scope, formulas)
+        elif verb in votes.VERBS:
+            value = votes.compile_effect(self, raw, verb, path, scope, formulas)
+        elif verb in opposed.VERBS:
+            value = opposed.compile_effect(self, raw, verb, path, scope, formulas)
+            as_name = as_name or value
         then_scope, else_scope = dict(scope), dict(scope)
         if isinstance(raw.get("then"), list):
             then = self.effects(raw["then"], path + ("then",), then_scope)

@@ -95,7 +95,10 @@ class DataRuleset(Ruleset):
                                                                 None, {}))]
 
     def lost_turn(self, state, scenario, player):
-        return "lost_turn" if state["characters"][player]["lost"] > 0 else None
+        from .states import blocked
+
+        me = state["characters"][player]
+        return "lost_turn" if me["lost"] > 0 or blocked(self.program, state, player) else None
 
     def check_orders(self, state, scenario, orders):
         return checks.check_orders(self, state, scenario, orders)
@@ -140,7 +143,12 @@ class DataRuleset(Ruleset):
                         found.add(f"{name} {values.get(ident)}")
         from . import places
 
-        return found | places.secret_values(self.program.data, state)
+        found |= places.secret_values(self.program.data, state)
+        if self.program.data.get("states"):
+            from .states import secret_names
+
+            found |= secret_names(self.program, state)
+        return found
 
     # -- balance tools -------------------------------------------------------------------
     def legal_orders(self, state, scenario, player):

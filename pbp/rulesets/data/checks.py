@@ -39,7 +39,20 @@ def _target(rs, action):
 
 
 def unmet(rs, action_id: str, state: dict, handle: str, arg=None, target=None) -> tuple | None:
-    """The first prerequisite of an action not met ((formula, message, path)), else None."""
+    """The first prerequisite of an action not met ((formula, message, path)), else None:
+    a state of the character that forbids it first (pbp/rulesets/data/states.py)."""
+    from .states import forbidding
+
+    if rs.program.data.get("states") and handle in state["characters"]:
+        found = forbidding(rs.program, state, handle, action_id)
+        if found is not None:
+            return found
+    if rs.program.votes:
+        from .votes import may_vote
+
+        found = may_vote(rs, state, handle, action_id)
+        if found is not None:
+            return found
     fields = None
     for formula, message, path in rs.program.requires.get(action_id, ()):
         if fields is None:
@@ -149,14 +162,15 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
     if handle not in state["characters"]:
         return problems
     budget = rs.program.data.get("budget") or {}
-    count, points, seen = 0, budget_points(rs, state, handle), []
+    count, seen = 0, []
     spent = 0
+    limit, points = _budget_now(rs, state, handle)
     where = state["characters"][handle].get("place")  # as the orders before each action leave it
     for action in orders.actions:
         spec = rs.program.data["actions"][action.id]
         count += 1
-        if budget.get("count") is not None and count > budget["count"]:
-            problems.add("too_many_actions", action.at, count=len(orders.actions), limit=budget["count"])
+        if limit is not None and count > limit:
+            problems.add("too_many_actions", action.at, count=len(orders.actions), limit=limit)
             continue
         if action.id in seen and (spec.get("once") or budget.get("distinct")):
             problems.add("twice", action.at, action=action.id, valid=_english(rs, [a for a in possible(rs, state, handle)
@@ -194,6 +208,19 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
                 problems.add("over_budget", action.at, action=action.id, cost=cost, left=points - spent + cost,
                              points=points)
     return problems
+
+
+def _budget_now(rs, state: dict, handle: str) -> tuple[int | None, int | None]:
+    """(actions, points) `handle` may order this turn: the budget's, and what a
+    player back after missed turns is owed (pbp/rulesets/data/absence.py)."""
+    limit, points = (rs.program.data.get("budget") or {}).get("count"), budget_points(rs, state, handle)
+    if rs.program.track_missed:
+        from .absence import owed
+
+        more_actions, more_points = owed(rs.program.data, state, handle)
+        limit = None if limit is None else limit + more_actions
+        points = None if points is None else points + more_points
+    return limit, points
 
 
 def budget_points(rs, state: dict, handle: str) -> int | None:

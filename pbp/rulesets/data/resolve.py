@@ -16,7 +16,8 @@ import math
 from pbp.base.errors import PbpError
 from pbp.model import events as ev
 
-from . import fields, input_effects, places, rules as R
+from . import absence, fields, input_effects, opposed, phases, places, rules as R, states, votes
+from .values import RESOLVING, calendar_value
 
 
 def initial_state(program, scenario) -> dict:
@@ -95,25 +96,34 @@ class Turn:
         self.steps = 0
         self.limit = ruleset.rules["limits"]["effects_per_turn"]
         self.gm_inputs = gm_inputs
+        self.ballots: dict[str, dict[str, str]] = {}  # vote id -> voter -> choice (pbp/rulesets/data/votes.py)
 
     # -- the turn ------------------------------------------------------------------------
     def play(self, orders: dict) -> None:
         state = self.state
         state["turn"] += 1
+        state[RESOLVING] = True  # formulas read the day and phase of this turn (pbp/rulesets/data/phases.py)
         self.take_inputs()
         self.inputs_act("start")
+        phases.announce(self)
         losing = [h for h, me in state["characters"].items() if me["lost"] > 0]
-        for handle in self.scenario.roster:
-            if handle not in orders or not R.in_play(state, handle) or handle in losing:
+        blocked = [h for h in state["characters"] if states.blocked(self.program, state, h)]
+        for handle in phases.ordered(self):
+            if handle not in orders or not R.in_play(state, handle) or handle in losing or handle in blocked:
                 continue
             for action in orders[handle].actions:
                 if R.in_play(state, handle):
                     self.action(handle, action)
+        absence.count(self, orders, losing + blocked)
+        phases.periodic(self)
+        votes.tally(self)
         for handle in losing:
             state["characters"][handle]["lost"] -= 1
         self.inputs_act("end")
+        states.expire(self)
         self.drop_inputs()
         self.end()
+        del state[RESOLVING]
         if not state["over"]:
             sheets(self.program, state, self.scenario, self.out)
 
@@ -209,7 +219,7 @@ class Turn:
             return [scope.target] if scope.target else []
         if on in ("all", "others"):
             return [h for h in R.playing(self.state, self.scenario.roster) if on == "all" or h != scope.actor]
-        return [scope.actor]
+        return [scope.actor] if scope.actor else []  # (a vote's effects when nobody is chosen)
 
     def do_add(self, effect, scope) -> None:
         for name, formula in effect.formulas.items():
@@ -290,7 +300,10 @@ class Turn:
         spec = self.data["checks"][check_id]
         seen_by = effect.to or R.visibility(spec.get("visibility"))  # dice of the chance: seen as the check is
         chance = _whole(self.evaluate(self.program.checks[check_id], scope, None if "public" in seen_by else seen_by))
-        roll = self.dice.roll(f"{scope.label}.{check_id}", str(spec["dice"]))
+        if check_id in self.program.pools:  # a dice pool: its size from a formula (pbp/rulesets/data/opposed.py)
+            roll = opposed.pool_roll(self, check_id, spec, scope)
+        else:
+            roll = self.dice.roll(f"{scope.label}.{check_id}", str(spec["dice"]))
         result = judge(spec, roll.total, chance)
         scope.bind_check(effect.as_name, result, roll.total)
         if not self.out.quiet:
@@ -335,10 +348,31 @@ class Turn:
             self.emit(ev.PUBLIC, "reveal", who=handle, stat=name, name=R.name_of(spec, name),
                       value=R.value_of(self.state, handle, name))
 
+    def new_scope(self, actor: str | None, label: str) -> "Scope":
+        """Where the effects of a block run with no action behind them (a vote's, a periodic one...)."""
+        return Scope(actor, None, None, label)
+
+    def do_inflict(self, effect, scope) -> None:
+        states.inflict(self, effect, scope)
+
+    def do_cure(self, effect, scope) -> None:
+        states.cure(self, effect, scope)
+
+    def do_vote(self, effect, scope) -> None:
+        votes.cast(self, effect, scope)
+
+    def do_oppose(self, effect, scope) -> None:
+        opposed.oppose(self, effect, scope)
+
     # -- the end -------------------------------------------------------------------------
     def end(self) -> None:
         state, end = self.state, self.data.get("end") or {}
         left = R.playing(state, self.scenario.roster)
+        team = votes.victory(self) if self.program.victories else None
+        if team is not None:  # a team's victory (`end: victories:`): its characters win
+            state["over"], state["winners"] = True, team
+            self.out.public("end", winners=team, draw=not team)
+            return
         over = "last_standing" in end and len(left) <= end["last_standing"]
         if not over and self.program.end_when is not None:
             over = bool(self.evaluate(self.program.end_when, Scope(None, None, None, "end")))
@@ -455,4 +489,9 @@ class Said:
                 return me["stats"][key]
         if key == "turn":
             return state["turn"]
+        if self.turn.data.get("calendar"):  # {jour}, {phase}, {tour_du_jour} (a stat of that name is the stat)
+            from pbp.datarules.phases import PLAIN
+
+            if key in PLAIN:
+                return calendar_value(state, self.turn.data, PLAIN[key])
         return default

@@ -9,6 +9,8 @@ import re
 
 from pbp.datarules.format import word
 from pbp.datarules.program import canonical_name
+
+from . import values as V
 from pbp.model import events as ev
 
 LANGS = ("fr", "en")
@@ -118,10 +120,17 @@ def env(names, state: dict, rules: dict, actor: str | None, target: str | None, 
             out[name] = gm_value(state, rules, key[3:], actor)
         elif places_reads(key, rules):
             out[name] = places_value(key, state, rules, actor, target)
+        elif key.startswith("team."):  # how many of a team are in play (pbp/rulesets/data/votes.py)
+            out[name] = V.team_count(state, rules, key[5:])
+        elif key.startswith(("state.", "target.state.")):  # a character's states (pbp/rulesets/data/states.py)
+            out[name] = V.state_value(state, target if key.startswith("target.") else actor,
+                                      key.partition("state.")[2])
         elif key.startswith("target."):
             out[name] = value_of(state, target, key[7:])
         else:
             out[name] = value_of(state, actor, key)
+            if out[name] is None:  # not a stat or gauge: the calendar's, the turns missed (pbp/rulesets/data/values.py)
+                out[name] = V.plain_value(state, rules, actor, key)
     return out
 
 
