@@ -445,11 +445,12 @@ def standing_event(campaign: Campaign, state: dict) -> ev.Event | None:
 
 def order_form(campaign: Campaign, handle: str, n: int, state: dict) -> str:
     """The blank order form of `handle` for turn n, as `pbp orders` prints and writes it."""
-    from pbp import orders as od
+    from pbp.argtypes import compile_types
     from pbp.render import Renderer, template_paths
 
     rs, scenario = campaign.ruleset, campaign.scenario
-    actions = [dict(id=a, en=(spec or {}).get("en"), arg=od.describe((spec or {}).get("arg"), rs, campaign.lang),
+    types = compile_types(rs.rules)
+    actions = [dict(id=a, en=(spec or {}).get("en"), arg=types.action(rs.actions, a).describe(campaign.lang),
                     spec=spec or {})
                for a, spec in rs.actions.items()]
     paths = template_paths(rs.id, campaign.lang, campaign.root, rs.folder())

@@ -15,7 +15,8 @@ from __future__ import annotations
 from pbp import i18n
 from pbp.dice import parse as parse_dice
 from pbp.errors import InputError, PbpError
-from pbp.orders import action_index, check_arg, normalize_id
+from pbp.argtypes import ArgContext, compile_types
+from pbp.orders import action_index, normalize_id
 from pbp.ruleset import Refusals
 
 from . import rules as R
@@ -149,6 +150,7 @@ def gm_orders(rs, scenario, sheets: dict, factions: dict, raw: dict,
     Without `state` (the turn itself), only what the files say is checked."""
     specs = rs.rules.get("gm_orders") or {}
     index = action_index(specs)
+    types, context = compile_types(rs.rules), ArgContext(scenario)
     refusals = Refusals()
     out: dict = {}
     for key, value in (raw or {}).items():
@@ -158,7 +160,8 @@ def gm_orders(rs, scenario, sheets: dict, factions: dict, raw: dict,
                          suggestion=i18n.closest(normalize_id(key), index))
             continue
         before = len(refusals)
-        parsed = check_arg(value, specs[order_id].get("arg"), rs, scenario, (key,), refusals)
+        parsed = types.of(specs[order_id].get("arg"), f"gm_orders.{order_id}.arg").check(value, context, (key,),
+                                                                                       refusals)
         if len(refusals) == before:
             out[order_id] = parsed
             if isinstance(parsed, list):
