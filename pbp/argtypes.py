@@ -92,7 +92,8 @@ class ArgContext:
     """What the argument types know when they check a player's value.
 
     `scenario` (the roster and its names), `limits` (the campaign's: how long a
-    name or a prose may be), `actor` (whose orders: None for the MJ's), and
+    name or a prose may be; None: values already bounded, as when the rules check
+    what an order file gave, or the MJ's own), `actor` (whose orders: None for the MJ's), and
     `facts`, each optional, given by the ruleset (`Ruleset.arg_context`) for that
     player at that moment:
 
@@ -105,13 +106,8 @@ class ArgContext:
         carried     {id: name}      the items the actor carries
     """
 
-    __slots__ = ("scenario", "limits", "actor", "facts")
 
     def __init__(self, scenario, limits: dict | None = None, actor: str | None = None, facts: dict | None = None):
-        if limits is None:
-            from pbp.campaign import limits as with_defaults
-
-            limits = with_defaults(None)
         self.scenario, self.limits, self.actor, self.facts = scenario, limits, actor, facts or {}
 
     def characters(self) -> dict:
@@ -131,10 +127,17 @@ class ArgType:
     problem is a Refusal (key, path, what would be valid) in `problems`."""
 
     kind = ""
-    __slots__ = ("optional", "default", "en", "aliases")
+    #: how the plain-text import reads its words: text, int, choice, player, map or list
+    reads = "text"
+    #: a whole number's or a list's bounds (None: none)
+    low = high = None
+    prose = False
 
     def __init__(self, spec: dict):
+        #: the name it has under `arg_types` (the import's vocabulary of it), if any
+        self.name: str | None = None
         self.optional = bool(spec.get("optional"))
+        self.has_default = "default" in spec
         self.default = spec.get("default")
         self.en = spec.get("en") if isinstance(spec.get("en"), str) else None  # a field's English name
         aliases = spec.get("aliases")
@@ -185,10 +188,8 @@ class NoArg(ArgType):
 class _Words(ArgType):
     """A type whose value a player writes as words: bounded before any lookup."""
 
-    prose = False
-
     def check(self, value, context, at, problems):
-        if isinstance(value, str):
+        if isinstance(value, str) and context.limits is not None:
             limit = context.limits["roleplay_chars" if self.prose else "text_chars"]
             if len(value) > limit:  # refused before any lookup or suggestion
                 problems.add("prose_too_long" if self.prose else "text_too_long", at, length=len(value), limit=limit)
@@ -198,7 +199,6 @@ class _Words(ArgType):
 
 class Text(_Words):
     kind = "text"
-    __slots__ = ("prose",)
 
     def __init__(self, spec: dict):
         super().__init__(spec)
@@ -212,8 +212,7 @@ class Text(_Words):
 
 
 class Number(ArgType):
-    kind = "int"
-    __slots__ = ("low", "high")
+    kind = reads = "int"
 
     def __init__(self, spec: dict):
         super().__init__(spec)
@@ -231,12 +230,16 @@ class Number(ArgType):
 class Choice(_Words):
     """One of `values`; an alias or the value's English word means it too."""
 
-    kind = "choice"
-    __slots__ = ("values", "words", "spellings")
+    kind = reads = "choice"
 
     def __init__(self, spec: dict):
         super().__init__(spec)
         self.values = [str(v) for v in spec.get("values") or []]
+        #: (spelling, value) as the rules write them: the aliases, then the English words of `en:`
+        self.said = [(str(a), str(v)) for a, v in (spec.get("aliases") or {}).items()] \
+            if isinstance(spec.get("aliases"), dict) else []
+        if isinstance(spec.get("en"), dict):
+            self.said += [(str(w), str(v)) for v, w in spec["en"].items() if w]
         # the English words a form shows (`en: {value: word}`, or `en_values:`) are accepted too
         words = spec.get("en") if isinstance(spec.get("en"), dict) else (spec.get("en_values") or {})
         self.words = {str(v): str(w) for v, w in words.items()}
@@ -282,7 +285,7 @@ class Character(_Words):
     it with the ruleset's facts, when it gives them."""
 
     kind = "character"
-    __slots__ = ("alive", "others", "in_sight")
+    reads = "player"
 
     def __init__(self, spec: dict):
         super().__init__(spec)
@@ -318,13 +321,12 @@ class Character(_Words):
         return {h: names[h] for h in keep}
 
 
-class _Named(_Words):
+class Named(_Words):
     """A thing of the game named by a player (a place, an item): checked against
     the ruleset's facts when it gives them, else taken as written."""
 
     every = near = ""  # the facts: all of them, and those within the actor's reach
     unknown = far = ""  # the refusals' message keys
-    __slots__ = ("reach",)
 
     def accept(self, value, context, at, problems):
         if isinstance(value, (dict, list)):
@@ -361,7 +363,7 @@ def _one(value, known: dict, key: str, at: tuple, problems):
     return None
 
 
-class Place(_Named):
+class Place(Named):
     kind = "place"
     every, near, unknown, far = "places", "adjacent", "unknown_place", "place_not_adjacent"
 
@@ -370,7 +372,7 @@ class Place(_Named):
         self.reach = bool(spec.get("adjacent"))
 
 
-class Item(_Named):
+class Item(Named):
     kind = "item"
     every, near, unknown, far = "items", "carried", "unknown_item", "item_not_carried"
 
@@ -382,8 +384,7 @@ class Item(_Named):
 class Mapping(ArgType):
     """Named fields; a bare value fills the `short` field (`combat: Lucy`)."""
 
-    kind = "map"
-    __slots__ = ("fields", "short", "names")
+    kind = reads = "map"
 
     def __init__(self, spec: dict, fields: dict):
         super().__init__(spec)
@@ -443,8 +444,7 @@ class Mapping(ArgType):
 class List(ArgType):
     """A list of `of`, between `min` and `max` long; a bare value is a list of one."""
 
-    kind = "list"
-    __slots__ = ("of", "low", "high")
+    kind = reads = "list"
 
     def __init__(self, spec: dict, of: ArgType):
         super().__init__(spec)
@@ -506,7 +506,9 @@ class _Compiler:
             if name in self.building:
                 raise ArgDefinitionError(f"{where}: the argument type `{name}` refers to itself")
             self.building.add(name)
-            self.done[name] = self.build(self.named[name], f"arg_types.{name}")
+            node = _copy(self.build(self.named[name], f"arg_types.{name}"))
+            node.name = name
+            self.done[name] = node
             self.building.discard(name)
         return self.done[name]
 
@@ -514,14 +516,18 @@ class _Compiler:
         """A named type with its own `optional`, `default`, `en`, `aliases`."""
         if set(spec) - COMMON:
             raise ArgDefinitionError(f"{where}: `{name}` is a named type; only {sorted(COMMON)} may be added")
-        import copy
-
-        node = copy.copy(self._named(name, where))
+        node = _copy(self._named(name, where))
         base = ArgType(spec)
         for flag in ("optional", "default", "en", "aliases"):
             if flag in spec:
                 setattr(node, flag, getattr(base, flag))
         return node
+
+
+def _copy(node: ArgType) -> ArgType:
+    import copy
+
+    return copy.copy(node)
 
 
 class ArgTypes:

@@ -445,13 +445,14 @@ def standing_event(campaign: Campaign, state: dict) -> ev.Event | None:
 
 def order_form(campaign: Campaign, handle: str, n: int, state: dict) -> str:
     """The blank order form of `handle` for turn n, as `pbp orders` prints and writes it."""
-    from pbp.argtypes import compile_types
+    from pbp.argtypes import ArgContext, compile_types
     from pbp.render import Renderer, template_paths
 
     rs, scenario = campaign.ruleset, campaign.scenario
     types = compile_types(rs.rules)
+    context = ArgContext(scenario, campaign.limits, handle, rs.arg_context(state, scenario, handle))
     actions = [dict(id=a, en=(spec or {}).get("en"), arg=types.action(rs.actions, a).describe(campaign.lang),
-                    spec=spec or {})
+                    spec=spec or {}, choices=_choices(types.action(rs.actions, a), context))
                for a, spec in rs.actions.items()]
     paths = template_paths(rs.id, campaign.lang, campaign.root, rs.folder())
     return Renderer(paths, "text", lang=campaign.lang).render(
@@ -459,6 +460,18 @@ def order_form(campaign: Campaign, handle: str, n: int, state: dict) -> str:
         playing=handle in rs.players_to_play(state, scenario), hints=rs.order_context(state, scenario, handle),
         # a lost turn, said at the top of the form (the reason: a message key of the ruleset)
         lost=(lambda why: f"{rs.id}.{why}" if why else None)(rs.lost_turn(state, scenario, handle)))
+
+
+def _choices(arg, context) -> list[str]:
+    """The names a form lists for an argument: the characters, places or items the
+    ruleset's facts (`Ruleset.arg_context`) let this player name; none without facts
+    (a choice's values are in its description already)."""
+    from pbp.argtypes import Character, List, Named
+
+    item = arg.of if isinstance(arg, List) else arg
+    if not context.facts or not isinstance(item, (Character, Named)):
+        return []
+    return list((item.offers(context) or {}).values())
 
 
 def core_events(campaign: Campaign, n: int, record: dict, state: dict) -> list[ev.Event]:

@@ -90,6 +90,9 @@ class DataRuleset(Ruleset):
         return [{"name": scenario.name(h), "handle": h,
                  "status": "standing_playing" if R.in_play(state, h) else "standing_out"} for h in scenario.roster]
 
+    def arg_context(self, state, scenario, player):
+        return checks.arg_facts(state, scenario)
+
     def order_context(self, state, scenario, player):
         from . import balance
 
@@ -146,17 +149,28 @@ def order_schema(data: dict) -> dict:
 
 
 def core_arg(arg) -> dict:
-    """An argument of the rules file in the core's argument types (pbp.orders.check_arg)."""
+    """An argument of the rules file in the core's argument types (pbp.argtypes):
+    a character in play other than the actor unless the rules say `alive: false`
+    or `others: false`; a place (`adjacent: true`: one the actor may reach); an
+    item (carried, unless `carried: false`); a direction; a number; a choice; else
+    the player's own words (`pbp orders import` keeps them as written)."""
     spec = {"type": arg} if isinstance(arg, str) else dict(arg)
     kind = R.word(spec["type"])
     out = {"optional": bool(spec.get("optional"))}
     if kind == "number":
         out.update(type="int", min=spec.get("min"), max=spec.get("max"))
     elif kind == "character":
-        out.update(type="player")
+        out.update(type="character", alive=spec.get("alive", True), others=spec.get("others", True),
+                   in_sight=bool(spec.get("in_sight")))
     elif kind == "choice":
         out.update(type="choice", values=[str(v) for v in spec.get("values") or []])
-    else:  # a free text: the player's own words (`pbp orders import` keeps them as written)
+    elif kind == "place":
+        out.update(type="place", adjacent=bool(spec.get("adjacent")))
+    elif kind == "item":
+        out.update(type="item", carried=spec.get("carried", True))
+    elif kind == "direction":
+        out.update(type="direction", **({"values": [str(v) for v in spec["values"]]} if spec.get("values") else {}))
+    else:
         out.update(type="text", prose=True)
     return out
 

@@ -5,6 +5,7 @@ refusal names what would be valid."""
 
 from __future__ import annotations
 
+from pbp.argtypes import ArgContext, ArgType, compile_types
 from pbp.errors import ByLang, PbpError
 from pbp.ruleset import Refusals
 
@@ -38,13 +39,13 @@ def unmet(rs, action_id: str, state: dict, handle: str, arg=None, target=None) -
     return None
 
 
-def possible(rs, state: dict, handle: str) -> list[str]:
+def possible(rs, state: dict, scenario, handle: str) -> list[str]:
     """The actions `handle` may take now (their prerequisites met with no argument
     that matters), French ids: what a refusal lists as valid."""
     out = []
     for action_id, spec in rs.program.data["actions"].items():
         if _arg_kind(spec) == "character":
-            targets = targets_of(rs, state, handle, spec)
+            targets = targets_of(rs, state, scenario, handle, action_id)
             if any(unmet(rs, action_id, state, handle, t, t) is None for t in targets):
                 out.append(action_id)
         elif unmet(rs, action_id, state, handle) is None:
@@ -57,40 +58,45 @@ def _arg_kind(spec: dict):
     return R.word(arg if isinstance(arg, str) or arg is None else arg.get("type"))
 
 
-def targets_of(rs, state: dict, handle: str, spec: dict) -> list[str]:
+def arg_facts(state: dict, scenario) -> dict:
+    """What the argument types need to know (pbp.argtypes.ArgContext): the
+    characters of the game and those still in play."""
+    return {"characters": {h: scenario.name(h) for h in state["characters"]},
+            "alive": [h for h in state["characters"] if R.in_play(state, h)]}
+
+
+def arg_type(rs, action_id: str) -> ArgType:
+    return compile_types(rs.rules).action(rs.actions, action_id)
+
+
+def arg_context(rs, state: dict, scenario, handle: str) -> ArgContext:
+    return ArgContext(scenario, actor=handle, facts=rs.arg_context(state, scenario, handle))
+
+
+def targets_of(rs, state: dict, scenario, handle: str, action_id: str) -> list[str]:
     """The characters an action's argument may name: in play (`alive: false`:
     anyone), not the actor unless the rules allow it (`others: false`)."""
-    arg = spec.get("arg") if isinstance(spec.get("arg"), dict) else {}
-    found = []
-    for other in state["characters"]:
-        if arg.get("alive", True) and not R.in_play(state, other):
-            continue
-        if arg.get("others", True) and other == handle:
-            continue
-        found.append(other)
-    return found
+    return list(arg_type(rs, action_id).offers(arg_context(rs, state, scenario, handle)) or {})
 
 
 #: the most values of a number argument a bot tries (a range 1-100 is sampled at its ends and middle)
 NUMBER_SAMPLES = 3
 
 
-def arg_values(rs, state: dict, handle: str, spec: dict, free_text: bool = True) -> list:
+def arg_values(rs, state: dict, scenario, handle: str, action_id: str, free_text: bool = True) -> list:
     """The values an action's argument may take to try it ([None]: it takes none).
     A free text is tried with a sample word (`free_text`); bots write none (a
     player's own words are theirs to write)."""
-    arg = spec.get("arg")
+    arg = rs.program.data["actions"][action_id].get("arg")
     if arg is None:
         return [None]
     arg = {"type": arg} if isinstance(arg, str) else arg
-    kind = R.word(arg["type"])
-    if kind == "character":
-        return targets_of(rs, state, handle, spec)
-    if kind == "choice":
-        return [str(v) for v in arg.get("values") or []]
-    if kind == "number":
+    if R.word(arg["type"]) == "number":
         low, high = arg.get("min", 0), arg.get("max", arg.get("min", 0) + 10)
         return sorted({low, (low + high) // 2, high})[:NUMBER_SAMPLES]
+    offered = arg_type(rs, action_id).offers(arg_context(rs, state, scenario, handle))
+    if offered is not None:  # characters, choices, directions, places and items the rules know
+        return list(offered)
     return ["Mercier"] if free_text else []
 
 
@@ -101,7 +107,7 @@ def allowed(rs, state: dict, scenario, handle: str, action_id: str, first: bool 
     from pbp.orders import Action, PlayerOrders
 
     found = []
-    for value in arg_values(rs, state, handle, rs.program.data["actions"][action_id], free_text):
+    for value in arg_values(rs, state, scenario, handle, action_id, free_text):
         option = Action(action_id, value, 0)
         if not check_orders(rs, state, scenario, PlayerOrders(handle, state["turn"] + 1, [option])):
             found.append(option)
@@ -122,6 +128,7 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
     budget = rs.program.data.get("budget") or {}
     count, points, seen = 0, budget_points(rs, state, handle), []
     spent = 0
+    context = arg_context(rs, state, scenario, handle)
     for action in orders.actions:
         spec = rs.program.data["actions"][action.id]
         count += 1
@@ -129,22 +136,21 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
             problems.add("too_many_actions", action.at, count=len(orders.actions), limit=budget["count"])
             continue
         if action.id in seen and (spec.get("once") or budget.get("distinct")):
-            problems.add("twice", action.at, action=action.id, valid=_english(rs, [a for a in possible(rs, state, handle)
-                                                                            if a not in seen]))
+            problems.add("twice", action.at, action=action.id,
+                         valid=_english(rs, [a for a in possible(rs, state, scenario, handle) if a not in seen]))
             continue
         seen.append(action.id)
+        before = len(problems)
+        arg_type(rs, action.id).check(action.arg, context, action.at, problems)
+        if len(problems) > before:
+            continue
         target = _target(rs, action)
-        if target is not None:
-            valid = targets_of(rs, state, handle, spec)
-            if target not in valid:
-                problems.add("bad_target", action.at, target=scenario.name(target), valid=valid)
-                continue
         failed = unmet(rs, action.id, state, handle, action.arg, target)
         if failed is not None:
             formula, message, _ = failed
             problems.add("requires", action.at, action=action.id,
                          reason=ByLang(**R.words(message, str(getattr(formula, "source", "")))),
-                         valid=_english(rs, [a for a in possible(rs, state, handle) if a != action.id]))
+                         valid=_english(rs, [a for a in possible(rs, state, scenario, handle) if a != action.id]))
             continue
         cost = cost_of(rs, action, state, handle)
         spent += cost
