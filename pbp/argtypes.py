@@ -365,7 +365,7 @@ def _one(value, known: dict, key: str, at: tuple, problems):
 
 class Place(Named):
     kind = "place"
-    every, near, unknown, far = "places", "adjacent", "unknown_place", "place_not_adjacent"
+    every, near, unknown, far = "places", "adjacent", "arg_unknown_place", "arg_place_out_of_reach"
 
     def __init__(self, spec: dict):
         super().__init__(spec)
@@ -374,7 +374,7 @@ class Place(Named):
 
 class Item(Named):
     kind = "item"
-    every, near, unknown, far = "items", "carried", "unknown_item", "item_not_carried"
+    every, near, unknown, far = "items", "carried", "arg_unknown_item", "arg_item_not_carried"
 
     def __init__(self, spec: dict):
         super().__init__(spec)

@@ -83,7 +83,8 @@ def import_message(campaign: Campaign, handle: str, message: str) -> Imported:
     out.text = order_text(campaign.lang, handle, n, reading, rs)
     source = campaign.rel(target)
     parsed, problems = od.parse_player_orders(out.text.encode("utf-8"), source, ruleset=rs, scenario=scenario,
-                                              turn=n, expected_player=handle, limits=campaign.limits)
+                                              turn=n, expected_player=handle, limits=campaign.limits,
+                                              facts=rs.arg_context(state, scenario, handle))
     lost = rs.lost_turn(state, scenario, handle)
     if parsed is not None and not lost:
         problems = problems + od.check_rules(parsed, state, rs, scenario)

@@ -127,10 +127,11 @@ def place(refusals: list[Refusal], source: str, lines: Lines, ruleset: Ruleset |
 
 def parse_actions(raw, ruleset: Ruleset, scenario: Scenario, problems: Refusals,
                   at: tuple = ("actions",), limits: dict | None = None,
-                  assumed: list[Action] | None = None) -> list[Action]:
+                  assumed: list[Action] | None = None, context: ArgContext | None = None) -> list[Action]:
     """The actions of a list as written (`at`: where the list is in its file).
     An unknown action with a close spelling is refused, and also added to
-    `assumed` as that spelling (when its argument fits), for the rules checks."""
+    `assumed` as that spelling (when its argument fits), for the rules checks.
+    `context`: what the argument types know (default: the roster alone)."""
     if limits is None:
         limits = _limits(None)
     if raw is None:
@@ -139,7 +140,8 @@ def parse_actions(raw, ruleset: Ruleset, scenario: Scenario, problems: Refusals,
         problems.add("actions_not_list", at)
         return []
     index = action_index(ruleset.actions)
-    types, context = compile_types(ruleset.rules), ArgContext(scenario, limits)
+    types = compile_types(ruleset.rules)
+    context = ArgContext(scenario, limits) if context is None else context
     out = []
     base = at
     for i, item in enumerate(raw):
@@ -223,9 +225,11 @@ def _load(data: bytes | str, source: str, limits: dict, size_key: str,
 
 
 def parse_player_orders(data: bytes | str, source: str, *, ruleset: Ruleset, scenario: Scenario, turn: int,
-                        expected_player: str, limits: dict | None = None
+                        expected_player: str, limits: dict | None = None, facts: dict | None = None
                         ) -> tuple[PlayerOrders | None, list[PbpError]]:
-    """Shape and vocabulary checks of one order file (its bytes, as read)."""
+    """Shape and vocabulary checks of one order file (its bytes, as read); `facts`:
+    what the ruleset lets this player name now (`Ruleset.arg_context`), checked by
+    the argument types (a place out of reach is refused here, with its line)."""
     limits = _limits(limits)
     notes: list[PbpError] = []
     try:
@@ -263,7 +267,8 @@ def parse_player_orders(data: bytes | str, source: str, *, ruleset: Ruleset, sce
         _check_turn(problems, (fields["turn"][0],), file_turn, turn)
     actions_key, raw_actions = fields.get("actions", ("actions", None))
     assumed: list[Action] = []
-    actions = parse_actions(raw_actions, ruleset, scenario, problems, (actions_key,), limits, assumed)
+    context = ArgContext(scenario, limits, expected_player, facts)
+    actions = parse_actions(raw_actions, ruleset, scenario, problems, (actions_key,), limits, assumed, context)
     roleplay = fields.get("roleplay", (None, ""))[1] or ""
     if not isinstance(roleplay, str):
         problems.add("roleplay_not_text", (fields["roleplay"][0],))

@@ -177,7 +177,8 @@ def gather(campaign: Campaign, n: int, state: dict, previous: dict | None = None
             inputs.refuse(handle, [exc])
             continue
         parsed, problems = od.parse_player_orders(data, source, ruleset=ruleset, scenario=scenario, turn=n,
-                                                  expected_player=handle, limits=limits)
+                                                  expected_player=handle, limits=limits,
+                                                  facts=ruleset.arg_context(state, scenario, handle))
         if parsed is not None and handle in lost:
             # a lost turn: the file is accepted, its actions ignored, its roleplay kept
             problems = [p for p in problems if not _about_actions(p, parsed)]
