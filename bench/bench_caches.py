@@ -1,4 +1,4 @@
-"""Benchmark: what each of the user's caches (pbp/usercache.py) saves an everyday
+"""Benchmark: what each of the user's caches (pbp/base/usercache.py) saves an everyday
 command, in CPU time, so that a cache that does not pay for itself can go.
 
 On a copy of a bundled example (`pbp init PATH --ruleset ID --example`), each
@@ -29,7 +29,7 @@ COMMANDS = {"check": ["check"], "post": ["post"], "status": ["status"]}
 #: runs pbp with the caches named in argv[1] (comma-separated) turned off
 LAUNCHER = """
 import sys
-from pbp import usercache
+from pbp.base import usercache
 off = set(sys.argv[1].split(",")) - {""}
 kept = usercache.folder
 usercache.folder = lambda kind, tag: None if kind in off else kept(kind, tag)

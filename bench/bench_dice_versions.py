@@ -13,7 +13,7 @@ import argparse
 import statistics
 import time
 
-from pbp.dice import Dice
+from pbp.model.dice import Dice
 
 
 def big(version: int) -> float:

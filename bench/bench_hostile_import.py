@@ -79,8 +79,8 @@ def cases(limit: int = LIMIT) -> dict[str, str]:
 
 CHILD = textwrap.dedent("""
     import json, resource, sys, time
-    from pbp import import_orders
-    from pbp.campaign import open_campaign
+    from pbp.engine.campaign import open_campaign
+    from pbp.plaintext import import_orders
     campaign = open_campaign(sys.argv[1])
     text = sys.stdin.buffer.read().decode("utf-8")
     start = time.process_time()

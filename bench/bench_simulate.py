@@ -36,7 +36,7 @@ RATE_GAMES = {"manhunt": 1000, "murder": 200, "d100": 300, "skirmish": 40}
 
 
 def simulating_rulesets() -> list[str]:
-    from pbp import ruleset
+    from pbp.model import ruleset
 
     return [rid for rid in ruleset.ids() if ruleset.SIMULATE in ruleset.load_class(rid).capabilities]
 

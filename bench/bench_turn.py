@@ -141,7 +141,7 @@ def make_characters(pejis: int, hunters: int, world: dict, items: list[str], rng
 def bot_turn(root: Path, n: int, rng: random.Random, skip: float = 0.03) -> dict:
     """Every expected player's order file for turn `n`, chosen by the ruleset's
     bot on the last state; a few players send nothing (default orders)."""
-    from pbp.campaign import open_campaign
+    from pbp.engine.campaign import open_campaign
 
     campaign = open_campaign(root)
     rs, scenario, state = campaign.ruleset, campaign.scenario, campaign.state(n - 1)
@@ -171,7 +171,7 @@ def narration(n: int, rng: random.Random, players: list[str]) -> dict:
 def build(folder: Path, pejis: int, cells: int, hunters: int) -> tuple[Path, int]:
     """The campaign, its history committed, the measured turn's inputs committed
     on top. Returns (campaign folder, measured turn)."""
-    from pbp import ruleset
+    from pbp.model import ruleset
 
     rng = random.Random(f"{pejis}/{cells}/{hunters}")
     shutil.rmtree(folder, ignore_errors=True)
@@ -225,7 +225,7 @@ def hunter_orders(root: Path, state: dict) -> dict:
 def forced_rolls(root: Path, n: int, rng: random.Random) -> dict:
     """Dice the MJ rolled live: some searches and some first assaults, picked among
     the rolls this turn makes; kept only if the turn still asks for them."""
-    from pbp.dice import parse
+    from pbp.model.dice import parse
 
     def rolled() -> dict:
         pbp(root, "run", "--no-commit")

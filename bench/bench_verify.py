@@ -84,7 +84,7 @@ def mj_orders(state: dict, sheets: dict, players: list[str], n: int, rng: random
 
 def play_turn(root: Path, n: int, rng: random.Random, side: _ab.Side) -> None:
     """Turn `n`'s order files (those not already there) and gm.yaml, then `pbp run`."""
-    from pbp.campaign import open_campaign
+    from pbp.engine.campaign import open_campaign
 
     campaign = open_campaign(root)
     rs, scenario, state = campaign.ruleset, campaign.scenario, campaign.state(n - 1)

@@ -222,8 +222,8 @@ def damage_bytes(rng: random.Random, data: bytes) -> tuple[bytes, str]:
 
 class Example:
     def __init__(self, name: str, pristine: Path, work: Path):
-        from pbp import yamlio
-        from pbp.campaign import open_campaign
+        from pbp.base import yamlio
+        from pbp.engine.campaign import open_campaign
 
         self.name, self.pristine, self.work = name, pristine, work
         campaign = open_campaign(pristine)
@@ -301,7 +301,7 @@ def order_doc(rng: random.Random, ex: Example, handle: str) -> dict:
 
 
 def player_case(rng: random.Random, ex: Example) -> str:
-    from pbp import yamlio
+    from pbp.base import yamlio
 
     handle = rng.choice(ex.playing or ex.roster) if rng.random() < 0.9 else rng.choice(ex.roster + ["zoe"])
     folder = ex.work / ex.orders_rel
@@ -358,7 +358,7 @@ def player_case(rng: random.Random, ex: Example) -> str:
 
 
 def mj_case(rng: random.Random, ex: Example) -> str:
-    from pbp import yamlio
+    from pbp.base import yamlio
 
     target = rng.choice(MJ_TARGETS or MJ_FILES)
     rel = {"gm.yaml": ex.gm_rel, "state.yaml": ex.state_rel}.get(target, target)
@@ -558,7 +558,7 @@ def main(argv=None) -> int:
     MJ_TARGETS = tuple(f for f in args.mj_files.split(",") if f)
     names = tuple(n for n in args.examples.split(",") if n)
 
-    from pbp.render import package_dir
+    from pbp.render.render import package_dir
 
     base = tempfile.mkdtemp(prefix="pbp-fuzz-")
     try:

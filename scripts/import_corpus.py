@@ -60,8 +60,8 @@ def load(ruleset: str) -> dict:
 def canonical(campaign, items) -> list | None:
     """Actions as the core parses them (aliases, defaults filled); None when the
     order schema refuses them."""
-    from pbp import orders as od
-    from pbp.ruleset import Refusals
+    from pbp.model import orders as od
+    from pbp.model.ruleset import Refusals
 
     problems = Refusals()
     actions = od.parse_actions(list(items or []), campaign.ruleset, campaign.scenario, problems)
@@ -70,7 +70,8 @@ def canonical(campaign, items) -> list | None:
 
 def judge(campaign, case: dict, default_player: str) -> tuple[str, str]:
     """(exact | question | wrong, what was read) for one message."""
-    from pbp import import_orders, yamlio
+    from pbp.base import yamlio
+    from pbp.plaintext import import_orders
 
     player = case.get("player", default_player)
     result = import_orders.import_message(campaign, player, case["text"])
@@ -99,7 +100,7 @@ def judge(campaign, case: dict, default_player: str) -> tuple[str, str]:
 
 
 def run(ruleset: str) -> Figures:
-    from pbp.campaign import open_campaign
+    from pbp.engine.campaign import open_campaign
 
     corpus = load(ruleset)
     campaign = open_campaign(ROOT / "campaigns" / corpus["campaign"])

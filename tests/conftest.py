@@ -1,6 +1,6 @@
 import pytest
 
-from pbp import ruleset
+from pbp.model import ruleset
 from tests.duel import Duel
 from tests.toy import Toy
 
@@ -42,5 +42,5 @@ def toy_campaign(tmp_path):
           lucy: Lucy
           bob: {character: Bob}
     """)
-    write(root, "secret.yaml", "secret: s3cret\n")  # where `pbp init` puts it (pbp/secret.py)
+    write(root, "secret.yaml", "secret: s3cret\n")  # where `pbp init` puts it (pbp/engine/secret.py)
     return root

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pbp import yamlio
+from pbp.base import yamlio
 from pbp.cli import main
-from pbp.render import package_dir
+from pbp.render.render import package_dir
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -28,8 +28,8 @@ def write(root: Path, rel: str, content) -> Path:
 
 def copy_example(name: str, dest: Path) -> Path:
     """A scratch copy of a bundled example campaign, its secret in secret.yaml as
-    `pbp init --example` lays it out (pbp/secret.py)."""
-    from pbp import secret
+    `pbp init --example` lays it out (pbp/engine/secret.py)."""
+    from pbp.engine import secret
 
     target = dest / name
     shutil.copytree(package_dir("campaigns") / name, target, ignore=shutil.ignore_patterns(".pbp.lock"))

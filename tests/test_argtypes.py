@@ -10,10 +10,10 @@ import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pbp import orders as od
-from pbp.argtypes import ArgContext, ArgDefinitionError, compile_types
-from pbp.errors import PbpError
-from pbp.ruleset import Refusals, Resolution, Ruleset, Scenario
+from pbp.base.errors import PbpError
+from pbp.model import orders as od
+from pbp.model.argtypes import ArgContext, ArgDefinitionError, compile_types
+from pbp.model.ruleset import Refusals, Resolution, Ruleset, Scenario
 from tests.helpers import copy_example, pbp
 
 SCENARIO = Scenario({}, {}, {"lena": {"character": "Léna Corbeau"}, "basile": {"character": "Basile Ferrant"},

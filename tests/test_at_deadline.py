@@ -1,4 +1,4 @@
-"""At the deadline the turn always plays (pbp/at_deadline.py), through the real CLI.
+"""At the deadline the turn always plays (pbp/engine/at_deadline.py), through the real CLI.
 
 - A player who sent nothing plays the default orders where the rules allow them,
   else the ruleset's fallback order (data.yaml's `fallback_orders`): an engaged
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import pytest
 
-from pbp import orders as od
-from pbp.ruleset import Refusals
-from pbp.ruleset import get as get_ruleset
+from pbp.model import orders as od
+from pbp.model.ruleset import Refusals
+from pbp.model.ruleset import get as get_ruleset
 from tests.helpers import copy_example, pbp, write
 
 LANGS = ["fr", "en"]
@@ -214,7 +214,7 @@ def test_each_rulesets_fallback_order_is_legal_for_every_player_in_every_archive
     """The fallback orders must be legal in every state: tried on every player of
     every turn of the bundled example (engaged Péjis, ghosts, prisoners,
     characters in combat...)."""
-    from pbp.campaign import open_campaign
+    from pbp.engine.campaign import open_campaign
 
     campaign = open_campaign(copy_example(example, tmp_path))
     rs, scenario = campaign.ruleset, campaign.scenario

@@ -1,4 +1,4 @@
-"""`pbp reveal` and `pbp audit` (pbp/audit.py): an honest archive passes, and any
+"""`pbp reveal` and `pbp audit` (pbp/trust/audit.py): an honest archive passes, and any
 change to a published game is found and named."""
 
 import io
@@ -6,9 +6,10 @@ import tarfile
 
 import pytest
 
-from pbp import seal, yamlio
-from pbp.campaign import open_campaign
-from pbp.render import package_dir
+from pbp.base import yamlio
+from pbp.engine import seal
+from pbp.engine.campaign import open_campaign
+from pbp.render.render import package_dir
 from tests.helpers import copy_example, pbp, write
 
 EXAMPLES = sorted(d.name for d in package_dir("campaigns").iterdir() if (d / "campaign.yaml").exists())
@@ -318,7 +319,7 @@ def page_copy(thread: str, fmt: str = "bbcode") -> str:
     import html
     import re
 
-    from pbp import preview
+    from pbp.render import preview
     from tests.helpers import needs
 
     needs("bbcode" if fmt == "bbcode" else "markdown_it")
@@ -434,7 +435,7 @@ def scratch(tmp_path, monkeypatch):
     """The audit's scratch folder, kept so a test can see what was written in it."""
     import contextlib
 
-    from pbp import audit as audit_module
+    from pbp.trust import audit as audit_module
 
     folder = tmp_path / "scratch"
     folder.mkdir()

@@ -8,10 +8,11 @@ from fractions import Fraction
 
 import pytest
 
-from pbp import odds, ruleset
-from pbp.dice import FreeDice
-from pbp.orders import GmOrders
-from pbp.simulate import aggregate, parse_override, wilson
+from pbp.balance import odds
+from pbp.balance.simulate import aggregate, parse_override, wilson
+from pbp.model import ruleset
+from pbp.model.dice import FreeDice
+from pbp.model.orders import GmOrders
 from tests.helpers import simulate_json, pbp
 
 
@@ -142,7 +143,7 @@ def test_bots_play_legal_orders(rid):
     scenario = rs.sample_scenario(4, rng)
     dice = FreeDice(2)
     state = rs.setup(scenario, dice).state
-    from pbp.orders import PlayerOrders
+    from pbp.model.orders import PlayerOrders
 
     for turn in range(1, 13):
         if rs.is_over(state):

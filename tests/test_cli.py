@@ -7,7 +7,7 @@ import pytest
 
 from click.testing import CliRunner
 
-from pbp import yamlio
+from pbp.base import yamlio
 from pbp.cli import main
 from tests.helpers import pbp, write
 
@@ -322,8 +322,8 @@ def test_campaign_templates_override_the_defaults(ready):
 
 
 def test_map_fields_accept_their_english_names_and_a_list_short_form():
-    from pbp import orders as od, ruleset
-    from pbp.ruleset import Scenario
+    from pbp.model import orders as od, ruleset
+    from pbp.model.ruleset import Scenario
 
     rs = ruleset.get("skirmish")
     problems = ruleset.Refusals()
@@ -356,7 +356,7 @@ def test_init_with_a_relative_path_commits(tmp_path, monkeypatch, inside_repo):
 
 
 def test_an_internal_error_after_writing_says_what_was_written(tmp_path, monkeypatch):
-    from pbp import archive
+    from pbp.engine import archive
 
     root = tmp_path / "chasse"
     assert pbp("init", root, "--ruleset", "manhunt", "--example").exit_code == 0
@@ -373,7 +373,7 @@ def test_an_internal_error_after_writing_says_what_was_written(tmp_path, monkeyp
 
 
 def test_an_internal_error_before_writing_says_nothing_was_written(tmp_path, monkeypatch):
-    from pbp import turn
+    from pbp.engine import turn
 
     root = tmp_path / "chasse"
     assert pbp("init", root, "--ruleset", "manhunt", "--example").exit_code == 0

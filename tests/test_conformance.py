@@ -20,10 +20,12 @@ import shutil
 
 import pytest
 
-from pbp import ruleset, turn, yamlio
-from pbp.campaign import open_campaign
-from pbp.ruleset import COMMANDS, ODDS, SIMULATE, Ruleset
-from pbp.render import package_dir
+from pbp.base import yamlio
+from pbp.engine import turn
+from pbp.engine.campaign import open_campaign
+from pbp.model import ruleset
+from pbp.model.ruleset import COMMANDS, ODDS, SIMULATE, Ruleset
+from pbp.render.render import package_dir
 from tests.helpers import pbp
 
 BOT_TURNS = 4
@@ -84,7 +86,7 @@ def play_bot_turns(root, seed: int, turns: int) -> list[int]:
         if rs.is_over(state):
             break
         for handle in rs.players_to_play(state, scenario):
-            from pbp.orders import PlayerOrders
+            from pbp.model.orders import PlayerOrders
 
             for option in rs.legal_orders(state, scenario, handle):
                 refusals = rs.check_orders(state, scenario, PlayerOrders(handle, n + 1, list(option)))
@@ -131,7 +133,7 @@ def test_the_order_form_round_trips(tmp_path, rid, source):
     """`pbp orders --player H` is a valid order file as it is (shape and
     vocabulary), and once its `actions:` is filled with a bot's legal
     actions it passes `pbp check` and reads back as those very actions."""
-    from pbp import orders as od
+    from pbp.model import orders as od
 
     root = new_campaign(tmp_path, rid, source)
     campaign = open_campaign(root)
@@ -193,7 +195,7 @@ def test_a_quiet_set_up_is_the_same_set_up(rid):
     """`pbp simulate` sets each game up quietly (no events): the state and the
     dice drawn must be those of a real set-up, or a simulation would play
     other games than the ones it stands for."""
-    from pbp.dice import FreeDice
+    from pbp.model.dice import FreeDice
 
     rs = ruleset.get(rid)
     scenario = rs.sample_scenario(6, random.Random(5))

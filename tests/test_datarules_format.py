@@ -8,9 +8,9 @@ import time
 
 import pytest
 
+from pbp.base import yamlio
+from pbp.base.errors import ErrorList, PbpError
 from pbp.datarules import load
-from pbp.errors import ErrorList, PbpError
-from pbp import yamlio
 from tests.helpers import copy_example, pbp, write
 
 MINIMAL_FR = """\

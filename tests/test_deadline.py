@@ -4,8 +4,8 @@ import datetime as dt
 
 import pytest
 
-from pbp.deadline import deadline_of, describe
-from pbp.errors import PbpError
+from pbp.base.errors import PbpError
+from pbp.engine.deadline import deadline_of, describe
 
 
 def test_every_n_days_from_the_first_deadline():

@@ -4,9 +4,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from pbp import dice, yamlio
-from pbp.campaign import open_campaign
-from pbp.errors import PbpError
+from pbp.base import yamlio
+from pbp.base.errors import PbpError
+from pbp.engine.campaign import open_campaign
+from pbp.model import dice
 
 
 @pytest.mark.parametrize("text, canonical, low, high", [
@@ -135,7 +136,7 @@ def test_a_too_large_expression_says_the_limits_and_pbp_roll_keeps_its_terms_apa
     assert r.exit_code == 0 and r.output == "2d6+1 (2+5+1 = 8)\n"
 
 
-# -- dice versions (pbp/dice_versions.py, docs/dice.md) ------------------------------
+# -- dice versions (pbp/model/dice_versions.py, docs/dice.md) ------------------------------
 
 #: dice version 1, written down: these numbers are the same on every Python and in
 #: any language that follows docs/dice.md (the first was checked by hand against
@@ -150,7 +151,7 @@ V1_FACES = [
 
 @pytest.mark.parametrize("args, faces", V1_FACES)
 def test_version_1_gives_the_faces_written_down(args, faces):
-    from pbp.dice_versions import faces_v1
+    from pbp.model.dice_versions import faces_v1
 
     assert faces_v1(*args) == faces
     secret, turn, label, sides = args
@@ -183,7 +184,7 @@ def reference_v1(secret: str, turn: int, label: str, sides: list[int]) -> tuple[
        st.lists(st.sampled_from([1, 2, 3, 6, 7, 10, 20, 100, 255, 256, 257, 1000, 65535, 65536, 65537, 100000]),
                 max_size=40))
 def test_version_1_is_the_documented_derivation(secret, turn, label, sides):
-    from pbp.dice_versions import faces_v1
+    from pbp.model.dice_versions import faces_v1
 
     assert faces_v1(secret, turn, label, sides) == reference_v1(secret, turn, label, sides)
 
@@ -203,9 +204,9 @@ def test_an_unknown_dice_version_is_refused_by_name(version):
 
 
 def test_every_bundled_example_is_played_with_version_1():
-    from pbp.campaign import open_campaign
-    from pbp.render import package_dir
-    from pbp.turn import record_of
+    from pbp.engine.campaign import open_campaign
+    from pbp.engine.turn import record_of
+    from pbp.render.render import package_dir
 
     examples = [d for d in package_dir("campaigns").iterdir() if (d / "campaign.yaml").exists()]
     assert examples
@@ -268,7 +269,7 @@ def test_a_record_with_an_unknown_dice_version_is_refused_cleanly(archive_v0):
     assert "version de dés 7 inconnue de ce pbp (il connaît : 0, 1)" in r.output
 
 
-# -- the forum's dice notation (pbp/dice_notation.py) ------------------------------------
+# -- the forum's dice notation (pbp/model/dice_notation.py) ------------------------------------
 
 @pytest.mark.parametrize("text, canonical, low, high", [
     ("2d20kh1", "2d20kh1", 1, 20),
@@ -335,7 +336,7 @@ def test_the_odds_are_what_the_roller_rolls(text):
 def test_pbp_odds_answers_the_notation_exactly():
     from fractions import Fraction
 
-    from pbp.odds import distribution
+    from pbp.balance.odds import distribution
     from tests.helpers import pbp
 
     r = pbp("odds", "10d10kh3")

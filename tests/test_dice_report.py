@@ -1,4 +1,4 @@
-"""`pbp dice-report` (pbp/dice_report.py): the observed dice against their exact
+"""`pbp dice-report` (pbp/trust/dice_report.py): the observed dice against their exact
 distributions, a chi-square test per expression, in plain words."""
 
 import math
@@ -6,9 +6,10 @@ from collections import Counter
 
 import pytest
 
-from pbp import dice_report as dr, yamlio
-from pbp.campaign import open_campaign
-from pbp.dice import Dice, FreeDice, Roll
+from pbp.base import yamlio
+from pbp.engine.campaign import open_campaign
+from pbp.model.dice import Dice, FreeDice, Roll
+from pbp.trust import dice_report as dr
 from tests.helpers import copy_example, pbp, write
 
 TURNS = 20

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from pbp import yamlio
+from pbp.base import yamlio
 from tests.helpers import pbp
 
 RULESETS = ["manhunt", "murder", "skirmish", "d100"]

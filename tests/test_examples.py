@@ -5,8 +5,8 @@ import subprocess
 
 import pytest
 
-from pbp import yamlio
-from pbp.render import package_dir
+from pbp.base import yamlio
+from pbp.render.render import package_dir
 from tests.helpers import pbp
 
 EXAMPLES = sorted(d.name for d in package_dir("campaigns").iterdir() if (d / "campaign.yaml").exists())

@@ -1,4 +1,4 @@
-"""Output formats are registered in one place (pbp/formats.py): every name the
+"""Output formats are registered in one place (pbp/render/formats.py): every name the
 MJ may give (campaign.yaml's `format:`, a turn's record, `--format`) is one of
 them, and any other is a clean refusal listing the valid ones, never a post
 silently rendered as plain text."""
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbp import formats, render
-from pbp.errors import PbpError
+from pbp.base.errors import PbpError
+from pbp.render import formats, render
 from tests.helpers import copy_example, pbp
 
 VALID_FR = "Valeurs possibles : bbcode, markdown."

@@ -45,9 +45,10 @@ from bbcodepy.tags import create_simple_tag
 from cmarkgfm.cmark import Options
 from markdown_it import MarkdownIt
 
-from pbp import events as ev, loop, turn
-from pbp.campaign import open_campaign
-from pbp.render import ZWSP, BBCodeFormatter, Renderer, package_dir, template_paths
+from pbp.engine import loop, turn
+from pbp.engine.campaign import open_campaign
+from pbp.model import events as ev
+from pbp.render.render import ZWSP, BBCodeFormatter, Renderer, package_dir, template_paths
 from tests.helpers import unsealed
 
 EXAMPLES = sorted(d.name for d in package_dir("campaigns").iterdir() if (d / "campaign.yaml").exists())
@@ -441,7 +442,7 @@ def test_the_public_footer_exact_text(tmp_path):
 
 def test_standing_says_each_characters_status_in_the_rulesets_words(tmp_path, monkeypatch):
     """A ruleset's `standing` gives each character's status, in its own words or the core's."""
-    from pbp import i18n
+    from pbp.base import i18n
     from tests.toy import Toy
 
     i18n.register({"standing_escaped": {"fr": "a trouvé la sortie", "en": "found the way out"}}, "toy")
@@ -467,7 +468,7 @@ def test_standing_says_each_characters_status_in_the_rulesets_words(tmp_path, mo
 
 
 def test_the_default_standing_and_none_once_the_game_is_over():
-    from pbp.ruleset import Scenario
+    from pbp.model.ruleset import Scenario
     from tests.toy import Toy
 
     rs = Toy()
@@ -500,7 +501,7 @@ ENGLISH_TOO = {"action", "but", "combat", "force", "instinct", "mental", "sort"}
 def french_ids() -> set[str]:
     """The French ids of every ruleset's actions, argument fields and values (those an
     English id or alias does not spell the same, and that are no English word)."""
-    from pbp import ruleset as rulesets
+    from pbp.model import ruleset as rulesets
 
     found = set()
     for rid in rulesets.ids():
@@ -575,7 +576,7 @@ def test_an_english_campaigns_common_outputs_hold_no_french_word(tmp_path, fmt):
     ("## Tour 1\nTexte  \nsuite\\\nfin", "## Tour 1\nTexte  \nsuite\\\nfin"),
 ])
 def test_markdown_blocks(source, expected):
-    from pbp.render import markdown_blocks
+    from pbp.render.render import markdown_blocks
 
     assert markdown_blocks(source) == expected
     assert markdown_blocks(expected) == expected  # once is enough: the pass changes nothing more

@@ -2,7 +2,7 @@
 
 import pytest
 
-from pbp.grammar import English, French, elides
+from pbp.render.grammar import English, French, elides
 
 
 fr = French()
@@ -61,7 +61,7 @@ def test_plural_rules_differ():
     assert [en.plural(n, "turn", "turns") for n in (0, 1, 2)] == ["turns", "turn", "turns"]
 
 
-# -- names: a vowel, a mute h, an aspirate h (pbp/grammar.yaml), each gender ---------------
+# -- names: a vowel, a mute h, an aspirate h (pbp/render/grammar.yaml), each gender ---------------
 
 @pytest.mark.parametrize("name, de, que", [
     ("Aélis", "d'Aélis", "qu'Aélis"), ("Isarn", "d'Isarn", "qu'Isarn"), ("Orrin", "d'Orrin", "qu'Orrin"),
@@ -81,7 +81,7 @@ def test_an_aspirate_h_listed_in_the_data_takes_no_elision(word):
 
 
 def test_the_aspirate_h_list_is_data():
-    from pbp.grammar import _data
+    from pbp.render.grammar import _data
 
     data = _data()
     assert {"hibou", "héros", "hall"} <= set(data["aspirate_h"]) and "onze" in data["no_elision"]
@@ -108,7 +108,7 @@ def test_each_gender_and_the_neutral_wording(genre, fr_text, en_text):
     ("Brann", "# Ordres de Brann (p) pour le tour 3.", "Rapport de Brann — tour 3"),
 ])
 def test_the_common_templates_elide(character, form, report):
-    from pbp.render import Renderer, template_paths
+    from pbp.render.render import Renderer, template_paths
 
     rend = Renderer(template_paths("toy", "fr"), "text", lang="fr")
     text = rend.render("orders_form", player="p", character=character, turn=3, actions=[], playing=True, lost=None, hints={})

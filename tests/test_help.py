@@ -13,8 +13,10 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from pbp import help as local_help, i18n, ruleset
+from pbp.base import i18n
+from pbp.cli import help as local_help
 from pbp.cli import RulesetCommands, main
+from pbp.model import ruleset
 from tests.helpers import REPO, write
 
 LOCALE_VARS = ("PBP_LANG", "LC_ALL", "LC_MESSAGES", "LANG")

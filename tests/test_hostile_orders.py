@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from pbp import yamlio
+from pbp.base import yamlio
 from tests.helpers import copy_example, pbp
 
 LUCY = "turns/004/orders/lucy.yaml"
@@ -377,7 +377,7 @@ def test_the_untrusted_loader_reads_what_the_safe_loader_reads(text):
 
 
 def test_lines_place_fields_inside_an_action_and_spelled_differently():
-    from pbp.orders import normalize_id
+    from pbp.model.orders import normalize_id
 
     text = ("player: lucy\nturn: 1\nactions:\n  - jet:\n      Compétence: blaster\n      carac: physique\n"
             "  - sort: {sort: soin, cible: aria}\n  - deplacement_normal: nord\n")

@@ -1,6 +1,6 @@
 """`pbp orders import`: a player's plain-text message read into their order file.
 
-- the reading itself (pbp/importer.py), on the bundled examples' states: sequence
+- the reading itself (pbp/plaintext/importer.py), on the bundled examples' states: sequence
   words, lists, quotes, negations, typos, questions instead of guesses, hostile text;
 - the corpus of tests/import_corpus/ (scripts/import_corpus.py): per ruleset, 0 wrong
   and at least 90 % exact on the unambiguous messages;
@@ -20,12 +20,14 @@ from pathlib import Path
 
 import pytest
 
-from pbp import import_orders, importer, ruleset, vocabulary, wording, yamlio
-from pbp.argtypes import compile_types
-from pbp.campaign import open_campaign
-from pbp.dice import FreeDice
-from pbp.orders import GmOrders, PlayerOrders, parse_actions
-from pbp.ruleset import SIMULATE, Refusals
+from pbp.base import yamlio
+from pbp.engine.campaign import open_campaign
+from pbp.model import ruleset, vocabulary
+from pbp.model.argtypes import compile_types
+from pbp.model.dice import FreeDice
+from pbp.model.orders import GmOrders, PlayerOrders, parse_actions
+from pbp.model.ruleset import SIMULATE, Refusals
+from pbp.plaintext import import_orders, importer, wording
 from tests.helpers import REPO, copy_example, pbp
 
 BUILTIN = ("manhunt", "murder", "skirmish", "d100")

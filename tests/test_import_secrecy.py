@@ -17,9 +17,10 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from pbp import vocabulary, yamlio
+from pbp.base import yamlio
 from pbp.cli import main
-from pbp.ruleset import Scenario
+from pbp.model import vocabulary
+from pbp.model.ruleset import Scenario
 from tests.helpers import copy_example
 
 #: Kira's and Brann's skills that Tia's sheet does not have (characters.yaml)

@@ -1,7 +1,9 @@
 """The code's shape, held by a test: the data flows one way, so no module of
 pbp imports its way back in a circle (function-level imports included: a lazy
-import only hides a circle), and every ruleset has the same layout (docs/design.md,
-"One ruleset shape"; pbp/rulesets/README.md): a newcomer who knows one knows all.
+import only hides a circle), each layer imports only the layers below it
+(docs/architecture.md, "The layers"), and every ruleset has the same layout
+(docs/design.md, "One ruleset shape"; pbp/rulesets/README.md): a newcomer who
+knows one knows all.
 """
 
 from __future__ import annotations
@@ -11,16 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from pbp import ruleset
+from pbp.model import ruleset
 
 ROOT = Path(__file__).resolve().parent.parent / "pbp"
 RULESETS = ROOT / "rulesets"
 REQUIRED = ("__init__.py", "rules.py", "resolve.py", "checks.py", "balance.py", "data.yaml", "messages.yaml",
             "schema.yaml", "README.md", "skeleton/campaign.yaml")
 #: modules a ruleset must not import: a ruleset does no I/O, no printing and
-#: knows nothing of the command line or the archive
-FORBIDDEN = {"click", "subprocess", "socket", "shutil", "pbp.cli", "pbp.campaign", "pbp.archive", "pbp.turn",
-             "pbp.loop", "pbp.yamlio"}
+#: knows nothing of the command line or the archive (the layers keep it off
+#: pbp.engine and pbp.cli; these are the rest)
+FORBIDDEN = {"click", "subprocess", "socket", "shutil", "pbp.base.yamlio"}
 MAX_LINES = 500
 
 
@@ -32,15 +34,15 @@ def module_name(path: Path) -> str:
 MODULES = {module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
 
 
-def imports(name: str) -> set[str]:
-    """Every module `name` imports, anywhere in its code, resolved to a module
-    name (`from pbp.x import y` is pbp.x.y when that is a module, else pbp.x)."""
+def import_sites(name: str) -> list[tuple[int, str]]:
+    """Every import of module `name`, anywhere in its code, as (line, module):
+    `from pbp.x import y` is pbp.x.y when that is a module, else pbp.x."""
     path = MODULES[name]
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found = set()
+    found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
+            found += [(node.lineno, alias.name) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")[:len(package.split(".")) - node.level + 1]
@@ -49,9 +51,13 @@ def imports(name: str) -> set[str]:
                 target = node.module
             for alias in node.names:
                 full = f"{target}.{alias.name}"
-                found.add(full if full in MODULES else target)
-    found.discard(name)
-    return found
+                found.append((node.lineno, full if full in MODULES else target))
+    return [(line, module) for line, module in found if module != name]
+
+
+def imports(name: str) -> set[str]:
+    """Every module `name` imports, anywhere in its code."""
+    return {module for _, module in import_sites(name)}
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -145,3 +151,75 @@ def test_the_layout_check_sees_a_forbidden_import(tmp_path, monkeypatch):
     monkeypatch.setitem(MODULES, "pbp.rulesets.__layout_probe__", fake)
     monkeypatch.setattr(Path, "read_text", lambda self, encoding=None: "import click\nfrom pbp import cli\n")
     assert imports("pbp.rulesets.__layout_probe__") == {"click", "pbp.cli"}
+
+
+# -- the layers ------------------------------------------------------------------------
+
+BELOW = {  # each layer and the layers it may import besides its own
+    "base": set(),
+    "model": {"base"},
+    "datarules": {"base", "model"},  # the rules-as-data compiler: model level
+    "rulesets": {"base", "model", "datarules"},
+    "render": {"base", "model", "datarules"},
+    "engine": {"base", "model", "datarules", "render"},
+    "plaintext": {"base", "model", "datarules", "render", "engine"},
+    "trust": {"base", "model", "datarules", "render", "engine"},
+    "balance": {"base", "model", "datarules", "render", "engine"},
+    "cli": {"base", "model", "datarules", "render", "engine", "plaintext", "trust", "balance", "rulesets"},
+}
+#: modules outside the layer their folder says
+LAYER_OF = {
+    "pbp": "base",  # the package itself: its version
+    "pbp.__main__": "cli",  # `python -m pbp`
+    "pbp.rulesets": "model",  # the namespace the built-in rulesets are found in (pbp.model.ruleset), empty
+}
+#: modules that may import one layer more than their own: the exact odds a ruleset
+#: gives `pbp odds` and `pbp balance` (its balance.py, skirmish's odds.py) and the
+#: odds `pbp rules explain` shows beside a rules file
+ODDS = {"balance"}
+
+
+def layer(name: str) -> str:
+    if name in LAYER_OF:
+        return LAYER_OF[name]
+    return name.split(".")[1]
+
+
+def may_import(name: str) -> set[str]:
+    allowed = {layer(name)} | BELOW[layer(name)]
+    if name.rpartition(".")[2] in ("balance", "odds") and layer(name) == "rulesets" or name == "pbp.datarules.explain":
+        allowed |= ODDS
+    return allowed
+
+
+def backward_imports(names) -> list[str]:
+    """Each import of a pbp module against the layers' direction, as
+    `file:line: module imports target (layer may import ...)`."""
+    found = []
+    for name in names:
+        allowed = may_import(name)
+        for line, target in import_sites(name):
+            if target in MODULES and layer(target) not in allowed:
+                where = MODULES[name].relative_to(ROOT.parent)
+                found.append(f"{where}:{line}: {name} imports {target} "
+                             f"({layer(name)} may import {', '.join(sorted(allowed))})")
+    return found
+
+
+def test_every_module_has_a_layer():
+    assert {name: layer(name) for name in MODULES if layer(name) not in BELOW} == {}
+
+
+def test_each_layer_imports_only_the_layers_below_it():
+    assert backward_imports(sorted(MODULES)) == []
+
+
+def test_the_layer_check_sees_a_backward_import(monkeypatch):
+    # A model module importing the engine, deep in a function, is named with its line.
+    fake = ROOT / "model" / "__layer_probe__.py"
+    monkeypatch.setitem(MODULES, "pbp.model.__layer_probe__", fake)
+    monkeypatch.setattr(Path, "read_text", lambda self, encoding=None:
+                        "from pbp.base import i18n\n\ndef f():\n    from pbp.engine import campaign\n")
+    assert backward_imports(["pbp.model.__layer_probe__"]) == [
+        "pbp/model/__layer_probe__.py:4: pbp.model.__layer_probe__ imports pbp.engine.campaign "
+        "(model may import base, model)"]

@@ -10,8 +10,10 @@ import time
 
 import pytest
 
-from pbp import dice, render, seal
-from pbp.errors import PbpError
+from pbp.base.errors import PbpError
+from pbp.engine import seal
+from pbp.model import dice
+from pbp.render import render
 from tests.helpers import copy_example, pbp
 from tests.test_hostile_orders import no_hang
 
@@ -74,7 +76,7 @@ def test_the_coordinates_pattern_on_its_worst_text():
 
 @pytest.mark.parametrize("space", [" ", NBSP, "\u3000"])
 def test_the_narration_clean_up_on_its_worst_text(space):
-    from pbp.narration import to_bbcode
+    from pbp.render.narration import to_bbcode
 
     fmt = render.formatter("bbcode", "phpbb")
     run = space * 50_000
@@ -88,7 +90,7 @@ def test_a_dice_expression_with_a_run_of_spaces_is_read_at_once():
     text = "1 +" + " " * 50_000 + "x"
     with pytest.raises(PbpError) as refused:
         cpu(lambda: dice.parse(text))
-    assert refused.value.key == "dice_too_long"  # refused before it is read (pbp.dice_notation.MAX_LENGTH)
+    assert refused.value.key == "dice_too_long"  # refused before it is read (pbp.model.dice_notation.MAX_LENGTH)
     with pytest.raises(PbpError) as refused:  # and within the limit, read in one pass
         cpu(lambda: dice.parse("1 +" + " " * 190 + "x"))
     assert refused.value.key == "bad_dice"

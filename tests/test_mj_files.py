@@ -18,9 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from pbp import ruleset, schema, yamlio
-from pbp.errors import InputError, PbpError
-from pbp.render import package_dir
+from pbp.base import yamlio
+from pbp.base.errors import InputError, PbpError
+from pbp.model import ruleset, schema
+from pbp.render.render import package_dir
 from tests.helpers import copy_example, pbp
 from tests.toy import Toy
 

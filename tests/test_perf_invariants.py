@@ -22,8 +22,11 @@ import pytest
 import yaml
 from hypothesis import given, settings, strategies as st
 
-from pbp import archive, dice as dice_mod, events as ev, render, turn, usercache, yamldump, yamlio
-from pbp.campaign import open_campaign
+from pbp.base import usercache, yamldump, yamlio
+from pbp.engine import archive, turn
+from pbp.engine.campaign import open_campaign
+from pbp.model import dice as dice_mod, events as ev
+from pbp.render import render
 from tests.helpers import REPO, copy_example, pbp, write
 
 
@@ -173,7 +176,7 @@ def test_a_data_file_is_parsed_once_read_back_after_and_parsed_again_once_edited
 
 
 def test_a_data_file_rewritten_with_its_size_and_modification_time_is_read_again(tmp_path, monkeypatch, cold):
-    """The one cache rule (pbp/usercache.py): a ruleset's data.yaml edited to the
+    """The one cache rule (pbp/base/usercache.py): a ruleset's data.yaml edited to the
     same size with its modification time put back (`os.utime`, as a copy or an
     archive tool does) is read again: its change time, which no program sets
     back, differs. It used to stay 2 for every later command."""
@@ -241,7 +244,7 @@ def test_a_damaged_entry_a_date_or_no_cache_folder_only_costs_a_parse(tmp_path, 
 
 SECOND_COMMAND = """
 import sys
-from pbp import yamlio
+from pbp.base import yamlio
 from pbp.cli import main
 read = []
 loads = yamlio.loads
@@ -449,21 +452,21 @@ def test_each_command_imports_what_it_uses(tmp_path):
     # the help speaks the MJ's language, its catalogue read back from the user's cache;
     # it lists every command, so it imports every command's module of pbp.cli
     commands = {f"pbp.cli.{m}" for m in ("setup", "orders", "play", "archive", "balance", "trust", "rules")}
-    assert help_ == {"pbp", "pbp.cli", "pbp.cli.common", "pbp.formats", "pbp.help", "pbp.i18n", "pbp.patterns",
-                     "pbp.usercache"} | commands
+    assert help_ == {"pbp", "pbp.cli", "pbp.cli.common", "pbp.cli.help", "pbp.render", "pbp.render.formats",
+                     "pbp.base", "pbp.base.i18n", "pbp.base.patterns", "pbp.base.usercache"} | commands
     check = imported("check", cwd=camp)
-    assert "pbp.loop" in check and "yaml" in check
-    assert {m for m in check if m.startswith("pbp.cli.")} == {"pbp.cli.common", "pbp.cli.orders"}  # its own
-    assert not {"jinja2", "markdown", "pbp.render"} & check  # nothing is rendered
+    assert "pbp.engine.loop" in check and "yaml" in check
+    assert {m for m in check if m.startswith("pbp.cli.")} == {"pbp.cli.common", "pbp.cli.help", "pbp.cli.orders"}  # its own
+    assert not {"jinja2", "markdown", "pbp.render.render"} & check  # nothing is rendered
     # bots, synthetic games and exact odds: `pbp simulate` and `pbp odds` alone
     assert not {m for m in check if m.endswith((".balance", ".odds"))}, check
     post = imported("post", cwd=camp)
-    assert not {"jinja2", "markdown", "pbp.render"} & post  # the post the turn wrote
+    assert not {"jinja2", "markdown", "pbp.render.render"} & post  # the post the turn wrote
     again = imported("post", "--format", "markdown", cwd=camp)
-    assert {"jinja2", "pbp.render"} <= again and not {"markdown", "pbp.narration"} & again
+    assert {"jinja2", "pbp.render.render"} <= again and not {"markdown", "pbp.render.narration"} & again
     # the next turn's gm.yaml has narration: converted from Markdown for the BBCode posts
     narrated = imported("run", "--dry-run", cwd=copy_example("skirmish", tmp_path / "s"))
-    assert {"jinja2", "markdown", "pbp.narration"} <= narrated
+    assert {"jinja2", "markdown", "pbp.render.narration"} <= narrated
 
 
 def test_status_and_orders_read_back_every_file_without_pyyaml(tmp_path):
@@ -474,12 +477,12 @@ def test_status_and_orders_read_back_every_file_without_pyyaml(tmp_path):
     with open(camp / "campaign.yaml", "a", encoding="utf-8") as out:
         out.write("deadline:\n  first: 2026-12-06 20:00:00\n  every: 7 days\n")
     player = next(iter(yamlio.load_file(camp / "campaign.yaml")["players"]))
-    assert {"yaml", "pbp.yamlread"} <= imported("status", cwd=camp)  # parsed, then kept
+    assert {"yaml", "pbp.base.yamlread"} <= imported("status", cwd=camp)  # parsed, then kept
     imported("orders", "--player", player, cwd=camp)  # its own files too (grammar.yaml), whatever ran before
     for args in (["status"], ["orders", "--player", player]):
         again = imported(*args, cwd=camp)
-        assert not {m for m in again if m == "yaml" or m.startswith(("yaml.", "pbp.yamlread"))}, (args, again)
-        assert {"jinja2", "pbp.render"} <= again  # the same command, which did its work
+        assert not {m for m in again if m == "yaml" or m.startswith(("yaml.", "pbp.base.yamlread"))}, (args, again)
+        assert {"jinja2", "pbp.render.render"} <= again  # the same command, which did its work
     (camp / "campaign.yaml").write_text((camp / "campaign.yaml").read_text(encoding="utf-8") + "\n",
                                         encoding="utf-8")
     assert "yaml" in imported("status", cwd=camp)
@@ -493,15 +496,15 @@ def test_the_benchmarks_helpers_are_importable():
 
 
 def test_no_pattern_is_compiled_by_importing_a_module():
-    """pbp.patterns.Lazy: a module's regular expressions are compiled by their
+    """pbp.base.patterns.Lazy: a module's regular expressions are compiled by their
     first use, and then behave as re.compile's."""
-    code = ("import pbp.render, pbp.i18n, pbp.seal, pbp.deadline, pbp.help\n"
-            "from pbp.patterns import Lazy\n"
-            "mods = (pbp.render, pbp.i18n, pbp.seal, pbp.deadline, pbp.help)\n"
+    code = ("import pbp.render.render, pbp.base.i18n, pbp.engine.seal, pbp.engine.deadline, pbp.cli.help\n"
+            "from pbp.base.patterns import Lazy\n"
+            "mods = (pbp.render.render, pbp.base.i18n, pbp.engine.seal, pbp.engine.deadline, pbp.cli.help)\n"
             "lazy = [v for m in mods for v in vars(m).values() if isinstance(v, Lazy)]\n"
             "assert len(lazy) >= 25, len(lazy)\n"
             "assert all(v._compiled is None for v in lazy)\n"
-            "print(repr(pbp.render.normalise('a\\r\\nb\\x07c')))\n"
+            "print(repr(pbp.render.render.normalise('a\\r\\nb\\x07c')))\n"
             "print(sum(v._compiled is not None for v in lazy))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
     assert done.returncode == 0, done.stderr
@@ -509,9 +512,9 @@ def test_no_pattern_is_compiled_by_importing_a_module():
 
 
 def test_a_record_compares_hashes_and_copies_by_its_fields():
-    from pbp.dice import Roll
-    from pbp.events import PUBLIC, Event
-    from pbp.orders import PlayerOrders
+    from pbp.model.dice import Roll
+    from pbp.model.events import PUBLIC, Event
+    from pbp.model.orders import PlayerOrders
 
     roll = Roll("attaque", "1d20", (7,), 7)
     assert roll == Roll("attaque", "1d20", (7,), 7) and roll != Roll("attaque", "1d20", (8,), 8)
@@ -531,7 +534,7 @@ def test_a_record_compares_hashes_and_copies_by_its_fields():
 def test_a_remembered_yaml_value_is_read_back_and_a_changed_text_parsed_again(tmp_path, monkeypatch):
     """yamlio.loads(remember=True): the value of a text seen before comes from
     the user's cache, keyed by the text's digest; another text is parsed."""
-    from pbp import usercache, yamlio
+    from pbp.base import usercache, yamlio
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setitem(usercache._STATE, "folders", {})  # this test's cache folder, then the session's again
@@ -552,7 +555,7 @@ def test_a_remembered_yaml_value_is_read_back_and_a_changed_text_parsed_again(tm
 def test_remembered_dates_come_back_as_dates(tmp_path, monkeypatch):
     """A deadline is a date or a datetime, which marshal does not write: kept
     tagged, read back as the very values the parse gave."""
-    from pbp import usercache, yamlio
+    from pbp.base import usercache, yamlio
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setitem(usercache._STATE, "folders", {})
@@ -582,7 +585,7 @@ def test_remembered_dates_come_back_as_dates(tmp_path, monkeypatch):
 
 
 def test_the_remembered_values_are_pruned(tmp_path, monkeypatch):
-    from pbp import usercache, yamlio
+    from pbp.base import usercache, yamlio
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setitem(usercache._STATE, "folders", {})  # this test's cache folder, then the session's again

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pbp import i18n
+from pbp.base import i18n
 from pbp.cli import main
 from tests.helpers import REPO, copy_example, pbp
 

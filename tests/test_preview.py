@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from pbp import preview as pv
+from pbp.render import preview as pv
 from tests.helpers import copy_example, pbp
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -10,8 +10,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pbp import ruleset, yamlio
-from pbp.campaign import open_campaign
+from pbp.base import yamlio
+from pbp.engine.campaign import open_campaign
+from pbp.model import ruleset
 from tests.helpers import copy_example, pbp
 
 EXAMPLES = ["manhunt", "murder", "skirmish", "d100"]

@@ -12,9 +12,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pbp import i18n, import_orders, importer, wording, yamlread
-from pbp.campaign import open_campaign
-from pbp.errors import InputError
+from pbp.base import i18n, yamlread
+from pbp.base.errors import InputError
+from pbp.engine.campaign import open_campaign
+from pbp.plaintext import import_orders, importer, wording
 from tests.helpers import REPO, pbp
 
 LIMIT = 65536

@@ -7,8 +7,8 @@ import shutil
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pbp import yamlio
-from pbp.render import package_dir
+from pbp.base import yamlio
+from pbp.render.render import package_dir
 from tests.helpers import pbp
 
 ACTIONS = ["deplacement_normal", "deplacement_rapide", "fuite", "repos", "combat", "tir", "fouille",

@@ -7,8 +7,8 @@ import re
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from pbp.errors import TemplateError
-from pbp.render import (BBCodeFormatter, MarkdownFormatter, Renderer, bbcode_escape, defuse_autolinks, markdown_escape,
+from pbp.base.errors import TemplateError
+from pbp.render.render import (BBCodeFormatter, MarkdownFormatter, Renderer, bbcode_escape, defuse_autolinks, markdown_escape,
                         markdown_escape_inline, markdown_to_bbcode, normalise, template_paths)
 from tests.helpers import needs
 
@@ -157,7 +157,7 @@ def test_normalise(text, expected):
 def test_printable_text_is_left_as_it_is(text):
     """normalise's shortcut: text whose every character is printable is returned
     as it came, since each of its patterns only changes unprintable characters."""
-    from pbp import render
+    from pbp.render import render
 
     slow = text
     for pattern, repl in ((render._LINE_ENDINGS, "\n"), (render._TERMINAL_ESCAPES, ""), (render._INVISIBLE, "")):

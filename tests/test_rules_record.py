@@ -4,7 +4,7 @@ a number changed in campaign.yaml mid-game applies from the next turn, and
 
 from __future__ import annotations
 
-from pbp import yamlio
+from pbp.base import yamlio
 from tests.helpers import pbp, write
 
 

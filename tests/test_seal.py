@@ -1,4 +1,4 @@
-"""Seals (pbp/seal.py): the dice commitment and the turn codes, as the posts show
+"""Seals (pbp/engine/seal.py): the dice commitment and the turn codes, as the posts show
 them, as seals.yaml keeps them, and what status and verify say when the archive
 no longer matches them."""
 
@@ -9,8 +9,9 @@ import unicodedata
 
 import pytest
 
-from pbp import seal, usercache, yamlio
-from pbp.campaign import open_campaign
+from pbp.base import usercache, yamlio
+from pbp.engine import seal
+from pbp.engine.campaign import open_campaign
 from tests.helpers import pbp, write
 
 SECRET = "s3cret"  # the toy campaign's (tests/conftest.py)
@@ -384,7 +385,7 @@ def test_undo_removes_the_preview_pages_of_the_turns_it_undoes(played):
 
 
 def test_every_preview_page_name_is_left_out_of_the_seal():
-    from pbp import preview
+    from pbp.render import preview
 
     for template, player in (("public", None), ("gm", None), ("private", "lucy"), ("private", "Zoé_2")):
         assert seal.is_preview_page(preview.file_name(template, player))

@@ -32,12 +32,14 @@ from pathlib import Path
 
 import pytest
 
-from pbp import events as ev, ruleset, turn as turns, yamlio
-from pbp.campaign import FORMATS, TURN_FOLDER, Campaign, open_campaign
-from pbp.dice import Dice
-from pbp.errors import PbpError
-from pbp.orders import GmOrders, PlayerOrders
-from pbp.render import Renderer, package_dir
+from pbp.base import yamlio
+from pbp.base.errors import PbpError
+from pbp.engine import turn as turns
+from pbp.engine.campaign import FORMATS, TURN_FOLDER, Campaign, open_campaign
+from pbp.model import events as ev, ruleset
+from pbp.model.dice import Dice
+from pbp.model.orders import GmOrders, PlayerOrders
+from pbp.render.render import Renderer, package_dir
 from tests.helpers import copy_example, pbp, write
 
 LANGS = ("fr", "en")
@@ -457,7 +459,7 @@ def test_post_player_gm_is_a_player_never_the_mj_report(tmp_path):
 def test_every_name_a_turn_folder_holds_is_a_reserved_handle():
     """Checked on the examples' real turn folders, so that a new output file
     cannot be forgotten here."""
-    from pbp.campaign import RESERVED_HANDLES
+    from pbp.engine.campaign import RESERVED_HANDLES
 
     held = {p.name for name in EXAMPLES for folder in (package_dir("campaigns") / name / "turns").iterdir()
             for p in folder.iterdir()}

@@ -1,4 +1,4 @@
-"""The dice secret stays out of the git history (pbp/secret.py): `pbp init` puts it
+"""The dice secret stays out of the git history (pbp/engine/secret.py): `pbp init` puts it
 in secret.yaml, which git ignores; `pbp reveal` still publishes it; a campaign made
 before, its secret in campaign.yaml, keeps working and is told how to move it."""
 
@@ -10,8 +10,8 @@ import tarfile
 
 import pytest
 
-from pbp import yamlio
-from pbp.render import package_dir
+from pbp.base import yamlio
+from pbp.render.render import package_dir
 from tests.helpers import pbp, write
 
 

@@ -8,8 +8,8 @@ import os
 
 import pytest
 
-from pbp import turn
-from pbp.campaign import open_campaign
+from pbp.engine import turn
+from pbp.engine.campaign import open_campaign
 from tests.helpers import copy_example, pbp, unsealed, write
 
 LANGS = ["fr", "en"]

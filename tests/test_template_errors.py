@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbp.render import template_paths
+from pbp.render.render import template_paths
 from tests.helpers import copy_example, pbp, unsealed, write
 
 # (template source, line, what the French message says after "modèle invalide : ", the English one)

@@ -1,4 +1,4 @@
-"""The user's cache folder (pbp.usercache) holds plain data only and is read as
+"""The user's cache folder (pbp.base.usercache) holds plain data only and is read as
 a stranger's file: compiled templates are never kept there (jinja2's entries
 are a pickle and code), an entry pbp did not write is never unmarshalled, a
 FIFO in place of an entry blocks nothing, and a damaged entry is ignored,
@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from pbp import usercache
+from pbp.base import usercache
 from tests.helpers import copy_example, pbp
 from tests.test_hostile_orders import no_hang
 

@@ -1,4 +1,4 @@
-"""pbp's own YAML reader (pbp/yamlread.py, under pbp.yamlio) against PyYAML's
+"""pbp's own YAML reader (pbp/base/yamlread.py, under pbp.base.yamlio) against PyYAML's
 `yaml.safe_load`: for every document the reader accepts, it returns what the
 safe loader returns, value for value and type for type (True is not 1, 1 is not
 1.0, a date is not a string). The documents are order-file-like, written by
@@ -17,8 +17,8 @@ from pathlib import Path
 import yaml
 from hypothesis import given, settings, strategies as st
 
-from pbp import yamlio
-from pbp.errors import PbpError
+from pbp.base import yamlio
+from pbp.base.errors import PbpError
 
 #: plain scalars a player might write, and those YAML 1.1 resolves to something else than text
 PLAIN = ["1", "-3", "+7", "0", "007", "08", "0o17", "0x1F", "0b101", "1_000", "1:20", "190:20:30", "-1:30",
@@ -135,7 +135,7 @@ def safe_load(text: str):
 
 def lenient(error: Exception) -> bool:
     """Where the safe loader fails on a well-formed document and pbp's reader reads
-    text instead, on purpose (pbp/yamlread.py `_scalar`): a plain `<<` or `=` as a
+    text instead, on purpose (pbp/base/yamlread.py `_scalar`): a plain `<<` or `=` as a
     value (the merge and value tags it cannot build), an integer or a date no
     calendar has (`0x_`, `2026-13-01`: a ValueError out of the constructor)."""
     if isinstance(error, ValueError):

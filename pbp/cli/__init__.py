@@ -16,9 +16,9 @@ from pathlib import Path
 
 import click
 
-from pbp import help as local_help
+from pbp.cli import help as local_help
 from pbp.cli.common import CONTEXT, FOLDER_PATH, PbpCommand, campaign_of, lang_of, say
-from pbp.help import LocalHelp
+from pbp.cli.help import LocalHelp
 
 #: command name -> (module of pbp.cli, its function): see the module's docstring
 COMMANDS = {
@@ -36,7 +36,7 @@ COMMANDS = {
 
 
 class RulesetCommands(LocalHelp, click.Group):
-    """`pbp <ruleset> ...`: the commands a ruleset declares (pbp.commands.Command),
+    """`pbp <ruleset> ...`: the commands a ruleset declares (pbp.model.commands.Command),
     built into click commands only when used. The ruleset's `run` is pure: this
     opens the campaign, prints what it returns and writes its updates."""
 
@@ -53,7 +53,7 @@ class RulesetCommands(LocalHelp, click.Group):
 
 def _ruleset_command(cls, command) -> click.Command:
     """The click command of a ruleset's Command; its help texts are the
-    ruleset's message keys, shown in the help's language (pbp.help)."""
+    ruleset's message keys, shown in the help's language (pbp.cli.help)."""
 
     def callback(**options):
         _run_ruleset_command(click.get_current_context(), cls, command, options)
@@ -79,10 +79,10 @@ def _ruleset_command(cls, command) -> click.Command:
 
 
 def _run_ruleset_command(ctx, cls, command, options) -> None:
-    from pbp import i18n, yamlio
-    from pbp.campaign import set_yaml_key
-    from pbp.commands import CommandRequest
-    from pbp.errors import PbpError
+    from pbp.base import i18n, yamlio
+    from pbp.base.errors import PbpError
+    from pbp.engine.campaign import set_yaml_key
+    from pbp.model.commands import CommandRequest
 
     campaign = campaign_of(ctx)
     if campaign.ruleset.id != cls.id:
@@ -112,7 +112,7 @@ def _run_ruleset_command(ctx, cls, command, options) -> None:
 class PbpGroup(LocalHelp, click.Group):
     """Turns every PbpError into a message and exit code 1, never a traceback.
     Rulesets' own commands appear as `pbp <ruleset-id> ...`. Help and usage
-    errors speak the MJ's language (pbp.help)."""
+    errors speak the MJ's language (pbp.cli.help)."""
 
     command_class = PbpCommand
 
@@ -137,7 +137,7 @@ class PbpGroup(LocalHelp, click.Group):
         command = super().get_command(ctx, name)
         if command is None:
             # `pbp d100 generate`: imported only when asked for, so `pbp --help` stays fast
-            from pbp import ruleset
+            from pbp.model import ruleset
 
             cls = ruleset.with_commands(name)
             if cls is not None:
@@ -145,17 +145,17 @@ class PbpGroup(LocalHelp, click.Group):
         return command
 
     def invoke(self, ctx):
-        if "pbp.campaign" in sys.modules:  # in-process callers (tests) run many commands
-            sys.modules["pbp.campaign"].WRITTEN.clear()
-        if "pbp.render" in sys.modules:  # each command builds its own Renderers
-            sys.modules["pbp.render"].forget_renderers()
+        if "pbp.engine.campaign" in sys.modules:  # in-process callers (tests) run many commands
+            sys.modules["pbp.engine.campaign"].WRITTEN.clear()
+        if "pbp.render.render" in sys.modules:  # each command builds its own Renderers
+            sys.modules["pbp.render.render"].forget_renderers()
         try:
             return self._invoke(ctx)
         finally:
             _say_damaged_cache(ctx)
 
     def _invoke(self, ctx):
-        from pbp.errors import PbpError
+        from pbp.base.errors import PbpError
 
         try:
             return super().invoke(ctx)
@@ -178,10 +178,10 @@ class PbpGroup(LocalHelp, click.Group):
 def _say_damaged_cache(ctx) -> None:
     """Once per damaged entry of the user's cache this command met (it was
     ignored, and written again): on stderr, after the command's own output."""
-    usercache = sys.modules.get("pbp.usercache")
+    usercache = sys.modules.get("pbp.base.usercache")
     if usercache is None or not usercache.DAMAGED:
         return
-    from pbp import i18n
+    from pbp.base import i18n
 
     for path in usercache.DAMAGED:
         click.echo(i18n.t(lang_of(ctx), "cache_entry_damaged", path=f"{path.parent.name}/{path.name}"), err=True)
@@ -191,8 +191,8 @@ def _say_damaged_cache(ctx) -> None:
 def _internal_error_text(ctx, exc: Exception) -> str:
     """A bug's message, with what this command had already written (the MJ must
     know whether the campaign folder changed)."""
-    from pbp import i18n
-    from pbp.campaign import WRITTEN
+    from pbp.base import i18n
+    from pbp.engine.campaign import WRITTEN
 
     lang = lang_of(ctx)
     error = f"{type(exc).__name__}: {exc}"[:300]

@@ -11,9 +11,9 @@ from pbp.cli.common import PbpCommand, campaign_of, commit, say, warn_secret_in_
 @click.pass_context
 def status(ctx):
     """The MJ's overview of the current state (secret)."""
-    from pbp import loop, seal, turn
-    from pbp.deadline import turn_deadline
-    from pbp.errors import PbpError
+    from pbp.base.errors import PbpError
+    from pbp.engine import loop, seal, turn
+    from pbp.engine.deadline import turn_deadline
 
     campaign = campaign_of(ctx)
     warn_secret_in_config(campaign)
@@ -54,7 +54,7 @@ def status(ctx):
                            received=having("valid"), expected=having("valid", "missing", "blank", "refused"),
                            inactive=having("inactive"), deadline=deadline, at_deadline=deadline_play),
                nl=False)
-    try:  # where the archive no longer matches the codes printed or posted (pbp/seal.py)
+    try:  # where the archive no longer matches the codes printed or posted (pbp/engine/seal.py)
         for problem in seal.problems(campaign):
             say(problem.key, **problem.params)
     except PbpError as exc:
@@ -67,9 +67,9 @@ def verify(ctx):
     """Replay every archived turn and report any difference."""
     import difflib
 
-    from pbp import seal, turn
-    from pbp.campaign import FORMATS
-    from pbp.i18n import shown
+    from pbp.base.i18n import shown
+    from pbp.engine import seal, turn
+    from pbp.engine.campaign import FORMATS
 
     campaign = campaign_of(ctx)
     failures = 0
@@ -120,8 +120,8 @@ def verify(ctx):
 @click.pass_context
 def undo(ctx, to_turn, no_commit):
     """Remove the last resolved turn's outputs (its orders stay)."""
-    from pbp import archive
-    from pbp.errors import PbpError
+    from pbp.base.errors import PbpError
+    from pbp.engine import archive
 
     campaign = campaign_of(ctx)
     with campaign.lock():
@@ -143,7 +143,7 @@ def undo(ctx, to_turn, no_commit):
 @click.pass_context
 def roll(ctx, expr, seed):
     """Roll dice, forum style: pbp roll 2d6+1."""
-    from pbp.dice import FreeDice
+    from pbp.model.dice import FreeDice
 
     dice = FreeDice(seed, keep_log=True)
     result = dice.roll("roll", " ".join(expr))  # `pbp roll 2d6 + 1`: spaces are allowed between terms

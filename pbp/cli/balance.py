@@ -7,8 +7,9 @@ import sys
 
 import click
 
-from pbp import formats, help as local_help
+from pbp.cli import help as local_help
 from pbp.cli.common import FILE_PATH, PbpCommand, campaign_of, lang_of, output_target, write_output
+from pbp.render import formats
 
 
 @click.command(cls=PbpCommand)
@@ -26,7 +27,8 @@ from pbp.cli.common import FILE_PATH, PbpCommand, campaign_of, lang_of, output_t
 def odds(expr, ge, gt, le, lt, eq, versus, rule, settings, list_rules, fmt):
     """Exact probabilities: pbp odds 10d10kh3 ; pbp odds 1d10 --ge 7 ;
     pbp odds 2d6+1 --vs 1d6+3 ; pbp odds --rule manhunt.combat --set peji=1d6+2."""
-    from pbp import odds as od, ruleset
+    from pbp.balance import odds as od
+    from pbp.model import ruleset
 
     if list_rules:
         for rid in ruleset.ids():
@@ -55,8 +57,9 @@ def odds(expr, ge, gt, le, lt, eq, versus, rule, settings, list_rules, fmt):
 
 
 def _rule_odds(rule: str, settings):
-    from pbp import dice, i18n, ruleset
-    from pbp.errors import PbpError
+    from pbp.base import i18n
+    from pbp.base.errors import PbpError
+    from pbp.model import dice, ruleset
 
     rid, _, name = rule.partition(".")
     calculators = _ruleset_for_odds(rid).odds()
@@ -83,8 +86,8 @@ def _ruleset_for_odds(rid: str):
     """The campaign's own ruleset when pbp runs in a campaign of that ruleset (a
     data ruleset's calculators are its rules file's tables and checks), else the
     ruleset as it ships."""
-    from pbp import ruleset
-    from pbp.campaign import CAMPAIGN_FILE
+    from pbp.engine.campaign import CAMPAIGN_FILE
+    from pbp.model import ruleset
 
     ctx = click.get_current_context()
     if (ctx.obj["dir"] / CAMPAIGN_FILE).is_file():
@@ -114,10 +117,12 @@ def simulate(ctx, ruleset_id, games, players, seed, jobs, max_turns, overrides, 
     import json
     import random
 
-    from pbp import i18n, ruleset, simulate as sim
-    from pbp.chart import histogram_svg
-    from pbp.errors import PbpError
-    from pbp.render import Renderer, package_dir
+    from pbp.balance import simulate as sim
+    from pbp.base import i18n
+    from pbp.base.errors import PbpError
+    from pbp.model import ruleset
+    from pbp.render.chart import histogram_svg
+    from pbp.render.render import Renderer, package_dir
 
     base_rules: dict = {}
     ruleset_id_given = bool(ruleset_id)

@@ -2,7 +2,7 @@
 
 Help texts are messages (pbp/messages.yaml, fr and en), not `help=` strings:
 `help_<command>` for a command, `help_<command>_<option>` or the shared
-`help_option_<option>` for an option (pbp/help.py; tests/test_help.py checks
+`help_option_<option>` for an option (pbp/cli/help.py; tests/test_help.py checks
 that every command and option has both).
 """
 
@@ -13,8 +13,9 @@ from pathlib import Path
 
 import click
 
-from pbp import formats, help as local_help
-from pbp.help import LocalHelp, PbpCommand
+from pbp.cli import help as local_help
+from pbp.cli.help import LocalHelp, PbpCommand
+from pbp.render import formats
 
 __all__ = ["CONTEXT", "FILE_PATH", "FOLDER_PATH", "FORMAT", "PbpCommand", "PbpSubgroup", "campaign_of", "commit",
            "lang_of", "say", "warn_secret_in_config"]
@@ -26,7 +27,7 @@ def lang_of(ctx: click.Context | None) -> str:
     """The language of pbp's messages: the open campaign's; before a campaign is
     open, or where there is none (`pbp audit` run by a player, a typo in -C),
     the help's own: PBP_LANG, campaign.yaml's `lang:` line, the locale, else
-    English (pbp.help)."""
+    English (pbp.cli.help)."""
     if ctx is not None and ctx.obj and ctx.obj.get("lang"):
         return ctx.obj["lang"]
     folder = ctx.obj.get("dir") if ctx is not None and ctx.obj else None
@@ -34,7 +35,7 @@ def lang_of(ctx: click.Context | None) -> str:
 
 
 def say(key: str, /, **params) -> None:
-    from pbp import i18n
+    from pbp.base import i18n
 
     click.echo(i18n.t(lang_of(click.get_current_context(silent=True)), key, **params))
 
@@ -77,7 +78,7 @@ FORMAT = click.option("--format", "fmt", type=click.Choice(formats.NAMES), defau
 
 
 def campaign_of(ctx):
-    from pbp.campaign import open_campaign
+    from pbp.engine.campaign import open_campaign
 
     campaign = open_campaign(ctx.obj["dir"])
     ctx.obj["lang"] = campaign.lang
@@ -86,15 +87,16 @@ def campaign_of(ctx):
 
 def warn_secret_in_config(campaign) -> None:
     """A campaign made before secret.yaml: its dice secret is archived with every
-    commit; told once by the commands of the turn loop (pbp/secret.py)."""
+    commit; told once by the commands of the turn loop (pbp/engine/secret.py)."""
     if campaign.config.get("secret") is not None:
-        from pbp import i18n
+        from pbp.base import i18n
 
         click.echo(i18n.t(campaign.lang, "secret_in_config"), err=True)
 
 
 def commit(campaign, key: str, no_commit: bool, **params) -> None:
-    from pbp import archive, i18n
+    from pbp.base import i18n
+    from pbp.engine import archive
 
     if no_commit:
         return
@@ -131,13 +133,13 @@ def _head_before_title(kind: str) -> tuple[bytes, ...]:
     """How pbp's own preview page or SVG chart begins: what it writes before the
     title (fixed bytes for a given language), taken from the code that writes it
     so the two cannot drift apart."""
-    from pbp import i18n
+    from pbp.base import i18n
 
     if kind == "chart":
-        from pbp.chart import histogram_svg
+        from pbp.render.chart import histogram_svg
 
         return (histogram_svg("", "", []).split("<title>")[0].encode(),)
-    from pbp import preview
+    from pbp.render import preview
 
     return tuple(preview.page("", "markdown", "phpbb", lang, "", "").split("<title>")[0].encode() for lang in i18n.LANGS)
 
@@ -149,7 +151,7 @@ def output_target(ctx: click.Context, path: Path, kind: str, option: str, own_in
     (relative to the campaign, with /) is one this command writes itself."""
     import stat
 
-    from pbp.errors import PbpError, Phrase
+    from pbp.base.errors import PbpError, Phrase
 
     path = Path(path)
     if not path.parent.is_dir():
@@ -186,8 +188,8 @@ def output_target(ctx: click.Context, path: Path, kind: str, option: str, own_in
 def write_output(path: Path, data: bytes | str, option: str, shown: str | Path | None = None) -> None:
     """Write a command's output file (atomically); a place that cannot be written
     (no right, a read-only or special file system) is a refusal naming it, not a bug."""
-    from pbp.campaign import atomic_write
-    from pbp.errors import PbpError
+    from pbp.base.errors import PbpError
+    from pbp.engine.campaign import atomic_write
 
     try:
         atomic_write(path, data)

@@ -24,16 +24,16 @@ def orders(ctx, handle, write_file):
         return
     if handle is None:
         raise click.MissingParameter(ctx=ctx, param=next(p for p in ctx.command.params if p.name == "handle"))
-    from pbp import turn
-    from pbp.campaign import atomic_write
-    from pbp.errors import PbpError
+    from pbp.base.errors import PbpError
+    from pbp.engine import turn
+    from pbp.engine.campaign import atomic_write
 
     campaign = campaign_of(ctx)
     handle = campaign.handle(handle)
     n, state = turn.next_turn_of(campaign, handle, "player_out_no_form")
     text = turn.order_form(campaign, handle, n, state)
     if write_file:
-        from pbp.campaign import handle_file
+        from pbp.engine.campaign import handle_file
 
         target = campaign.turn_dir(n) / "orders" / f"{handle_file(handle)}.yaml"
         if target.exists():
@@ -56,9 +56,11 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
     file for the next turn: prints what was understood, what `pbp check` says of it
     and the receipt to send back. Anything ambiguous or unknown is asked (exit 1,
     nothing written)."""
-    from pbp import i18n, import_orders, turn
-    from pbp.campaign import atomic_write
-    from pbp.errors import InputError
+    from pbp.base import i18n
+    from pbp.base.errors import InputError
+    from pbp.engine import turn
+    from pbp.engine.campaign import atomic_write
+    from pbp.plaintext import import_orders
 
     handle = handle or ctx.obj.get("orders_player")
     if handle is None:
@@ -113,7 +115,8 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
 @click.pass_context
 def check(ctx, n):
     """Validate the submitted orders; list who has not sent any."""
-    from pbp import i18n, loop, turn
+    from pbp.base import i18n
+    from pbp.engine import loop, turn
 
     campaign = campaign_of(ctx)
     lang = campaign.lang
@@ -173,7 +176,7 @@ def _say_deadline(lines: list[str]) -> None:
 
 
 def _n_actions(lang: str, count: int) -> str:
-    from pbp import i18n
+    from pbp.base import i18n
 
     return i18n.t(lang, "n_actions", count=count)
 
@@ -185,7 +188,7 @@ def _n_actions(lang: str, count: int) -> str:
 @click.pass_context
 def receipt(ctx, handle, n, fmt):
     """What pbp understood of a player's orders, ready to paste into a private message."""
-    from pbp import loop, turn
+    from pbp.engine import loop, turn
 
     campaign = campaign_of(ctx)
     handle = campaign.handle(handle)
@@ -200,7 +203,7 @@ def receipt(ctx, handle, n, fmt):
 @click.pass_context
 def remind(ctx, n, fmt):
     """A reminder post: who has not sent valid orders yet, and the deadline."""
-    from pbp import loop, turn
+    from pbp.engine import loop, turn
 
     campaign = campaign_of(ctx)
     n = turn.check_turn_number(campaign, n)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pbp import help as local_help
+from pbp.cli import help as local_help
 from pbp.cli.common import (FILE_PATH, FORMAT, PbpCommand, campaign_of, commit, output_target, say,
                             warn_secret_in_config, write_output)
 
@@ -20,8 +20,9 @@ from pbp.cli.common import (FILE_PATH, FORMAT, PbpCommand, campaign_of, commit, 
 @click.pass_context
 def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes, at_deadline):
     """Resolve the next turn, write its outputs, commit."""
-    from pbp import i18n, seal, turn
-    from pbp.errors import PbpError
+    from pbp.base import i18n
+    from pbp.base.errors import PbpError
+    from pbp.engine import seal, turn
 
     campaign = campaign_of(ctx)
     warn_secret_in_config(campaign)
@@ -87,7 +88,8 @@ def post(ctx, n, handle, for_gm, fmt, split):
     if not split:
         click.echo(text, nl=False)
         return
-    from pbp import i18n, postsplit
+    from pbp.base import i18n
+    from pbp.render import postsplit
 
     limit = campaign.post_limit
     parts = postsplit.split(text, limit, fmt or campaign.format)
@@ -101,9 +103,9 @@ def post(ctx, n, handle, for_gm, fmt, split):
 def _resolve(ctx, campaign, n: int, at_deadline: bool):
     """Turn n resolved in memory. Before the deadline, a refused player file stops
     the run (`_refuse_refused_files`); at the deadline its player plays as the
-    policy says (pbp.at_deadline)."""
-    from pbp import turn
-    from pbp.errors import PbpError
+    policy says (pbp.engine.at_deadline)."""
+    from pbp.base.errors import PbpError
+    from pbp.engine import turn
 
     state = campaign.state(n - 1)
     if campaign.ruleset.is_over(state):
@@ -129,7 +131,8 @@ def _show_dry_run(n: int, out) -> None:
 def _refuse_refused_files(ctx, campaign, n: int, inputs) -> None:
     """A refused player file stops `pbp run` before the deadline (the player may
     still fix it): every problem, then what `--at-deadline` would play for whom."""
-    from pbp import i18n, loop
+    from pbp.base import i18n
+    from pbp.engine import loop
 
     lang = campaign.lang
     for error in inputs.errors:
@@ -144,8 +147,9 @@ def _refuse_refused_files(ctx, campaign, n: int, inputs) -> None:
 
 
 def _say_played(campaign, inputs, err: bool = False) -> None:
-    """What each player without valid orders played (pbp.at_deadline), one line each."""
-    from pbp import i18n, loop
+    """What each player without valid orders played (pbp.engine.at_deadline), one line each."""
+    from pbp.base import i18n
+    from pbp.engine import loop
 
     lines = loop.deadline_lines(campaign, inputs)
     if lines:
@@ -170,7 +174,7 @@ def _edited_archive(campaign, n: int) -> list[str]:
     campaign is not in git (nothing to compare with: `seal.problems` still
     says a turn changed). Not pbp's preview pages (never archived), nor hidden
     and *.tmp files (no code covers them)."""
-    from pbp import archive
+    from pbp.engine import archive
 
     edited = []
     for rel in archive.changed_since_commit(campaign.root, "turns") or []:
@@ -187,8 +191,8 @@ def _which_post(ctx, n: int | None, handle: str | None, for_gm: bool):
     """The campaign, the turn (default: the last resolved) and the reader of the
     post `--turn`, `--player` and `--gm` name, and the player's handle as the
     roster spells it."""
-    from pbp import events
-    from pbp.errors import PbpError
+    from pbp.base.errors import PbpError
+    from pbp.model import events
 
     if handle and for_gm:
         raise click.UsageError(local_help.say(ctx, "usage_player_or_gm"), ctx)
@@ -211,7 +215,7 @@ def _which_post(ctx, n: int | None, handle: str | None, for_gm: bool):
 def _post_text(campaign, n: int, audience, fmt: str | None = None) -> str:
     """A post as the MJ pastes it: the one the turn wrote (what its seal covers), or
     rendered again from the turn's events in another format; its seal codes filled in."""
-    from pbp import seal, turn
+    from pbp.engine import seal, turn
 
     text = turn.archived_post(campaign, n, audience, fmt)
     if text is None:
@@ -226,7 +230,8 @@ def _say_rendered_again(campaign, n: int, fmt: str | None) -> None:
     """The MJ is told when the text printed is not the one the turn sealed: the
     campaign's language, format or dialect changed since (a format asked with
     --format is rendered again on purpose)."""
-    from pbp import i18n, turn
+    from pbp.base import i18n
+    from pbp.engine import turn
 
     was = turn.record_of(campaign, n).get("render")
     now = {"lang": campaign.lang, "format": fmt or campaign.format, "dialect": campaign.dialect}
@@ -249,7 +254,8 @@ def preview(ctx, n, handle, for_gm, output, open_page):
     """An HTML page showing a post as the campaign's forum will (public by default)."""
     import webbrowser
 
-    from pbp import i18n, preview as pv
+    from pbp.base import i18n
+    from pbp.render import preview as pv
 
     campaign, n, audience, handle = _which_post(ctx, n, handle, for_gm)
     template, player = ("gm", None) if for_gm else ("private", handle) if handle is not None else ("public", None)
@@ -270,8 +276,8 @@ def preview(ctx, n, handle, for_gm, output, open_page):
 
 def _is_preview_page(rel: str) -> bool:
     """turns/NNN/preview*.html: where `pbp preview` writes by default (never
-    archived nor sealed: `pbp.seal.is_preview_page`)."""
-    from pbp import seal
+    archived nor sealed: `pbp.engine.seal.is_preview_page`)."""
+    from pbp.engine import seal
 
     parts = rel.split("/")
     return len(parts) == 3 and parts[0] == "turns" and seal.is_preview_page(parts[2])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from pbp import help as local_help
+from pbp.cli import help as local_help
 from pbp.cli.common import CONTEXT, FILE_PATH, PbpCommand, PbpSubgroup, say
 
 
@@ -19,9 +19,9 @@ def rules():
 @click.pass_context
 def check(ctx, file):
     """Every problem of a rules file at once (the campaign's rules.yaml by default)."""
-    from pbp.campaign import read_bytes
+    from pbp.base.errors import ErrorList, PbpError
     from pbp.datarules import lint, load
-    from pbp.errors import ErrorList, PbpError
+    from pbp.engine.campaign import read_bytes
 
     folder = ctx.obj["dir"]
     path = file if file is not None else folder / load.RULES_FILE
@@ -56,9 +56,9 @@ check.help_key = "help_rules_check"
 @click.pass_context
 def explain(ctx, file, fmt):
     """The rules as pbp understood them, to check against your own rules page."""
-    from pbp.campaign import read_bytes
     from pbp.datarules import explain as explaining, load
-    from pbp.render import Renderer, template_paths
+    from pbp.engine.campaign import read_bytes
+    from pbp.render.render import Renderer, template_paths
 
     folder = ctx.obj["dir"]
     path = file if file is not None else folder / load.RULES_FILE
@@ -76,8 +76,8 @@ explain.help_key = "help_rules_explain"
 
 def _written_in(data: bytes, name: str) -> str:
     """The language a rules file's keys are written in (English if it cannot be read)."""
+    from pbp.base.errors import PbpError
     from pbp.datarules import format as rules_format
-    from pbp.errors import PbpError
 
     try:
         return rules_format.parse(data, name).lang

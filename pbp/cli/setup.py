@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from pbp import help as local_help
+from pbp.cli import help as local_help
 from pbp.cli.common import (FILE_PATH, FOLDER_PATH, FORMAT, PbpCommand, campaign_of, commit, lang_of, say,
                             warn_secret_in_config)
 
@@ -21,10 +21,11 @@ def init(ctx, path, ruleset_id, rules_file, example, lang, no_git):
     """Create a new campaign folder."""
     import shutil
 
-    from pbp import archive, ruleset, secret
-    from pbp.campaign import atomic_write
-    from pbp.errors import PbpError
-    from pbp.render import package_dir
+    from pbp.base.errors import PbpError
+    from pbp.engine import archive, secret
+    from pbp.engine.campaign import atomic_write
+    from pbp.model import ruleset
+    from pbp.render.render import package_dir
 
     if lang:
         ctx.obj["lang"] = lang
@@ -66,7 +67,7 @@ def init(ctx, path, ruleset_id, rules_file, example, lang, no_git):
         if lang or rules_text is not None:  # a rules file's campaign speaks the rules' language
             text = _with_lang(text, lang or ctx.obj["lang"])
         atomic_write(config, text)
-        # the dice secret out of campaign.yaml, in a file git ignores (pbp/secret.py)
+        # the dice secret out of campaign.yaml, in a file git ignores (pbp/engine/secret.py)
         atomic_write(path / secret.SECRET_FILE, secret.file_text(secret.new_secret(),
                                                                   local_help.campaign_lang(str(path)) or "fr"))
     archive.ignore(path)  # even with --no-git: git may come later
@@ -86,9 +87,9 @@ def _example_folder(cls, ruleset_id: str, name: str):
     """The bundled example campaign to copy: `--example` alone, the ruleset's own;
     `--example NAME`, that campaign of campaigns/ if it plays this ruleset (the
     data ruleset has one per event written as data)."""
-    from pbp import i18n, yamlio
-    from pbp.errors import PbpError
-    from pbp.render import package_dir
+    from pbp.base import i18n, yamlio
+    from pbp.base.errors import PbpError
+    from pbp.render.render import package_dir
 
     root = package_dir("campaigns")
     if not name:
@@ -106,8 +107,8 @@ def _example_folder(cls, ruleset_id: str, name: str):
 def _rules_file(ctx, rules_file, ruleset_id, example, lang) -> bytes:
     """`--rules FILE`: a data campaign from the MJ's rules file, which must read
     as pbp will play it (every problem at once, at FILE:line)."""
-    from pbp.campaign import read_bytes
     from pbp.datarules import format as rules_format, load
+    from pbp.engine.campaign import read_bytes
 
     if example is not None or (ruleset_id not in (None, "data")):
         raise click.UsageError(local_help.say(ctx, "init_rules_alone"), ctx)
@@ -130,8 +131,8 @@ def _with_lang(text: str, lang: str) -> str:
 @click.pass_context
 def setup(ctx, fmt, no_commit):
     """Ruleset set-up (sheet draw, placement): writes turns/000/."""
-    from pbp import seal, turn
-    from pbp.errors import PbpError
+    from pbp.base.errors import PbpError
+    from pbp.engine import seal, turn
 
     campaign = campaign_of(ctx)
     warn_secret_in_config(campaign)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from pbp import formats
+from pbp.render import formats
 from pbp.cli.common import (CONTEXT, FILE_PATH, PbpCommand, PbpSubgroup, campaign_of, commit, output_target, say,
                             write_output)
 
@@ -18,8 +18,8 @@ from pbp.cli.common import (CONTEXT, FILE_PATH, PbpCommand, PbpSubgroup, campaig
 @click.pass_context
 def posted(ctx, code, n, no_commit):
     """Record the code the thread shows for a turn (default: the turn's code now)."""
-    from pbp import seal
-    from pbp.errors import InputError, PbpError
+    from pbp.base.errors import InputError, PbpError
+    from pbp.engine import seal
 
     campaign = campaign_of(ctx)
     with campaign.lock():
@@ -51,8 +51,9 @@ def posted(ctx, code, n, no_commit):
 @click.pass_context
 def reveal(ctx, output, before_end):
     """Write the end-of-game bundle: the archive with its secret, for anyone to audit."""
-    from pbp import audit, seal
-    from pbp.errors import PbpError
+    from pbp.base.errors import PbpError
+    from pbp.engine import seal
+    from pbp.trust import audit
 
     campaign = campaign_of(ctx)
     n = campaign.last_turn()
@@ -78,7 +79,7 @@ def reveal(ctx, output, before_end):
 @click.pass_context
 def audit_command(ctx, bundle, posts_file):
     """Check a revealed game: the secret, every turn replayed, every code (anyone can run it)."""
-    from pbp import audit
+    from pbp.trust import audit
 
     posts_text = audit.read_posts(posts_file) if posts_file is not None else None
     report = audit.audit_bundle(bundle, posts_text)
@@ -100,9 +101,9 @@ def dice_report(ctx, bundle, fmt, min_rolls, svg_path, chart_expr):
     """The dice of the archive (or of a revealed BUNDLE) against their exact distributions."""
     import tempfile
 
-    from pbp import audit, dice_report as dr
-    from pbp.campaign import open_campaign
-    from pbp.errors import PbpError
+    from pbp.base.errors import PbpError
+    from pbp.engine.campaign import open_campaign
+    from pbp.trust import audit, dice_report as dr
 
     with tempfile.TemporaryDirectory(prefix="pbp-dice-") as tmp:
         campaign = open_campaign(audit.open_bundle(bundle, Path(tmp))[0]) if bundle else campaign_of(ctx)
@@ -132,7 +133,7 @@ def secret_group():
 @click.pass_context
 def secret_move(ctx, no_commit):
     """Move the dice secret from campaign.yaml to secret.yaml (git ignores it)."""
-    from pbp import secret
+    from pbp.engine import secret
 
     campaign = campaign_of(ctx)
     with campaign.lock():

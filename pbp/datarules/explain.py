@@ -57,7 +57,7 @@ def _threshold(threshold: dict) -> dict:
 
 
 def _table(ident: str, table: dict) -> dict:
-    from pbp.odds import distribution
+    from pbp.balance.odds import distribution
 
     faces = distribution(table_dice(table))
     order = []

@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from pbp import i18n, schema, yamlio
-from pbp.errors import ErrorList, InputError, PbpError
-from pbp.record import Record
+from pbp.base import i18n, yamlio
+from pbp.base.errors import ErrorList, InputError, PbpError
+from pbp.base.record import Record
+from pbp.model import schema
 
 RULES_FILE = "rules.yaml"
 HERE = Path(__file__).parent
@@ -68,7 +69,7 @@ VALUE_WORDS = {"moi": "self", "cible": "target", "tous": "all", "autres": "other
 def aliases() -> dict[str, tuple[str, ...]]:
     """Every spelling of a key (normalised) -> the canonical keys it may stand for."""
     if not _aliases:
-        from pbp.orders import normalize_id
+        from pbp.model.orders import normalize_id
 
         raw = yamlio.load_data_file(HERE / "keys.yaml") or {}
         for canonical, spellings in raw.items():
@@ -129,7 +130,7 @@ def parse(data: bytes | str, source: str = RULES_FILE, overrides: dict | None = 
 def _spelling(key) -> str:
     """How Lines matches a canonical path step with the key as written: both
     normalised, then read through the aliases (any of a spelling's meanings)."""
-    from pbp.orders import normalize_id
+    from pbp.model.orders import normalize_id
 
     word = normalize_id(key)
     meanings = aliases().get(word)
@@ -187,7 +188,7 @@ def as_written(shown: str, written: dict[tuple, str]) -> str:
 def _choice(node: schema.Node, value):
     """A choice's value as the schema spells it when the MJ wrote it with accents
     or capitals (`Propriétaire` -> `proprietaire`); else `value` itself."""
-    from pbp.orders import normalize_id
+    from pbp.model.orders import normalize_id
 
     if not isinstance(value, str) or value in node.value_set:
         return value
@@ -196,7 +197,7 @@ def _choice(node: schema.Node, value):
 
 
 def _field(node: schema.Node, key) -> str:
-    from pbp.orders import normalize_id
+    from pbp.model.orders import normalize_id
 
     text = "on" if key is True else str(key)  # YAML 1.1 reads an English `on:` as true
     if text in node.known:
@@ -248,7 +249,7 @@ def _effects(rules: RulesFile, effects: list, path: tuple, written: dict) -> lis
 
 def _verbs(verbs=VERBS):
     """Verbs as a message lists them: in French for a French MJ."""
-    from pbp.errors import ByLang
+    from pbp.base.errors import ByLang
 
     return ByLang(fr=[VERBS_FR[VERBS.index(v)] for v in verbs], en=list(verbs))
 

@@ -26,7 +26,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Callable
 
-from pbp.errors import ByLang, InputError, PbpError, Phrase
+from pbp.base.errors import ByLang, InputError, PbpError, Phrase
 
 #: a formula's most characters, nesting depth and nodes (a rules file is a stranger's input)
 MAX_SOURCE = 2000
@@ -114,7 +114,7 @@ class FormulaError(InputError):
         return (self.file, self.line)
 
     def text(self, lang: str | None = None) -> str:
-        from pbp import i18n
+        from pbp.base import i18n
 
         _register_messages()
         lang = lang or self.lang
@@ -151,7 +151,7 @@ class _Join(Phrase):
 @functools.cache
 def _register_messages() -> None:
     """The `formula_` keys of pbp/datarules/messages.yaml (the file's other keys are the engine's)."""
-    from pbp import i18n
+    from pbp.base import i18n
 
     path = Path(__file__).with_name("messages.yaml")
     text = path.read_text(encoding="utf-8")
@@ -180,7 +180,7 @@ class _Place:
         self.column = where[2] if len(where) > 2 and where[2] else 1
 
     def error(self, key: str, offset: int, /, **params) -> FormulaError:
-        from pbp import i18n
+        from pbp.base import i18n
 
         source = self.source
         offset = max(0, min(offset, len(source)))
@@ -206,7 +206,7 @@ class _Place:
 
 #: what may follow a dice term's `NdM` without a space: keep/drop (`kh1`, `dl1`, `k3`),
 #: explode (`!`, `!!`, `!p`, `!>5`; never the `!=` of "different"), reroll (`r1`, `ro<2`),
-#: count successes (`>=4`, `<2`). pbp.dice says which combinations are valid.
+#: count successes (`>=4`, `<2`). pbp.model.dice says which combinations are valid.
 _DICE_MODIFIER = r"(?:[kd][hl]?\d+|!!?p?(?!=)(?:[<>]=?)?\d*|r[or]?(?:[<>]=?)?\d+|[<>]=?\d+)"
 
 _GRAMMAR = r"""
@@ -268,7 +268,7 @@ def _parser():
     from lark.grammar import Rule
     from lark.lexer import TerminalDef
 
-    from pbp import usercache
+    from pbp.base import usercache
 
     callbacks = {"NAME": _keyword}
     tag = f"{lark.__version__}-py{sys.version_info[0]}.{sys.version_info[1]}"
@@ -532,10 +532,10 @@ _ROUNDING = {"round": round_half_away, "floor": math.floor, "ceil": math.ceil, "
 # -- dice ----------------------------------------------------------------------------------
 
 def dice_bounds(term: str) -> tuple:
-    """The least and the most a dice term can give, as pbp.dice reads it (refusing,
-    with its own PbpError, what it cannot roll); when pbp.dice knows no bounds
+    """The least and the most a dice term can give, as pbp.model.dice reads it (refusing,
+    with its own PbpError, what it cannot roll); when pbp.model.dice knows no bounds
     for a notation, `notation_bounds`."""
-    from pbp import dice
+    from pbp.model import dice
 
     parsed = dice.parse(term)
     low, high = getattr(parsed, "minimum", None), getattr(parsed, "maximum", None)
@@ -543,7 +543,7 @@ def dice_bounds(term: str) -> tuple:
         return low, high
     try:
         return notation_bounds(term)
-    except ValueError:  # a notation pbp.dice rolls and this reading does not know: no bounds
+    except ValueError:  # a notation pbp.model.dice rolls and this reading does not know: no bounds
         return -math.inf, math.inf
 
 
@@ -653,13 +653,13 @@ class _Compiler:
                                 actual=_kind_phrase(node.kind))
 
     def bad_dice(self, node: Node, exc: Exception) -> FormulaError:
-        """A dice term pbp.dice refuses, in its words; `1d20>=15` (a success count
-        to pbp.dice) most likely meant a comparison: the spaces it needs are shown."""
+        """A dice term pbp.model.dice refuses, in its words; `1d20>=15` (a success count
+        to pbp.model.dice) most likely meant a comparison: the spaces it needs are shown."""
         term = node.value[0]
         if _spaced_comparison(term):
             return self.place.error("formula_dice_comparison", node.start, text=term,
                                     fixed=_spaced_comparison(term))
-        if isinstance(exc, PbpError):  # pbp.dice's own refusal: what is wrong and what is valid
+        if isinstance(exc, PbpError):  # pbp.model.dice's own refusal: what is wrong and what is valid
             return self.place.error(exc.key, node.start, **exc.params)
         return self.place.error("bad_dice", node.start, expr=term)
 
@@ -689,7 +689,7 @@ class _Compiler:
         return _LOADERS[kind](name, node, self.place)
 
     def unknown_name(self, node: Node) -> FormulaError:
-        from pbp import i18n
+        from pbp.base import i18n
 
         name = node.value
         if isinstance(self.names, Mapping):
@@ -821,7 +821,7 @@ class _Compiler:
         return lambda env, roll: not operand(env, roll)
 
     def _call(self, node: Node):
-        from pbp import i18n
+        from pbp.base import i18n
 
         function = _FUNCTION_NAMES.get(node.value.lower())
         if function is None:
@@ -1327,7 +1327,7 @@ def compile_formula(source, *, names: Mapping[str, str] | Callable[[str], str | 
     (None: unknown; its `known` attribute, if any, lists names to suggest).
     `where` is (file, line of the formula's first line[, column it starts at]).
     `expect`: the kind the formula must give. `dice(term) -> (least, most)`
-    checks each dice term (refusing with a PbpError or ValueError); pbp.dice by
+    checks each dice term (refusing with a PbpError or ValueError); pbp.model.dice by
     default (`dice_bounds`).
     """
     text = _source_text(source)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
+from pbp.base.errors import PbpError
 from pbp.datarules.format import RulesFile
-from pbp.errors import PbpError
 
 _RANGE = re.compile(r"^\s*(-?\d+)\s*(?:(?:-|–|\.\.|à|to)\s*(-?\d+)\s*)?$")
 #: the most faces a table's die may have (a d1000 is the largest forum MJs use)
@@ -66,7 +66,7 @@ def rows_by_face(table: dict) -> list[tuple[int, int, int]]:
 
 
 def table_problems(rules: RulesFile, table_id: str) -> list[PbpError]:
-    from pbp.dice import parse
+    from pbp.model.dice import parse
 
     table = rules.data["tables"][table_id]
     base = ("tables", table_id)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pbp.base.errors import ErrorList, InputError
 from pbp.datarules import format as rules_format, lint
 from pbp.datarules.format import RULES_FILE, RulesFile
-from pbp.errors import ErrorList, InputError
 
 #: the starter rules `pbp init --ruleset data` copies (the data ruleset's skeleton)
 STARTER = Path(__file__).parent.parent / "rulesets" / "data" / "skeleton" / RULES_FILE
@@ -19,7 +19,7 @@ STARTER = Path(__file__).parent.parent / "rulesets" / "data" / "skeleton" / RULE
 def read(root: Path, overrides: dict | None = None, lang: str = "fr") -> RulesFile:
     """rules.yaml of the campaign at `root`: a regular file inside it, at most
     format.LIMITS["rules_file_bytes"], read and checked."""
-    from pbp.campaign import read_bytes
+    from pbp.base.files import read_bytes
 
     path = Path(root) / RULES_FILE
     if not path.exists():

@@ -19,9 +19,9 @@ Names a formula may use (French spellings in brackets):
 
 from __future__ import annotations
 
+from pbp.base.errors import PbpError
+from pbp.base.record import Record
 from pbp.datarules.format import VERBS, RulesFile, word
-from pbp.errors import PbpError
-from pbp.record import Record
 
 KIND = {"number": "number", "text": "text", "bool": "bool", "list": "text", "choice": "text", "character": "text",
         "item": "text"}
@@ -199,7 +199,7 @@ class _Compiler:
         return compiled
 
     def dice(self, expr, path: tuple) -> None:
-        from pbp.dice import parse
+        from pbp.model.dice import parse
 
         try:
             parse(expr)
@@ -280,7 +280,7 @@ class _Compiler:
     def ref(self, value, section: str, path: tuple, also: str | None = None):
         known = list(self.data.get(section) or {}) + (list(self.data.get(also) or {}) if also else [])
         if not isinstance(value, str) or value not in known:
-            from pbp import i18n
+            from pbp.base import i18n
 
             self.errors.append(self.rules.error("rules_unknown_ref", path, value=value, section=section,
                                                 valid=known, suggestion=i18n.closest(str(value), known)))

@@ -4,9 +4,9 @@ duel (a tie: another turn). It declares no capability, has no example and
 only one template of its own (its public post); the conformance suite plays
 it like every bundled ruleset."""
 
-from pbp import events as ev
-from pbp.orders import Action
-from pbp.ruleset import Resolution, Ruleset
+from pbp.model import events as ev
+from pbp.model.orders import Action
+from pbp.model.ruleset import Resolution, Ruleset
 
 
 class Duel(Ruleset):

@@ -11,8 +11,8 @@ from fractions import Fraction
 
 import pytest
 
-from pbp.dice import FreeDice
-from pbp.orders import GmOrders, PlayerOrders
+from pbp.model.dice import FreeDice
+from pbp.model.orders import GmOrders, PlayerOrders
 from pbp.rulesets.d100 import balance, checks
 from pbp.rulesets.d100.resolve import Turn
 from tests.helpers import simulate_json, copy_example, pbp
@@ -179,7 +179,7 @@ def test_sample_scenario_sheets_are_valid(players):
 def scenario_of(kind: str, tmp_path):
     if kind == "sample":
         return RS.sample_scenario(5, random.Random(7))
-    from pbp.campaign import open_campaign
+    from pbp.engine.campaign import open_campaign
 
     return open_campaign(copy_example("d100", tmp_path)).scenario
 

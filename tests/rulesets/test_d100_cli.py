@@ -9,11 +9,12 @@ import re
 
 import pytest
 
-from pbp import events as ev, ruleset, yamlio
-from pbp.campaign import open_campaign
-from pbp.dice import Dice
-from pbp.orders import GmOrders, PlayerOrders
-from pbp.render import Renderer, package_dir, template_paths
+from pbp.base import yamlio
+from pbp.engine.campaign import open_campaign
+from pbp.model import events as ev, ruleset
+from pbp.model.dice import Dice
+from pbp.model.orders import GmOrders, PlayerOrders
+from pbp.render.render import Renderer, package_dir, template_paths
 from tests.helpers import copy_example, pbp, unsealed, write
 
 EXAMPLE = package_dir("campaigns") / "d100"
@@ -79,7 +80,7 @@ def test_example_next_turn_plays(example):
 
 def test_example_shows_the_rules_in_its_archive():
     campaign = open_campaign(EXAMPLE)
-    from pbp import turn as turns
+    from pbp.engine import turn as turns
 
     kinds = set()
     for n in campaign.resolved_turns():
@@ -481,7 +482,7 @@ def public_events(events):
 
 
 def test_example_archive_public_posts_hold_no_secret():
-    from pbp import turn as turns
+    from pbp.engine import turn as turns
 
     campaign = open_campaign(EXAMPLE)
     names = {h: campaign.scenario.name(h) for h in campaign.roster}

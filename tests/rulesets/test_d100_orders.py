@@ -6,8 +6,9 @@ from __future__ import annotations
 import ast
 import textwrap
 
-from pbp import i18n, orders as od, yamlio
-from pbp.orders import PlayerOrders
+from pbp.base import i18n, yamlio
+from pbp.model import orders as od
+from pbp.model.orders import PlayerOrders
 
 from .test_d100_support import ruleset, scenario, setup_state, sheet
 

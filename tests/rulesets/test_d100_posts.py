@@ -15,11 +15,12 @@ import pytest
 bbcodepy = pytest.importorskip("bbcodepy", reason="a test dependency: pip install -e '.[test]'")
 from markdown_it import MarkdownIt
 
-from pbp import events as ev, i18n, yamlio
-from pbp.campaign import open_campaign
-from pbp.render import Renderer, template_paths
+from pbp.base import i18n, yamlio
+from pbp.engine.campaign import open_campaign
+from pbp.engine.turn import render_post, renderer, stored_events
+from pbp.model import events as ev
+from pbp.render.render import Renderer, template_paths
 from pbp.rulesets.d100 import D100
-from pbp.turn import render_post, renderer, stored_events
 from tests.helpers import copy_example, pbp, write
 
 from .test_d100_support import of, orders_from, resolve, ruleset, scenario, setup_state, sheet

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from pbp import events as ev
-from pbp.dice import Dice
-from pbp.errors import InputError
+from pbp.base.errors import InputError
+from pbp.model import events as ev
+from pbp.model.dice import Dice
 from pbp.rulesets.d100 import rules as R
 
 from .test_d100_support import SECRET, of, resolve, ruleset, scenario, setup_state, sheet
@@ -333,7 +333,7 @@ def test_end_of_level_moves_alignment_at_most_2_points():
     state = setup_state(rs, sc)
     new, events, _ = resolve(rs, sc, state, {}, gm={"fin_de_niveau": [{"joueur": "kira", "alignement": -2}]})
     assert new["characters"]["kira"]["light"] == 4 and new["level"] == 2
-    from pbp.orders import GmOrders
+    from pbp.model.orders import GmOrders
     refused = rs.check_gm(state, sc, GmOrders(1, orders={"fin_de_niveau": [{"joueur": "kira", "alignement": 3}]}))
     assert [r.key for r in refused] == ["end_of_level_limit"]
     assert refused[0].at == ("fin_de_niveau", 0, "alignement")

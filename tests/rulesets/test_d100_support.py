@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import copy
 
-from pbp.dice import Dice
-from pbp.events import Event
-from pbp import yamlio
-from pbp.orders import GmOrders, PlayerOrders, parse_player_orders
-from pbp.ruleset import Scenario
+from pbp.base import yamlio
+from pbp.model.dice import Dice
+from pbp.model.events import Event
+from pbp.model.orders import GmOrders, PlayerOrders, parse_player_orders
+from pbp.model.ruleset import Scenario
 from pbp.rulesets.d100 import D100
 
 SECRET = "d100-tests"

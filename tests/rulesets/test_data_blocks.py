@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbp import yamlio
+from pbp.base import yamlio
 from tests.helpers import pbp, write
 
 RULES = """\

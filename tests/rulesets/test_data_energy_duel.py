@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbp import yamlio
+from pbp.base import yamlio
 from tests.helpers import copy_example, pbp, write
 
 #: the page's table: face -> energy lost (rule 3)

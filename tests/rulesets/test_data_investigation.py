@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from pbp import yamlio
+from pbp.base import yamlio
 from tests.helpers import copy_example, pbp, write
 
 

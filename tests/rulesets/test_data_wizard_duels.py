@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from pbp import yamlio
+from pbp.base import yamlio
 from pbp.cli import main
 from tests.helpers import copy_example, pbp, write
 

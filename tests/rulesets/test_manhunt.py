@@ -5,9 +5,9 @@ import copy
 
 import pytest
 
-from pbp import events as ev, orders as od, ruleset
-from pbp.dice import Dice
-from pbp.ruleset import Refusals, Scenario
+from pbp.model import events as ev, orders as od, ruleset
+from pbp.model.dice import Dice
+from pbp.model.ruleset import Refusals, Scenario
 
 WORLD = {
     "cells": {

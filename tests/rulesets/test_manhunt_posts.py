@@ -13,9 +13,10 @@ import pytest
 bbcodepy = pytest.importorskip("bbcodepy", reason="a test dependency: pip install -e '.[test]'")
 from markdown_it import MarkdownIt
 
-from pbp import events as ev, i18n, yamlio
-from pbp.argtypes import compile_types
-from pbp.render import Renderer, template_paths
+from pbp.base import i18n, yamlio
+from pbp.model import events as ev
+from pbp.model.argtypes import compile_types
+from pbp.render.render import Renderer, template_paths
 from tests.helpers import copy_example, pbp
 from tests.rulesets.test_manhunt import Game
 from tests.test_escaping_parsers import tree
@@ -233,7 +234,7 @@ def test_an_escape_ends_the_report():
 
 @pytest.mark.parametrize("name, expected", [
     ("Aélis", "Départ d'Aélis"), ("Ysolde", "Départ d'Ysolde"), ("Hugo", "Départ d'Hugo"),
-    ("Hérisson", "Départ de Hérisson"),  # an aspirate h (pbp/grammar.yaml)
+    ("Hérisson", "Départ de Hérisson"),  # an aspirate h (pbp/render/grammar.yaml)
     ("Lucy", "Départ de Lucy"), ("Yannick", "Départ de Yannick"),
 ])
 def test_elision_before_a_vowel_and_a_mute_h(name, expected):

@@ -6,9 +6,9 @@ import copy
 import random
 from collections import Counter
 
-from pbp import ruleset
-from pbp.dice import Dice, FreeDice
-from pbp.orders import GmOrders, PlayerOrders
+from pbp.model import ruleset
+from pbp.model.dice import Dice, FreeDice
+from pbp.model.orders import GmOrders, PlayerOrders
 from pbp.rulesets.manhunt.world import labyrinth
 
 

@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from pbp.dice import FreeDice
+from pbp.balance.simulate import play_game
+from pbp.model.dice import FreeDice
 from pbp.rulesets.murder import Murder
-from pbp.simulate import play_game
 from tests.helpers import pbp
 
 

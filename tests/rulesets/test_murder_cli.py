@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pbp import yamlio
+from pbp.base import yamlio
 from tests.helpers import copy_example, pbp, unsealed, write
 
 NEXT = 9  # the example's next, unresolved turn

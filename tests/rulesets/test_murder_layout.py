@@ -92,7 +92,7 @@ def test_the_check_sees_every_kind_of_import(tmp_path):
         "import pbp.rulesets.murder.board\nimport pbp.rulesets.manhunt.world\n"
         "def f():\n    from pbp.rulesets.murder.resolve import Turn\n"
         "def g():\n    from . import checks\n    from .balance import legal_orders\n"
-        "from pbp.rulesets.murder import Murder\nfrom pbp.orders import Action\n", encoding="utf-8")
+        "from pbp.rulesets.murder import Murder\nfrom pbp.model.orders import Action\n", encoding="utf-8")
     assert imported("rules", tmp_path) == {"board", "resolve", "checks", "balance", "__init__"}
 
 

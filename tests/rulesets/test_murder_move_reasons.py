@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbp import events as ev
-from pbp.render import Renderer, template_paths
+from pbp.model import events as ev
+from pbp.render.render import Renderer, template_paths
 from pbp.rulesets.murder import Murder
 from tests.rulesets.test_murder_rules import P, make_state, only, play
 

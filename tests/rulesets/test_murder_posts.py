@@ -17,15 +17,16 @@ import pytest
 bbcodepy = pytest.importorskip("bbcodepy", reason="a test dependency: pip install -e '.[test]'")
 from markdown_it import MarkdownIt
 
-from pbp import events as ev, i18n
-from pbp.campaign import open_campaign
-from pbp.dice import Dice
-from pbp.orders import Action, PlayerOrders
-from pbp.render import Renderer, package_dir, template_paths
-from pbp.ruleset import Scenario
+from pbp.base import i18n
+from pbp.engine.campaign import open_campaign
+from pbp.engine.turn import render_post, renderer, stored_events
+from pbp.model import events as ev
+from pbp.model.dice import Dice
+from pbp.model.orders import Action, PlayerOrders
+from pbp.model.ruleset import Scenario
+from pbp.render.render import Renderer, package_dir, template_paths
 from pbp.rulesets.murder import Murder
 from pbp.rulesets.murder import rules as murder_rules
-from pbp.turn import render_post, renderer, stored_events
 from tests.helpers import copy_example, pbp, write
 
 WORLD = {"hall": "hall",

@@ -14,13 +14,14 @@ import copy
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from pbp import events as ev, i18n, orders as od, yamlio
-from pbp.campaign import open_campaign
-from pbp.dice import Dice
-from pbp.errors import InputError, PbpError
-from pbp.orders import Action, PlayerOrders
-from pbp.render import package_dir
-from pbp.ruleset import Scenario
+from pbp.base import i18n, yamlio
+from pbp.base.errors import InputError, PbpError
+from pbp.engine.campaign import open_campaign
+from pbp.model import events as ev, orders as od
+from pbp.model.dice import Dice
+from pbp.model.orders import Action, PlayerOrders
+from pbp.model.ruleset import Scenario
+from pbp.render.render import package_dir
 from pbp.rulesets.murder import Murder
 from pbp.rulesets.murder import rules as murder_rules
 from pbp.rulesets.murder.board import Board

@@ -22,13 +22,15 @@ import random
 
 import pytest
 
-from pbp import events as ev, turn, yamlio
-from pbp.campaign import open_campaign
-from pbp.dice import FreeDice
-from pbp.orders import PlayerOrders
-from pbp.render import Renderer, package_dir, template_paths
+from pbp.base import yamlio
+from pbp.engine import turn
+from pbp.engine.campaign import open_campaign
+from pbp.engine.turn import stored_events
+from pbp.model import events as ev
+from pbp.model.dice import FreeDice
+from pbp.model.orders import PlayerOrders
+from pbp.render.render import Renderer, package_dir, template_paths
 from pbp.rulesets.murder import Murder
-from pbp.turn import stored_events
 from tests.helpers import copy_example, pbp, unsealed, write
 
 SHEET_KEYS = {"player", "role", "lot", "sheet", "scores", "story", "job", "seniority", "alibi"}

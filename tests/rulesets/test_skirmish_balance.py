@@ -13,11 +13,11 @@ from fractions import Fraction
 
 import pytest
 
-from pbp import events as ev, ruleset
-from pbp.dice import Dice, FreeDice
-from pbp.orders import Action, GmOrders, PlayerOrders
+from pbp.balance.simulate import play_game
+from pbp.model import events as ev, ruleset
+from pbp.model.dice import Dice, FreeDice
+from pbp.model.orders import Action, GmOrders, PlayerOrders
 from pbp.rulesets.skirmish import Skirmish, bots, odds, resolve, rules as R
-from pbp.simulate import play_game
 from tests.helpers import simulate_json, copy_example, pbp
 from tests.rulesets.test_skirmish_support import Game, sheet
 

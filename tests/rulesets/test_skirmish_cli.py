@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from pbp import yamlio
-from pbp.campaign import open_campaign
+from pbp.base import yamlio
+from pbp.engine.campaign import open_campaign
 from tests.helpers import copy_example, pbp, write
 
 # the damage is forced as a total in the example's gm.yaml: no faces to show term by term

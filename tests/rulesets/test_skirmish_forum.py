@@ -14,8 +14,9 @@ cmarkgfm = pytest.importorskip("cmarkgfm", reason="a test dependency: pip instal
 from cmarkgfm.cmark import Options
 from markdown_it import MarkdownIt
 
-from pbp import events as ev, i18n
-from pbp.render import Renderer, template_paths
+from pbp.base import i18n
+from pbp.model import events as ev
+from pbp.render.render import Renderer, template_paths
 from pbp.rulesets.skirmish import Skirmish
 from tests.helpers import copy_example
 from tests.rulesets.test_skirmish_render import busy_game, render, setup_game

@@ -7,10 +7,11 @@ import re
 
 import pytest
 
-from pbp import events as ev, yamlio
-from pbp.dice import Dice
-from pbp.render import BBCodeFormatter, MarkdownFormatter, Renderer, template_paths
-from pbp.ruleset import Scenario
+from pbp.base import yamlio
+from pbp.model import events as ev
+from pbp.model.dice import Dice
+from pbp.model.ruleset import Scenario
+from pbp.render.render import BBCodeFormatter, MarkdownFormatter, Renderer, template_paths
 from pbp.rulesets.skirmish import Skirmish
 from tests.helpers import needs
 from tests.rulesets.test_skirmish_support import DICE_VERSION, Game, creature, sheet, stored
@@ -441,7 +442,7 @@ def test_the_skirmish_ends_when_only_one_players_characters_stand():
 
 
 def test_bots_play_whole_games_to_an_end():
-    from pbp.simulate import play_game
+    from pbp.balance.simulate import play_game
 
     g = Game({"aria": sheet("p1", "a", (0, 0)), "bran": sheet("p1", "a", (0, 2)),
               "dag": sheet("p2", "b", (9, 5)), "eli": sheet("p3", "b", (9, 7))})

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import copy
 
-from pbp import events as ev, orders as od
-from pbp.dice import Dice
-from pbp.orders import GmOrders
-from pbp.ruleset import Scenario
+from pbp.model import events as ev, orders as od
+from pbp.model.dice import Dice
+from pbp.model.orders import GmOrders
+from pbp.model.ruleset import Scenario
 from pbp.rulesets.skirmish import Skirmish
 
 #: the dice version these scenarios were written with: the rolls no test forces

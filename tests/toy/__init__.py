@@ -1,9 +1,9 @@
 """A minimal ruleset for testing the core: players walk along a line of rooms
 and may flip a coin. It shows the whole ruleset contract in a few lines."""
 
-from pbp import events as ev
-from pbp.orders import Action
-from pbp.ruleset import Refusal, Resolution, Ruleset
+from pbp.model import events as ev
+from pbp.model.orders import Action
+from pbp.model.ruleset import Refusal, Resolution, Ruleset
 
 
 class Toy(Ruleset):

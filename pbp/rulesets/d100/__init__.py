@@ -17,8 +17,8 @@ module that owns it:
 
 from __future__ import annotations
 
-from pbp import events as ev
-from pbp.ruleset import COMMANDS, ODDS, SIMULATE, Resolution, Ruleset
+from pbp.model import events as ev
+from pbp.model.ruleset import COMMANDS, ODDS, SIMULATE, Resolution, Ruleset
 
 from . import checks, rules as R, sheets as S
 from .commands import COMMANDS as DECLARED_COMMANDS

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pbp.dice import FreeDice
-from pbp.odds import Calculator, Param, Table, distribution, pct, versus
-from pbp.orders import Action, PlayerOrders
-from pbp.ruleset import Scenario
+from pbp.balance.odds import Calculator, Param, Table, distribution, pct, versus
+from pbp.model.dice import FreeDice
+from pbp.model.orders import Action, PlayerOrders
+from pbp.model.ruleset import Scenario
 
 from . import checks, rules as R
 

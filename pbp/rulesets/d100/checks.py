@@ -12,12 +12,12 @@ so far, so the check that would overdraw a gauge is the one refused.
 
 from __future__ import annotations
 
-from pbp import i18n
-from pbp.dice import parse as parse_dice
-from pbp.errors import InputError, PbpError
-from pbp.argtypes import ArgContext, compile_types
-from pbp.orders import action_index, normalize_id
-from pbp.ruleset import Refusals
+from pbp.base import i18n
+from pbp.base.errors import InputError, PbpError
+from pbp.model.dice import parse as parse_dice
+from pbp.model.argtypes import ArgContext, compile_types
+from pbp.model.orders import action_index, normalize_id
+from pbp.model.ruleset import Refusals
 
 from . import rules as R
 from .sheets import find_faction

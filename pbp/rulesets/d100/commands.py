@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 
-from pbp import i18n
-from pbp.dice import Dice, forum
-from pbp.errors import InputError
-from pbp.commands import Command, CommandRequest, CommandResult, Option, SetKey
+from pbp.base import i18n
+from pbp.base.errors import InputError
+from pbp.model.commands import Command, CommandRequest, CommandResult, Option, SetKey
+from pbp.model.dice import Dice, forum
 
 from .rules import generate_sheet
 

@@ -22,8 +22,8 @@ balance.py): this module only plays them.
 
 from __future__ import annotations
 
-from pbp import events as ev
-from pbp.orders import normalize_id
+from pbp.model import events as ev
+from pbp.model.orders import normalize_id
 
 from . import rules as R
 from .sheets import find_faction, sheet_data

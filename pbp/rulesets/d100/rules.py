@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from pbp.dice import parse as parse_dice
+from pbp.model.dice import parse as parse_dice
 
 #: parsed dice expressions, kept (a check parses the same `1d100` every time)
 dice_expr = lru_cache(maxsize=256)(parse_dice)

@@ -34,10 +34,10 @@ reads a file: the campaign hands the parsed YAML in.
 
 from __future__ import annotations
 
-from pbp import i18n
-from pbp.dice import parse as parse_dice
-from pbp.errors import InputError, PbpError
-from pbp.orders import normalize_id
+from pbp.base import i18n
+from pbp.base.errors import InputError, PbpError
+from pbp.model.dice import parse as parse_dice
+from pbp.model.orders import normalize_id
 
 SLOTS = ("inventaire", "equipement", "armement")
 SHEET_KEYS = ("nom", "physique", "logique", "mental", "pv", "force", "action", "alignement", "travers",

@@ -15,8 +15,8 @@ posts from generic templates (templates/data/), exact odds, bots.
 
 from __future__ import annotations
 
-from pbp import events as ev
-from pbp.ruleset import ODDS, SIMULATE, Resolution, Ruleset, Scenario, plain_copy
+from pbp.model import events as ev
+from pbp.model.ruleset import ODDS, SIMULATE, Resolution, Ruleset, Scenario, plain_copy
 
 from . import checks, rules as R
 from .resolve import Turn, set_up
@@ -149,7 +149,7 @@ def order_schema(data: dict) -> dict:
 
 
 def core_arg(arg) -> dict:
-    """An argument of the rules file in the core's argument types (pbp.argtypes):
+    """An argument of the rules file in the core's argument types (pbp.model.argtypes):
     a character in play other than the actor unless the rules say `alive: false`
     or `others: false`; a place (`adjacent: true`: one the actor may reach); an
     item (carried, unless `carried: false`); a direction; a number; a choice; else

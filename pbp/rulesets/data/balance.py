@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pbp.orders import Action, PlayerOrders
+from pbp.model.orders import Action, PlayerOrders
 
 from . import checks, rules as R
 
@@ -61,7 +61,7 @@ def order_context(rs, state: dict, scenario, handle: str) -> dict:
 
 def _cost_now(rs, action_id: str, state: dict, handle: str) -> int | None:
     """What an action costs `handle` now (None: free, or a price that depends on its argument)."""
-    from pbp.errors import PbpError
+    from pbp.base.errors import PbpError
 
     if action_id not in rs.program.costs:
         return None
@@ -74,7 +74,7 @@ def _cost_now(rs, action_id: str, state: dict, handle: str) -> int | None:
 def calculators(rs) -> dict:
     """One calculator per table (the chance of each row) and per check (the
     chance of success against a target given with --set target=N)."""
-    from pbp.odds import Calculator, Param
+    from pbp.balance.odds import Calculator, Param
 
     out = {}
     for table_id in rs.program.tables:
@@ -93,8 +93,8 @@ def _title(spec: dict, ident: str) -> str:
 
 def table_distribution(rs, table_id: str) -> list[tuple[dict, Fraction]]:
     """(row, exact probability) of each row of a table (sub-tables folded in)."""
+    from pbp.balance.odds import distribution
     from pbp.datarules.lint import rows_by_face, table_dice
-    from pbp.odds import distribution
 
     spec = rs.program.tables[table_id]
     faces = distribution(table_dice(spec))
@@ -106,8 +106,8 @@ def table_distribution(rs, table_id: str) -> list[tuple[dict, Fraction]]:
 
 
 def table_odds(rs, table_id: str):
+    from pbp.balance.odds import Table, pct
     from pbp.datarules.lint import table_dice
-    from pbp.odds import Table, pct
 
     spec = rs.program.tables[table_id]
     rows = []
@@ -146,7 +146,7 @@ def _yes_no_columns(spec: dict) -> list[str]:
 
 
 def check_odds(rs, check_id: str, target: int):
-    from pbp.odds import Table, distribution, pct
+    from pbp.balance.odds import Table, distribution, pct
 
     from .resolve import judge
 

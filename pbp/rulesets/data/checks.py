@@ -5,9 +5,9 @@ refusal names what would be valid."""
 
 from __future__ import annotations
 
-from pbp.argtypes import ArgContext, ArgType, compile_types
-from pbp.errors import ByLang, PbpError
-from pbp.ruleset import Refusals
+from pbp.base.errors import ByLang, PbpError
+from pbp.model.argtypes import ArgContext, ArgType, compile_types
+from pbp.model.ruleset import Refusals
 
 from . import rules as R
 
@@ -59,7 +59,7 @@ def _arg_kind(spec: dict):
 
 
 def arg_facts(state: dict, scenario) -> dict:
-    """What the argument types need to know (pbp.argtypes.ArgContext): the
+    """What the argument types need to know (pbp.model.argtypes.ArgContext): the
     characters of the game and those still in play."""
     return {"characters": {h: scenario.name(h) for h in state["characters"]},
             "alive": [h for h in state["characters"] if R.in_play(state, h)]}
@@ -104,7 +104,7 @@ def allowed(rs, state: dict, scenario, handle: str, action_id: str, first: bool 
             free_text: bool = True) -> list:
     """The orders of this one action `handle` may give now (each with an argument to
     try it with), each passing check_orders; `first`: stop at the first."""
-    from pbp.orders import Action, PlayerOrders
+    from pbp.model.orders import Action, PlayerOrders
 
     found = []
     for value in arg_values(rs, state, scenario, handle, action_id, free_text):
@@ -189,7 +189,7 @@ def gm_inputs(rs, scenario, raw: dict) -> tuple[dict, Refusals]:
     for name, value in (raw or {}).items():
         spec = specs.get(name)
         if spec is None:
-            from pbp import i18n
+            from pbp.base import i18n
 
             problems.add("unknown_input", (name,), name=name, valid=list(specs),
                          suggestion=i18n.closest(str(name), specs))
@@ -247,7 +247,7 @@ def _input_value(spec: dict, value, at: tuple, problems: Refusals):
 def scenario_problems(rs, scenario) -> list[PbpError]:
     """characters.yaml: a sheet per player at most, its keys stats or gauges of the
     rules (or `name`/`nom`), each value of its type."""
-    from pbp import i18n
+    from pbp.base import i18n
 
     program = rs.program
     known = list(program.stats) + list(program.gauges)

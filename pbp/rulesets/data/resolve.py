@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import math
 
-from pbp import events as ev
-from pbp.errors import PbpError
+from pbp.base.errors import PbpError
+from pbp.model import events as ev
 
 from . import rules as R
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from pbp import events as ev
 from pbp.datarules.format import word
 from pbp.datarules.program import canonical_name
+from pbp.model import events as ev
 
 LANGS = ("fr", "en")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_.]*)\}")

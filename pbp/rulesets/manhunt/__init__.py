@@ -8,10 +8,10 @@ bots, simulations and odds, world.py the labyrinth.
 
 from __future__ import annotations
 
-from pbp.errors import PbpError
-from pbp.events import Event
-from pbp.orders import Action
-from pbp.ruleset import ODDS, SIMULATE, Refusal, Resolution, Ruleset, Scenario
+from pbp.base.errors import PbpError
+from pbp.model.events import Event
+from pbp.model.orders import Action
+from pbp.model.ruleset import ODDS, SIMULATE, Refusal, Resolution, Ruleset, Scenario
 
 from . import checks, resolve, rules, views
 from .world import Labyrinth, labyrinth

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pbp.odds import Calculator, Param, Table, distribution, pct
-from pbp.orders import Action, PlayerOrders
-from pbp.ruleset import Scenario
+from pbp.balance.odds import Calculator, Param, Table, distribution, pct
+from pbp.model.orders import Action, PlayerOrders
+from pbp.model.ruleset import Scenario
 
 from . import checks, rules as r
 from .world import CLOSED, OPEN

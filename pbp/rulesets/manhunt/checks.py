@@ -9,10 +9,10 @@ messages.yaml.
 
 from __future__ import annotations
 
-from pbp.errors import InputError, PbpError
-from pbp.i18n import closest
-from pbp.orders import normalize_id
-from pbp.ruleset import Refusal, Refusals
+from pbp.base.errors import InputError, PbpError
+from pbp.base.i18n import closest
+from pbp.model.orders import normalize_id
+from pbp.model.ruleset import Refusal, Refusals
 
 from . import rules as r
 from .world import DEFAULT_DOOR

@@ -10,7 +10,7 @@ death), which every action, trap and fight goes through.
 
 from __future__ import annotations
 
-from pbp import events as ev
+from pbp.model import events as ev
 
 from . import actions, rules as r
 from .world import door_key, labyrinth

@@ -9,8 +9,8 @@ all ask these, so a rule is written once.
 
 from __future__ import annotations
 
-from pbp.dice import parse
-from pbp.orders import match_names, normalize_id
+from pbp.model.dice import parse
+from pbp.model.orders import match_names, normalize_id
 
 #: a Péji's `status` in the state
 ACTIVE, DEAD, ESCAPED = "active", "dead", "escaped"

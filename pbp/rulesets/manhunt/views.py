@@ -8,7 +8,7 @@ changes it and checks.py judges orders against it.
 
 from __future__ import annotations
 
-from pbp import events as ev
+from pbp.model import events as ev
 
 from . import rules as r
 

@@ -15,8 +15,8 @@ each hook to the module that owns it (README.md, "Layout"):
 
 from __future__ import annotations
 
-from pbp.events import GM, Players
-from pbp.ruleset import ODDS, SIMULATE, Resolution, Ruleset
+from pbp.model.events import GM, Players
+from pbp.model.ruleset import ODDS, SIMULATE, Resolution, Ruleset
 from pbp.rulesets.murder import checks, draw, resolve, rules
 from pbp.rulesets.murder.board import board_of
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from pbp.dice import parse as parse_dice
-from pbp.odds import Calculator, Param, Table, distribution, pct
-from pbp.orders import Action
-from pbp.ruleset import Scenario
+from pbp.balance.odds import Calculator, Param, Table, distribution, pct
+from pbp.model.dice import parse as parse_dice
+from pbp.model.orders import Action
+from pbp.model.ruleset import Scenario
 from pbp.rulesets.murder.board import board_of
 from pbp.rulesets.murder.rules import (DEAD, INNOCENT, INVESTIGATOR, MURDERER, PRISON, accusation_day,
                                        destinations, living, occupants, suspects)

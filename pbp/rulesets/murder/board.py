@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import heapq
 
-from pbp.grammar import split_article
-from pbp.orders import normalize_id
+from pbp.model.orders import normalize_id
+from pbp.model.vocabulary import split_article
 
 
 def bare(name) -> str:

@@ -10,16 +10,16 @@ with its `at`. Pure: no I/O, no printing.
 
 from __future__ import annotations
 
-from pbp.errors import InputError, PbpError
-from pbp.i18n import closest
-from pbp.orders import Action, normalize_id
-from pbp.record import Record
-from pbp.ruleset import Refusals
+from pbp.base.errors import InputError, PbpError
+from pbp.base.i18n import closest
+from pbp.base.record import Record
+from pbp.model.orders import Action, normalize_id
+from pbp.model.ruleset import Refusals
 from pbp.rulesets.murder.board import Board, board_of
 from pbp.rulesets.murder.rules import (ALIVE, DEAD, GENRES, INNOCENT, INVESTIGATOR, MAJORITIES, MURDERER,
                                        PRISON, ROLE_SCORES, TEXT_FIELDS, VOTE_COUNTS, accusation_day, destinations,
                                        living, movement_dice, next_accusation, occupants, own_genres, suspects)
-from pbp.schema import Index, show_path
+from pbp.model.schema import Index, show_path
 
 #: what each kind of ghost may do (any other action of the dead is refused)
 GHOST_ACTIONS = {INNOCENT: "hanter", MURDERER: "posseder"}

@@ -8,11 +8,11 @@ and shares nothing with one but the events that show the board.
 
 from __future__ import annotations
 
-from pbp import events as ev
-from pbp.dice import parse as parse_dice
-from pbp.errors import InputError
-from pbp.rulesets.murder.resolve import positions, summary
+from pbp.base.errors import InputError
+from pbp.model import events as ev
+from pbp.model.dice import parse as parse_dice
 from pbp.rulesets.murder.board import board_of
+from pbp.rulesets.murder.resolve import positions, summary
 from pbp.rulesets.murder.rules import (ALIVE, INNOCENT, INVESTIGATOR, MURDERER, ROLE_SCORES, clock, genres, lot,
                                        own_genres, public_rules, sheet, sheet_data, update_companions)
 

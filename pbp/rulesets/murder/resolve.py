@@ -20,7 +20,7 @@ which the set-up and `pbp status` show too.
 
 from __future__ import annotations
 
-from pbp import events as ev
+from pbp.model import events as ev
 from pbp.rulesets.murder.board import Board, board_of
 from pbp.rulesets.murder.rules import (ALIVE, DEAD, INNOCENT, INVESTIGATOR, MURDERER, PRISON, accusation_day, clock,
                                        forced_step, genres, movement_dice, murderers, occupants, outcome,

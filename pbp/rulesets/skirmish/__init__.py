@@ -18,7 +18,7 @@ each hook to the module that owns it:
 
 from __future__ import annotations
 
-from pbp.ruleset import ODDS, SIMULATE, Resolution, Ruleset
+from pbp.model.ruleset import ODDS, SIMULATE, Resolution, Ruleset
 
 from . import bots, checks, resolve, rules, sheets, views
 

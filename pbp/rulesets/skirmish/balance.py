@@ -18,8 +18,8 @@ from __future__ import annotations
 import copy
 from collections import deque
 
-from pbp.orders import normalize_id
-from pbp.ruleset import Scenario
+from pbp.model.orders import normalize_id
+from pbp.model.ruleset import Scenario
 
 from . import rules as R
 

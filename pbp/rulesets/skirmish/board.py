@@ -14,8 +14,8 @@ import math
 import re
 from collections import deque
 
-from pbp import i18n
-from pbp.orders import match_names, normalize_id
+from pbp.base import i18n
+from pbp.model.orders import match_names, normalize_id
 
 from .rules import CHARACTER, HARMFUL, NEIGHBOURS, alive, dist2, shown, spell_id, spell_range
 
@@ -73,7 +73,7 @@ def square(value) -> list[int] | None:
 
 def find(state: dict, name) -> str | None:
     """A unit by id, by name or by any unambiguous part of its name (accents, case
-    and spaces ignored: pbp.orders.match_names); None when none or several."""
+    and spaces ignored: pbp.model.orders.match_names); None when none or several."""
     if name is None:
         return None
     found = match_names(name, {uid: u["name"] for uid, u in state["units"].items()})

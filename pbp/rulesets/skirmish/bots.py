@@ -20,8 +20,8 @@ from __future__ import annotations
 import math
 from collections import deque
 
-from pbp.dice import parse as parse_dice
-from pbp.orders import Action
+from pbp.model.dice import parse as parse_dice
+from pbp.model.orders import Action
 
 from . import rules as R
 from .board import Board, Problem, in_reach, plan

@@ -10,8 +10,8 @@ checked for everything but placement (adjacency, range, path).
 
 from __future__ import annotations
 
-from pbp.orders import PlayerOrders, parse_actions
-from pbp.ruleset import Refusals
+from pbp.model.orders import PlayerOrders, parse_actions
+from pbp.model.ruleset import Refusals
 
 from . import views
 from .board import Board, Problem, actor, affordable, find, in_reach, plan

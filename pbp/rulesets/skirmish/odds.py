@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from pbp.odds import Calculator, Param, Table, distribution, pct
+from pbp.balance.odds import Calculator, Param, Table, distribution, pct
 
 from . import rules as R, sheets
 

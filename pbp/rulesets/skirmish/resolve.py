@@ -20,8 +20,8 @@ Turn 0 (`setup`) is the state sheets.py reads from the campaign's files.
 
 from __future__ import annotations
 
-from pbp import events as ev
-from pbp.ruleset import Resolution
+from pbp.model import events as ev
+from pbp.model.ruleset import Resolution
 
 from . import rules as R, sheets, views
 from .board import Problem, actor, affordable, plan

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import math
 
-from pbp.dice import DiceExpr, Term, parse as parse_dice
-from pbp.orders import normalize_id
+from pbp.model.dice import DiceExpr, Term, parse as parse_dice
+from pbp.model.orders import normalize_id
 
 CHARACTER, CREATURE, DOOR, OBJECT = "character", "creature", "door", "object"
 NPC_KINDS = (CREATURE, DOOR, OBJECT)

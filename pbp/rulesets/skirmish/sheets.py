@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 
-from pbp import i18n
-from pbp.dice import parse as parse_dice
-from pbp.errors import InputError, PbpError
-from pbp.orders import normalize_id
-from pbp.schema import Index, show_path
+from pbp.base import i18n
+from pbp.base.errors import InputError, PbpError
+from pbp.model.dice import parse as parse_dice
+from pbp.model.orders import normalize_id
+from pbp.model.schema import Index, show_path
 
 from .rules import CHARACTER, CHARACTERISTICS, DOOR, NPC_KINDS, OBJECT, SKILLS, STATS, WEAPON_TYPES, spell_id
 

@@ -17,8 +17,8 @@ form and the secrecy hook all show a state the same way.
 
 from __future__ import annotations
 
-from pbp import events as ev
-from pbp.dice import parse as parse_dice
+from pbp.model import events as ev
+from pbp.model.dice import parse as parse_dice
 
 from .rules import CHARACTER, CHARACTERISTICS, CREATURE, alive, players_standing, reduction
 

@@ -1,0 +1,570 @@
+"""The campaign folder: its files, its turns, atomic saving, and the lock.
+
+    campaigns/<name>/
+      campaign.yaml        ruleset, lang, format, dialect, roster, rules overrides
+      secret.yaml          the dice secret (git ignores it; pbp/engine/secret.py)
+      world.yaml           the ruleset's world
+      characters.yaml      character sheets (secret)
+      templates/           optional: this campaign's own templates
+      turns/000/state.yaml initial state (pbp setup)
+      turns/NNN/orders/<handle>.yaml, turns/NNN/gm.yaml   inputs of turn NNN
+      turns/NNN/...        outputs of turn NNN (pbp run)
+
+A turn is resolved when its state.yaml exists; it is written last.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import stat
+from contextlib import contextmanager
+from functools import cached_property
+from pathlib import Path
+
+from pbp.base import i18n, yamlio
+from pbp.base.errors import ErrorList, InputError, PbpError, UnknownRuleError, UnknownRulesetError
+from pbp.base.files import handle_file, read_bytes, refuse_kind
+from pbp.base.record import Record
+from pbp.model import ruleset as rulesets, schema
+from pbp.model.defaults import defaults, limits
+from pbp.render import formats
+
+CAMPAIGN_FILE = "campaign.yaml"
+#: the dice secret, in a file git ignores (pbp/engine/secret.py says why)
+SECRET_FILE = "secret.yaml"
+LOCK_FILE = ".pbp.lock"
+FORMATS = formats.EXTENSIONS  # format name -> post file extension; the formats are in pbp/render/formats.py
+DIALECTS = ("phpbb", "forumactif", "xenforo")
+CONFIG_KEYS = ("ruleset", "title", "lang", "format", "dialect", "secret", "players",
+               "rules", "default_orders", "limits", "deadline", "nmr")
+#: a forum handle: letters, digits, `_ - .` and single spaces inside ("Vieux Loup": phpBB
+#: and Forumactif allow them); its files are named by `handle_file`
+HANDLE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9_.-]| (?! ))*(?<! )$")
+#: what a turn folder (turns/NNN/) holds besides a player's report
+TURN_FOLDER = ("state.yaml", "rolls.yaml", "events.yaml", "turn.yaml", "gm.yaml", "orders", "private",
+               *(f"{post}.{ext}" for post in ("public", "gm") for ext in FORMATS.values()))
+#: handles a roster may not use (compared case-insensitively): the names of the public
+#: thread and the MJ in any language a forum may use, and the names a turn folder holds,
+#: so that no handle can be taken for an audience or a file
+RESERVED_HANDLES = frozenset({"gm", "public", "mj", "all", "tous"}
+                             | {n for name in TURN_FOLDER for n in (name, name.split(".")[0])})
+
+
+#: every file this process has written, so that a failure can say what is already on disk
+WRITTEN: list[Path] = []
+
+
+def atomic_write(path: Path, data: bytes | str) -> None:
+    """Write a file so that a reader sees the old content or the new, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    import tempfile  # here: the commands that only read do not need it
+
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+        WRITTEN.append(path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def set_yaml_key(path: Path, key: str, value) -> None:
+    """Set one top-level key of a YAML mapping file, atomically. A new key is
+    appended to the text, so the MJ's comments and layout stay as written."""
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    existing = (yamlio.loads(text, path.name) if text.strip() else None) or {}
+    if not isinstance(existing, dict):
+        raise PbpError("file_not_mapping", file=path.name)
+    wanted = {**existing, key: value}
+    new_text = None
+    if key not in existing:
+        new_text = text if text.endswith("\n") or not text else text + "\n"
+        new_text += ("\n" if existing else "") + yamlio.dumps({key: value})
+        if yamlio.loads(new_text, path.name) != wanted:  # e.g. a flow-style `{}` file
+            new_text = None
+    atomic_write(path, new_text if new_text is not None else yamlio.dumps(wanted))
+
+
+def read_text(path: Path, name: str) -> str:
+    """An MJ's file as text (see `read_bytes`), refused when it is not UTF-8."""
+    data = read_bytes(path, name)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("not_utf8", file=name) from None
+
+
+def read_secret(root: Path) -> str | None:
+    """The dice secret secret.yaml holds, or None without the file; a file that
+    holds none is refused on its line."""
+    path = root / SECRET_FILE
+    if not path.exists():
+        return None
+    text = read_text(path, SECRET_FILE)
+    data = yamlio.loads(text, SECRET_FILE, remember=True)
+    value = data.get("secret") if isinstance(data, dict) else None
+    if not isinstance(value, (str, int)) or isinstance(value, bool) or not str(value).strip():
+        raise InputError("secret_file_bad", file=SECRET_FILE, line=yamlio.line_of(text, ("secret",)))
+    return str(value)
+
+
+def place(problem: PbpError, texts: dict[str, str | None], file: str | None = None) -> PbpError:
+    """A ruleset's problem in an MJ's file, placed on its line: the ruleset knows the
+    path (`at`, a tuple, or a dotted `where`), the core knows the text."""
+    text = texts.get(problem.file or "")
+    if problem.line is None and text:
+        at = problem.params.get("at")
+        if at is None and isinstance(problem.params.get("where"), str):
+            at = tuple(problem.params["where"].split("."))
+        if isinstance(at, tuple):
+            problem.line = yamlio.line_of(text, at)
+    if file is not None:
+        problem.file = file
+    return problem
+
+
+def turn_name(n: int) -> str:
+    return f"{n:03d}"
+
+
+class Campaign(Record):
+    # no __slots__: the cached properties below keep their values in the instance's __dict__
+    FIELDS = ("root", "config", "text")
+
+    def __init__(self, root: Path, config: dict, text: str = ""):
+        self.root = root
+        self.config = config
+        #: campaign.yaml as written, to name the line of a problem found later
+        self.text = text
+
+    # -- configuration ------------------------------------------------------
+    @property
+    def lang(self) -> str:
+        return self.config.get("lang", "fr")
+
+    @property
+    def format(self) -> str:
+        return self.config.get("format", formats.DEFAULT)
+
+    @property
+    def dialect(self) -> str:
+        return self.config.get("dialect", "phpbb")
+
+    @cached_property
+    def secret(self) -> str:
+        """The dice secret: secret.yaml's (git ignores it), else campaign.yaml's in a
+        campaign made before (pbp/engine/secret.py); both and different, or neither, is refused."""
+        in_file = read_secret(self.root)
+        in_config = None if self.config.get("secret") is None else str(self.config["secret"])
+        if in_file is not None and in_config is not None and in_file != in_config:
+            raise InputError("secret_twice", file=SECRET_FILE)
+        found = in_file if in_file is not None else in_config
+        if not found:
+            raise InputError("secret_missing", file=SECRET_FILE)
+        return found
+
+    @property
+    def title(self) -> str:
+        return self.config.get("title", self.root.name)
+
+    @cached_property
+    def roster(self) -> dict[str, dict]:
+        return {str(h): (v if isinstance(v, dict) else {"character": str(v)})
+                for h, v in (self.config.get("players") or {}).items()}
+
+    @cached_property
+    def names(self) -> dict[str, str]:
+        """Forum handle -> character name (public: the forum knows who plays whom)."""
+        return {h: v.get("character", h) for h, v in self.roster.items()}
+
+    @cached_property
+    def ruleset(self) -> rulesets.Ruleset:
+        cls = rulesets.load_class(self.config["ruleset"])
+        return cls.for_campaign(self.root, self.config.get("rules") or {}, self.lang)
+
+    @cached_property
+    def scenario(self) -> rulesets.Scenario:
+        """world.yaml and characters.yaml, held to the ruleset's schemas, then to its
+        own checks (validate_scenario sees well-typed files)."""
+        errors: list[PbpError] = []
+        world, world_text = self._mj_file("world.yaml", errors)
+        characters, characters_text = self._mj_file("characters.yaml", errors)
+        if errors:
+            raise ErrorList(errors)
+        schemas = type(self.ruleset).schema()
+        context = self.schema_context(world, characters)
+        errors += schema.check(schemas.get("world"), world, file="world.yaml", text=world_text, context=context)
+        errors += schema.check(schemas.get("characters"), characters, file="characters.yaml", text=characters_text,
+                               context=context)
+        if errors:
+            raise ErrorList(errors)
+        scenario = rulesets.Scenario(world, characters, self.roster)
+        problems = self.ruleset.validate_scenario(scenario)
+        if problems:
+            texts = {"world.yaml": world_text, "characters.yaml": characters_text, CAMPAIGN_FILE: self.text}
+            raise ErrorList([place(p, texts) for p in problems])
+        return scenario
+
+    def schema_context(self, world: dict, characters: dict, **more) -> dict:
+        """What the references of a schema point into (pbp/model/schema.py)."""
+        return {"world": world, "characters": characters, "roster": list(self.roster), "rules": self.ruleset.rules,
+                "campaign": self.config, **more}
+
+    def _mj_file(self, name: str, errors: list) -> tuple[dict, str | None]:
+        """An optional file of the MJ's, loaded (a missing or empty one is {}) with its text."""
+        path = self.root / name
+        if not path.exists():
+            return {}, None
+        text = read_text(path, name)
+        data = yamlio.loads(text, name, remember=True)
+        if data is None:
+            return {}, text
+        if not isinstance(data, dict):
+            errors.append(PbpError("file_not_mapping", file=name, line=yamlio.line_of(text, ())))
+            return {}, text
+        return data, text
+
+    # -- turns ---------------------------------------------------------------
+    def turn_dir(self, n: int) -> Path:
+        return self.root / "turns" / turn_name(n)
+
+    def resolved_turns(self) -> list[int]:
+        turns = self.root / "turns"
+        if not turns.is_dir():
+            return []
+        found = []
+        for p in turns.iterdir():
+            if not p.name.isdigit():
+                continue  # notes, a backup folder...: not a turn
+            # `turns/³` is a digit to str.isdigit but no number; `turns/0002` beside `turns/002`
+            # would be turn 2 twice: a folder named like a turn is the turn's own name, or refused
+            if not p.name.isascii() or p.name != turn_name(int(p.name)):
+                expected = turn_name(int(p.name)) if p.name.isascii() else "NNN"
+                raise InputError("turn_folder_name", file=self.rel(p), expected=expected)
+            if (p / "state.yaml").exists():
+                found.append(int(p.name))
+        return sorted(found)
+
+    def last_turn(self) -> int | None:
+        """The last resolved turn (0 = set up only), or None before set-up."""
+        done = self.resolved_turns()
+        return done[-1] if done else None
+
+    def state(self, n: int, remember: bool = True) -> dict:
+        """Turn n's state.yaml, held to the ruleset's schema and its `validate_state`
+        (the MJ may have edited it by hand). `remember`: its parsed value kept in
+        the user's cache (yamlio.loads); not for a pass over every turn (`pbp
+        verify`), whose hundreds of states would push out what the everyday
+        commands read."""
+        path = self.turn_dir(n) / "state.yaml"
+        if not path.exists():
+            raise PbpError("turn_not_resolved", turn=n)
+        rel = self.rel(path)
+        text = read_text(path, rel)
+        data = yamlio.loads(text, rel, remember=remember)
+        if data is None:
+            data = {}
+        node = type(self.ruleset).schema().get("state")
+        if node is not None:
+            errors = schema.check(node, data, file=rel, text=text,
+                                  context=self.schema_context(self.scenario.world, self.scenario.characters,
+                                                              state=data))
+            if errors:
+                raise ErrorList(errors)
+        if not isinstance(data, dict):
+            raise PbpError("file_not_mapping", file=rel, line=yamlio.line_of(text, ()))
+        problems = self.ruleset.validate_state(data, self.scenario)
+        if problems:
+            raise ErrorList([place(p, {"state.yaml": text}, file=rel) for p in problems])
+        return data
+
+    @property
+    def limits(self) -> dict:
+        return limits(self.config.get("limits"))
+
+    @property
+    def post_limit(self) -> int:
+        """The longest post the campaign's forum takes: campaign.yaml's
+        `limits: post_chars`, else the forum's default (defaults.yaml)."""
+        own = (self.config.get("limits") or {}).get("post_chars")
+        if own is not None:
+            return own
+        forum = "markdown" if self.format == "markdown" else self.dialect
+        return defaults().get("post_chars_by_forum", {}).get(forum, self.limits["post_chars"])
+
+    @property
+    def nmr(self) -> dict:
+        """The missed-orders policy: after `flag_after` turns in a row without
+        orders the MJ is told; after `inactive_after` (None: never) the player
+        no longer counts as expected (reminders, missing lists)."""
+        return {**defaults()["nmr"], **(self.config.get("nmr") or {})}
+
+    def handle(self, typed) -> str:
+        """A handle as someone typed it, in any case (`--player Lucy`), as the
+        roster spells it; an unknown one is refused with the closest."""
+        text = str(typed)
+        if text in self.roster:
+            return text
+        by_fold = {h.casefold(): h for h in self.roster}
+        if text.casefold() in by_fold:
+            return by_fold[text.casefold()]
+        raise InputError("unknown_player", player=text, valid=list(self.roster),
+                         suggestion=i18n.closest(text, self.roster))
+
+    def order_files(self, n: int) -> list[tuple[str, Path]]:
+        """Every entry of turn n's orders/ folder but hidden ones, each with
+        the handle it is for: `lucy.yaml`, `Lucy.yml` -> lucy (the roster's
+        spelling); any other name as it is, for the caller to refuse. Two files
+        may claim one handle: the caller refuses both. Nothing is opened here:
+        see `read_input`."""
+        folder = self.turn_dir(n) / "orders"
+        if not folder.is_dir():
+            return {}
+        try:
+            entries = sorted(folder.iterdir())
+        except OSError as exc:
+            raise InputError("file_unreadable", file=self.rel(folder), reason=exc.strerror) from None
+        by_fold = {handle_file(h).casefold(): h for h in self.roster}
+        files = []
+        for path in entries:
+            if path.name.startswith("."):
+                continue
+            if path.suffix in (".yaml", ".yml"):
+                files.append((by_fold.get(path.stem.casefold(), path.stem), path))
+            else:
+                files.append((path.name, path))
+        return files
+
+    def has_input(self, path: Path) -> bool:
+        """Whether a name exists at all, a broken or looping link included (it
+        is then refused by name, not taken as absent)."""
+        return os.path.lexists(path)
+
+    def check_input(self, path: Path) -> Path:
+        """The real path of an input file, if pbp may read it: a regular file
+        inside the campaign folder (through symlinks that stay inside). Else an
+        InputError naming it and saying what it is. Opens nothing."""
+        rel = self.rel(path)
+        try:
+            mode = os.lstat(path).st_mode
+        except FileNotFoundError:
+            raise InputError("file_missing", file=rel) from None
+        except OSError as exc:
+            raise InputError("file_unreadable", file=rel, reason=exc.strerror) from None
+        if stat.S_ISLNK(mode):
+            try:
+                mode = os.stat(path).st_mode
+            except OSError as exc:
+                key = {errno.ELOOP: "symlink_loop", errno.ENOENT: "symlink_broken"}.get(exc.errno)
+                if key:
+                    raise InputError(key, file=rel) from None
+                raise InputError("file_unreadable", file=rel, reason=exc.strerror) from None
+        real = Path(os.path.realpath(path))
+        if not real.is_relative_to(self.root):  # a link, or a linked folder on the way
+            raise InputError("symlink_outside", file=rel)
+        refuse_kind(mode, rel)
+        return real
+
+    def read_input(self, path: Path, limit: int, limit_key: str) -> bytes:
+        """The bytes of an input file (an order file, gm.yaml) read without ever
+        blocking: checked first (`check_input`), opened non-blocking and without
+        following a link, checked again on the open file (it may have been
+        swapped), at most `limit` bytes read."""
+        rel = self.rel(path)
+        real = self.check_input(path)
+        flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        try:
+            fd = os.open(real, flags)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise InputError("symlink_loop", file=rel) from None
+            raise InputError("file_unreadable", file=rel, reason=exc.strerror) from None
+        try:
+            info = os.fstat(fd)
+            refuse_kind(info.st_mode, rel)
+            if info.st_size > limit:
+                raise InputError("file_too_large", file=rel, size=info.st_size, limit=limit, limit_key=limit_key)
+            chunks, size = [], 0
+            while size <= limit:
+                chunk = os.read(fd, limit + 1 - size)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+        except OSError as exc:
+            raise InputError("file_unreadable", file=rel, reason=exc.strerror) from None
+        finally:
+            os.close(fd)
+        if size > limit:  # it grew while read
+            raise InputError("file_too_large", file=rel, size=size, limit=limit, limit_key=limit_key)
+        return b"".join(chunks)
+
+    def gm_file(self, n: int) -> Path:
+        return self.turn_dir(n) / "gm.yaml"
+
+    def rel(self, path: Path) -> str:
+        """A path as the MJ sees it: relative to the campaign folder."""
+        try:
+            return str(Path(path).relative_to(self.root))
+        except ValueError:
+            return str(path)
+
+    # -- lock ----------------------------------------------------------------
+    @contextmanager
+    def lock(self):
+        """Two `pbp run` on one campaign cannot interleave: the second is refused."""
+        path = self.root / LOCK_FILE
+        while True:
+            try:
+                fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+                break
+            except FileExistsError:
+                if _stale(path):
+                    path.unlink(missing_ok=True)
+                    continue
+                raise PbpError("locked", file=self.rel(path)) from None
+        try:
+            os.write(fd, str(os.getpid()).encode())
+            os.close(fd)
+            yield
+        finally:
+            path.unlink(missing_ok=True)
+
+
+def _stale(path: Path) -> bool:
+    """A lock left by a process that no longer runs."""
+    try:
+        pid = int(path.read_text().strip() or "0")
+    except (OSError, ValueError):
+        return False
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
+def _check_limits(raw, bad) -> None:
+    """campaign.yaml `limits:`: known names, whole numbers of at least 1."""
+    if raw is None:
+        return
+    if not isinstance(raw, dict):
+        raise bad("limits_not_mapping", ("limits",))
+    known = defaults()["limits"]
+    for key, value in raw.items():
+        if key not in known:
+            raise bad("unknown_limit", ("limits", key), key=key, valid=list(known),
+                      suggestion=i18n.closest(str(key), known))
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise bad("bad_limit", ("limits", key), key=key, value=value)
+
+
+def open_campaign(path: str | Path) -> Campaign:
+    root = Path(path).resolve()
+    config_path = root / CAMPAIGN_FILE
+    if not config_path.exists():
+        above = next((folder for folder in root.parents if (folder / CAMPAIGN_FILE).is_file()), None)
+        if above is not None:  # run from inside a campaign (turns/006/): say where it is, do not guess
+            raise PbpError("no_campaign_but_above", file=Path(path) / CAMPAIGN_FILE, folder=str(above))
+        raise PbpError("no_campaign", file=Path(path) / CAMPAIGN_FILE)
+    text = read_text(config_path, CAMPAIGN_FILE)
+    config = yamlio.loads(text, CAMPAIGN_FILE, remember=True)
+    if not isinstance(config, dict):
+        raise PbpError("file_not_mapping", file=CAMPAIGN_FILE)
+
+    def bad(key, at, /, **params):
+        return PbpError(key, file=CAMPAIGN_FILE, line=yamlio.line_of(text, at), **params)
+
+    for key in config:
+        if key not in CONFIG_KEYS:
+            raise bad("unknown_key", (key,), key=key, valid=list(CONFIG_KEYS),
+                      suggestion=i18n.closest(str(key), CONFIG_KEYS))
+    for key in ("ruleset", "players"):  # the secret: secret.yaml, or here (pbp/engine/secret.py)
+        if not config.get(key):
+            raise bad("config_missing", (), key=key)
+    for key, default, valid in (("lang", "fr", i18n.LANGS), ("format", formats.DEFAULT, FORMATS),
+                                ("dialect", "phpbb", DIALECTS)):
+        value = config.get(key, default)
+        if isinstance(value, str) and value not in valid:  # not text at all: the schema below says so
+            raise bad("bad_choice", (key,), value=value, valid=list(valid))
+    if not isinstance(config["players"], dict):
+        raise bad("players_not_mapping", ("players",))
+    files: dict[str, str] = {}
+    for handle in config["players"]:
+        if not HANDLE.match(str(handle)):
+            raise bad("bad_handle", ("players", handle), handle=handle)
+        name = handle_file(handle).casefold()
+        if name in files:  # "Vieux Loup" and vieux_loup: one order file for two players
+            raise bad("handle_same_file", ("players", handle), handle=handle, other=files[name],
+                      name=f"{handle_file(handle)}.yaml")
+        files[name] = str(handle)
+        if name in RESERVED_HANDLES or str(handle).casefold() in RESERVED_HANDLES:
+            raise bad("reserved_handle", ("players", handle), handle=handle,
+                      reserved=sorted({n.split(".")[0] for n in RESERVED_HANDLES}))
+    if config.get("rules") is not None and not isinstance(config["rules"], dict):
+        raise bad("file_not_mapping", ("rules",))
+    _check_limits(config.get("limits"), bad)
+    errors = schema.check(_campaign_schema(), config, file=CAMPAIGN_FILE, text=text)
+    if errors:
+        raise ErrorList(errors)
+    campaign = Campaign(root, config, text)
+    try:
+        campaign.ruleset
+    except UnknownRuleError as exc:
+        exc.line = yamlio.line_of(text, ("rules", *exc.params["rule"].split(".")))
+        raise
+    except UnknownRulesetError as exc:
+        raise exc.located(CAMPAIGN_FILE, yamlio.line_of(text, ("ruleset",)))
+    check_overrides(campaign, config.get("rules"), CAMPAIGN_FILE, text)
+    return campaign
+
+
+def check_overrides(campaign: Campaign, rules, file, text: str) -> None:
+    """A `rules:` override (campaign.yaml's, or the one a turn's record says it was
+    played with) names rules the ruleset has, each with the shape of the value it
+    replaces (a number stays a number...): refused on its line of `file` otherwise."""
+    if not rules:
+        return
+    if not isinstance(rules, dict):
+        raise PbpError("file_not_mapping", file=file, line=yamlio.line_of(text, ("rules",)))
+    try:
+        rulesets.get(campaign.config["ruleset"], rules)
+    except UnknownRuleError as exc:
+        exc.file = file
+        exc.line = yamlio.line_of(text, ("rules", *exc.params["rule"].split(".")))
+        raise
+    rules_data = type(campaign.ruleset).shared_data()
+    errors = schema.check(schema.from_example(_overridden(rules_data, rules)), rules,
+                          file=file, text=text, path=("rules",))
+    if errors:
+        raise ErrorList(errors)
+
+
+def _overridden(data, overrides):
+    """The part of a ruleset's data a campaign's `rules:` override touches: what
+    their shapes are checked against (a schema of the whole data, hundreds of
+    numbers, for the few an MJ changes, would be built for nothing). A key the
+    data does not have was refused before (pbp.model.ruleset.merge_overrides)."""
+    if not isinstance(data, dict) or not isinstance(overrides, dict):
+        return data
+    return {str(k): _overridden(data[str(k)], v) for k, v in overrides.items() if str(k) in data}
+
+
+_CAMPAIGN_SCHEMA: list = []
+
+
+def _campaign_schema() -> schema.Node:
+    """The shapes of campaign.yaml (pbp/engine/campaign_schema.yaml), compiled once."""
+    if not _CAMPAIGN_SCHEMA:
+        _CAMPAIGN_SCHEMA.append(schema.load(Path(__file__).with_name("campaign_schema.yaml"))["campaign"])
+    return _CAMPAIGN_SCHEMA[0]
