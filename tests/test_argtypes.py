@@ -88,6 +88,13 @@ def test_an_unknown_place_is_refused_with_the_closest_name():
     assert "Cave voûtée" in error.text("fr")
 
 
+def test_a_name_several_places_share_asks_for_more_of_it():
+    rs = TypesRuleset({"aller": {"arg": "place"}}, facts={"places": {"n": "Tour nord", "s": "Tour sud"}})
+    error = one_error(rs, "actions:\n  - aller: tour\n")
+    assert error.text("en") == ("orders/lena.yaml:2: `tour` may mean several things: write more of the name. "
+                                "Valid values: Tour nord, Tour sud.")
+
+
 def test_an_item_not_carried_is_refused_naming_what_the_player_carries():
     rs = TypesRuleset({"utiliser": {"arg": "item"}, "jeter": {"arg": {"type": "list", "of": "item"}}})
     assert judged(rs, "actions:\n  - utiliser: corde\n")[0][0].arg == "corde"
@@ -155,8 +162,10 @@ def test_the_import_offers_the_names_the_type_offers():
 #: what each refusal of an argument says would be valid (its parameters)
 SAYS_VALID = {"arg_missing": "expected", "arg_type": "expected", "arg_range": "low", "bad_choice": "valid",
               "unknown_player_arg": "valid", "ambiguous_player_arg": "valid", "bad_target": "valid",
+              "arg_ambiguous_name": "valid",
               "arg_unknown_place": "valid", "arg_place_out_of_reach": "valid",
-              "arg_unknown_item": "valid", "arg_item_not_carried": "valid", "unknown_field": "valid", "field_missing": "field",
+              "arg_unknown_item": "valid", "arg_item_not_carried": "valid", "unknown_field": "valid",
+              "field_missing": "field",
               "list_length": "low", "text_too_long": "limit", "prose_too_long": "limit", "arg_unexpected": None}
 
 flags = st.fixed_dictionaries({}, optional={"optional": st.booleans()})

@@ -93,7 +93,8 @@ class ArgContext:
 
     `scenario` (the roster and its names), `limits` (the campaign's: how long a
     name or a prose may be; None: values already bounded, as when the rules check
-    what an order file gave, or the MJ's own), `actor` (whose orders: None for the MJ's), and
+    what an order file gave, or the MJ's own), `actor` (whose orders: None for the
+    MJ's), and
     `facts`, each optional, given by the ruleset (`Ruleset.arg_context`) for that
     player at that moment:
 
@@ -105,7 +106,6 @@ class ArgContext:
         items       {id: name}      every item the actor may know of
         carried     {id: name}      the items the actor carries
     """
-
 
     def __init__(self, scenario, limits: dict | None = None, actor: str | None = None, facts: dict | None = None):
         self.scenario, self.limits, self.actor, self.facts = scenario, limits, actor, facts or {}
@@ -358,8 +358,11 @@ def _one(value, known: dict, key: str, at: tuple, problems):
     found = match_names(value, known)
     if len(found) == 1:
         return found[0]
-    names = [known[k] for k in (found or known)]
-    problems.add(key, at, value=value, valid=names, suggestion=None if found else i18n.closest(str(value), names))
+    if found:  # several: the player writes more of the name
+        problems.add("arg_ambiguous_name", at, value=value, valid=[known[k] for k in found])
+        return None
+    names = list(known.values())
+    problems.add(key, at, value=value, valid=names, suggestion=i18n.closest(str(value), names))
     return None
 
 
