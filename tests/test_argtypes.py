@@ -8,9 +8,11 @@ from pathlib import Path
 
 import pytest
 import yaml
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from pbp.base.errors import PbpError
+from pbp.cli import main
 from pbp.model import orders as od
 from pbp.model.argtypes import ArgContext, ArgDefinitionError, compile_types
 from pbp.model.ruleset import Refusals, Resolution, Ruleset, Scenario
@@ -149,6 +151,18 @@ def test_the_order_form_lists_whom_the_player_may_target(tmp_path: Path):
     assert r.exit_code == 0, r.output
     assert "#   - stupefix: joueur    (en anglais\xa0: stun)\n#       parmi\xa0: Basile Ferrant\n" in r.output
     assert "Léna Corbeau\n" not in r.output  # not herself: `others` is the rules' default
+
+
+def test_the_import_asks_among_the_targets_the_type_allows(tmp_path: Path):
+    root = copy_example("wizard-duels", tmp_path)
+    def say(message):
+        return CliRunner().invoke(main, ["-C", str(root), "orders", "import", "--player", "lena", "-"], input=message)
+
+    r = say("Je lance Stupefix sur Léna !\n")  # herself: not a target the rules allow, so not read as one
+    assert r.exit_code == 1
+    assert "stupefix : il manque « stupefix ». Valeurs possibles : Basile Ferrant." in r.output
+    r = say("Je lance Stupefix sur Basile !\n")
+    assert r.exit_code == 0 and "  - stupefix: basile\n" in r.output
 
 
 def test_the_import_offers_the_names_the_type_offers():
