@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from pbp.base.errors import PbpError
 from pbp.cli import main
 from pbp.model import orders as od
-from pbp.model.argtypes import ArgContext, ArgDefinitionError, compile_types
+from pbp.model.argcontext import ArgContext
+from pbp.model.argtypes import ArgDefinitionError, compile_types
 from pbp.model.ruleset import Refusals, Resolution, Ruleset, Scenario
 from tests.helpers import copy_example, pbp
 

@@ -447,7 +447,8 @@ def standing_event(campaign: Campaign, state: dict) -> ev.Event | None:
 
 def order_form(campaign: Campaign, handle: str, n: int, state: dict) -> str:
     """The blank order form of `handle` for turn n, as `pbp orders` prints and writes it."""
-    from pbp.model.argtypes import ArgContext, compile_types
+    from pbp.model.argcontext import ArgContext
+    from pbp.model.argtypes import compile_types
     from pbp.render.render import Renderer, template_paths
 
     rs, scenario = campaign.ruleset, campaign.scenario

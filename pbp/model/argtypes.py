@@ -3,40 +3,27 @@
 A ruleset declares what each action takes (data.yaml: `actions: <id>: arg:`,
 named types under `arg_types:`; a data ruleset's rules.yaml `arg:`, translated
 by pbp/rulesets/data). A node is a type name, a named type, or a mapping with a
-`type`:
+`type`: text (prose), int (min, max), choice (values, aliases, en, en_values),
+direction, player / character (alive, others, in_sight), place (adjacent), item
+(carried), map (fields, short), list (of, min, max); any node may say
+`optional`, `default`, `en` (a field's English name) and `aliases`. The table
+of what each accepts: pbp/rulesets/README.md, "Argument types".
 
-    text (prose)                  the player's words: a name at most `text_chars`
-                                  long, or (`prose: true`) as long as a roleplay
-    int (min, max)                a whole number in a range (`number` too)
-    choice (values, aliases, en, en_values)
-                                  one of the values, or an alias, or its English word
-    player / character (alive, others, in_sight)
-                                  a character, by handle or name (`Wei` for Li-Wei)
-    place (adjacent)              a place; `adjacent: true`: one the actor may reach
-    item (carried)                an item; `carried: true` (the default): one they carry
-    direction (values...)         a choice whose values are the ruleset's directions
-    map (fields, short)           named fields; `short`: the field a bare value fills
-    list (of, min, max)           a list of `of` (a bare value is a list of one)
-
-Any node may say `optional: true`, `default:`, `en:` (a field's English name) and
-`aliases:`. `compile_types` turns the declarations into `ArgType`s; each checks a
-value with `check(value, context, at, problems)` (the value normalised, or None
-with a `Refusal` naming what would be valid), says what it takes (`describe`,
-for the order form), writes a value in English (`english`, for the import's
-English forms) and lists what a player may name (`offers`, for the import).
-
-What a type needs to know of the game comes from an `ArgContext`: the roster,
-the campaign's limits, and the facts the ruleset gives for one player
-(`Ruleset.arg_context`: the characters they may name, the places they may
-reach, the items they carry). A type whose facts are absent accepts any name of
-its shape: the order files are read before the state is known, and the
-ruleset's own checks judge them then (pbp/rulesets/README.md, "Argument types").
+`compile_types` turns the declarations into `ArgType`s; each checks a value
+with `check(value, context, at, problems)` (the value normalised, or None with
+a `Refusal` naming what would be valid), says what it takes (`describe`, for
+the order form), writes a value in English (`english`, for English forms) and
+lists what a player may name (`offers`, for the form and the import). What a
+type knows of the game comes from an `ArgContext` (pbp/model/argcontext.py);
+a type whose facts are absent accepts any name of its shape, and the ruleset's
+own checks judge it.
 """
 
 from __future__ import annotations
 
 from pbp.base import i18n
 from pbp.base.errors import ByLang
+from pbp.model.argcontext import ArgContext, match_names, normalize_id
 
 #: the type names a node may give, beside the named types of `arg_types`
 KINDS = ("text", "int", "number", "choice", "player", "character", "place", "item", "direction", "map", "list")
@@ -57,67 +44,6 @@ DIRECTIONS = {"values": ["nord", "est", "sud", "ouest"],
 
 class ArgDefinitionError(ValueError):
     """An argument declaration itself is wrong: a bug of the ruleset that ships it."""
-
-
-def normalize_id(word) -> str:
-    """`Déplacement normal` -> `deplacement_normal`."""
-    text = str(word)
-    if not text.isascii():  # (unicodedata is loaded only for accented words)
-        import unicodedata
-
-        text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return "_".join(text.lower().replace("-", " ").replace("'", " ").split())
-
-
-def match_names(word, names: dict) -> list:
-    """The keys of `names` (key -> name) a player's word may mean: a key itself,
-    else those whose key or whole name it is, else those whose name holds it from
-    the start of a word (`Wei` for Li-Wei, `sylvain`, `boucher de morn`), case,
-    accents and punctuation ignored. One: found; several: ambiguous; none: unknown.
-    Every name a player types goes through it (players, places, items)."""
-    if isinstance(word, str) and word in names:
-        return [word]
-    wanted = normalize_id(word)
-    if not wanted:
-        return []
-    exact = [k for k, name in names.items() if wanted in (normalize_id(k), normalize_id(name))]
-    if exact:
-        return exact
-    return [k for k, name in names.items() if "_" + wanted in "_" + normalize_id(name)]
-
-
-# -- the context: what a type needs to know of the game ----------------------------------
-
-class ArgContext:
-    """What the argument types know when they check a player's value.
-
-    `scenario` (the roster and its names), `limits` (the campaign's: how long a
-    name or a prose may be; None: values already bounded, as when the rules check
-    what an order file gave, or the MJ's own), `actor` (whose orders: None for the
-    MJ's), and
-    `facts`, each optional, given by the ruleset (`Ruleset.arg_context`) for that
-    player at that moment:
-
-        characters  {handle: name}  who may be named at all (default: the roster)
-        alive       handles         those in play (`character` with `alive: true`)
-        in_sight    handles         those the actor sees (`in_sight: true`)
-        places      {id: name}      every place
-        adjacent    {id: name}      the places the actor may reach from where they are
-        items       {id: name}      every item the actor may know of
-        carried     {id: name}      the items the actor carries
-    """
-
-    def __init__(self, scenario, limits: dict | None = None, actor: str | None = None, facts: dict | None = None):
-        self.scenario, self.limits, self.actor, self.facts = scenario, limits, actor, facts or {}
-
-    def characters(self) -> dict:
-        known = self.facts.get("characters")
-        if known is not None:
-            return dict(known)
-        return {h: self.scenario.name(h) for h in self.scenario.roster}
-
-    def name(self, handle) -> str:
-        return self.characters().get(handle) or self.scenario.name(handle)
 
 
 # -- the types ----------------------------------------------------------------------------

@@ -29,7 +29,8 @@ from pbp.base import i18n, yamlio
 from pbp.base.errors import ByLang, InputError, PbpError
 from pbp.base.record import FrozenRecord, Record
 from pbp.base.yamlio import Lines
-from pbp.model.argtypes import ArgContext, compile_types, match_names, normalize_id  # noqa: F401 (the rulesets' names)
+from pbp.model.argcontext import ArgContext, match_names, normalize_id  # noqa: F401 (the rulesets' names)
+from pbp.model.argtypes import compile_types
 from pbp.model.ruleset import Refusal, Refusals, Ruleset, Scenario
 
 TOP_KEYS = {"player": "player", "joueur": "player", "turn": "turn", "tour": "turn",

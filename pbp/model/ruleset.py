@@ -246,7 +246,7 @@ class Ruleset(ABC):
 
     def arg_context(self, state: dict, scenario: Scenario, player: str) -> dict:
         """What the argument types need to know of the game for `player` now
-        (pbp.model.argtypes.ArgContext: `characters`, `alive`, `in_sight`, `places`,
+        (pbp.model.argcontext.ArgContext: `characters`, `alive`, `in_sight`, `places`,
         `adjacent`, `items`, `carried`, each optional). The order form lists these
         as the player's choices and the import reads names among them. Default:
         nothing beyond the roster (the ruleset's checks judge the names)."""
@@ -277,7 +277,7 @@ class Ruleset(ABC):
         characters.yaml). Override it when a ruleset knows better (names that depend on
         the state in ways a path cannot say), with the same view as its checks."""
         from pbp.model import vocabulary
-        from pbp.model.argtypes import ArgContext
+        from pbp.model.argcontext import ArgContext
 
         view = self.order_context(state, scenario, player)
         context = ArgContext(scenario, actor=player, facts=self.arg_context(state, scenario, player))

@@ -13,7 +13,8 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 
-from pbp.model.argtypes import ArgContext, ArgType, Choice, Item, List, Mapping, NoArg, Place, compile_types
+from pbp.model.argcontext import ArgContext
+from pbp.model.argtypes import ArgType, Choice, Item, List, Mapping, NoArg, Place, compile_types
 
 #: letters NFKD does not take apart
 _LIGATURES = str.maketrans({"œ": "oe", "Œ": "oe", "æ": "ae", "Æ": "ae", "ß": "ss", "ø": "o", "Ø": "o",

@@ -15,7 +15,8 @@ from __future__ import annotations
 from pbp.base import i18n
 from pbp.base.errors import InputError, PbpError
 from pbp.model.dice import parse as parse_dice
-from pbp.model.argtypes import ArgContext, compile_types
+from pbp.model.argcontext import ArgContext
+from pbp.model.argtypes import compile_types
 from pbp.model.orders import action_index, normalize_id
 from pbp.model.ruleset import Refusals
 

@@ -6,7 +6,8 @@ refusal names what would be valid."""
 from __future__ import annotations
 
 from pbp.base.errors import ByLang, PbpError
-from pbp.model.argtypes import ArgContext, ArgType, compile_types
+from pbp.model.argcontext import ArgContext
+from pbp.model.argtypes import ArgType, compile_types
 from pbp.model.ruleset import Refusals
 
 from . import rules as R
@@ -59,7 +60,7 @@ def _arg_kind(spec: dict):
 
 
 def arg_facts(state: dict, scenario) -> dict:
-    """What the argument types need to know (pbp.model.argtypes.ArgContext): the
+    """What the argument types need to know (pbp.model.argcontext.ArgContext): the
     characters of the game and those still in play."""
     return {"characters": {h: scenario.name(h) for h in state["characters"]},
             "alive": [h for h in state["characters"] if R.in_play(state, h)]}
