@@ -21,7 +21,7 @@ import shutil
 import pytest
 
 from pbp.base import yamlio
-from pbp.engine import turn
+from pbp.engine import turn, turn_inputs, turn_posts
 from pbp.engine.campaign import open_campaign
 from pbp.model import ruleset
 from pbp.model.ruleset import COMMANDS, ODDS, SIMULATE, Ruleset
@@ -119,7 +119,7 @@ def test_bots_play_and_every_post_renders_and_replays(tmp_path, rid, source):
             other = campaign.replace(config={**campaign.config, "lang": lang})
             out = turn.compute(other, n)
             for fmt, ext in (("bbcode", "bbcode"), ("markdown", "md")):
-                turn.render_all(other, out, fmt)
+                turn_posts.render_all(other, out, fmt)
                 posts = {k: v.decode() for k, v in out.files.items() if k.endswith("." + ext)}
                 assert f"public.{ext}" in posts and f"gm.{ext}" in posts
                 for name, text in posts.items():
@@ -163,7 +163,7 @@ def test_the_order_form_round_trips(tmp_path, rid, source):
         wanted[handle] = [(a.id, a.arg) for a in actions]
     r = pbp("check", cwd=root)
     assert r.exit_code == 0, r.output
-    inputs = turn.gather(open_campaign(root), n + 1, state)
+    inputs = turn_inputs.gather(open_campaign(root), n + 1, state)
     got = {h: [(a.id, a.arg) for a in o.actions] for h, o in inputs.orders.items() if not o.default}
     # a form sent back with no action and no roleplay is an unfilled form: nothing sent
     assert got == {h: a for h, a in wanted.items() if a}

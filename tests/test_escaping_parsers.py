@@ -37,7 +37,7 @@ from cmarkgfm.cmark import Options
 from hypothesis import given, settings, strategies as st
 from markdown_it import MarkdownIt
 
-from pbp.render.render import BBCodeFormatter, MarkdownFormatter
+from pbp.render.formatters import BBCodeFormatter, MarkdownFormatter
 
 from tests.helpers import copy_example, pbp
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pbp.base.errors import PbpError
-from pbp.render import formats, render
+from pbp.render import formats, formatters
 from tests.helpers import copy_example, pbp
 
 VALID_FR = "Valeurs possibles : bbcode, markdown."
@@ -82,6 +82,6 @@ def test_every_registered_format_writes_its_posts_and_its_preview(skirmish):
 
 def test_the_renderer_refuses_a_name_it_does_not_have():
     with pytest.raises(PbpError) as caught:
-        render.formatter("html")
+        formatters.formatter("html")
     assert caught.value.text("en") == "`html` is not a valid value. Valid values: bbcode, markdown."
-    assert render.formatter("text").name == "text"  # the terminal's screens (pbp status, order forms)
+    assert formatters.formatter("text").name == "text"  # the terminal's screens (pbp status, order forms)

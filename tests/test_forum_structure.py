@@ -45,10 +45,12 @@ from bbcodepy.tags import create_simple_tag
 from cmarkgfm.cmark import Options
 from markdown_it import MarkdownIt
 
-from pbp.engine import loop, turn
+from pbp.engine import loop, turn, turn_posts, turn_record
 from pbp.engine.campaign import open_campaign
 from pbp.model import events as ev
-from pbp.render.render import ZWSP, BBCodeFormatter, Renderer, package_dir, template_paths
+from pbp.render.escaping import ZWSP
+from pbp.render.formatters import BBCodeFormatter
+from pbp.render.render import Renderer, package_dir, template_paths
 from tests.helpers import unsealed
 
 EXAMPLES = sorted(d.name for d in package_dir("campaigns").iterdir() if (d / "campaign.yaml").exists())
@@ -82,17 +84,17 @@ def posts(example: str, template: str):
         campaign, outs = computed(example, lang)
         for fmt, dialect in FORMATS:
             shown = switched(campaign, format=fmt, dialect=dialect or "phpbb")
-            rend = turn.renderer(shown, fmt)
+            rend = turn_posts.renderer(shown, fmt)
             for out in outs:
                 if (out.turn == 0) != setup:
                     continue
                 grouped = ev.by_audience(out.events)
-                for audience in turn.audiences(shown, out.events):
-                    name, player = turn._reader(audience)
+                for audience in turn_posts.audiences(shown, out.events):
+                    name, player = turn_posts._reader(audience)
                     if name != kind:
                         continue
                     where = f"{example} {lang} {fmt}/{dialect} turn {out.turn} {name}{' ' + player if player else ''}"
-                    yield where, fmt, dialect, turn.render_post(shown, out.turn, out.events, audience, rend, grouped)
+                    yield where, fmt, dialect, turn_posts.render_post(shown, out.turn, out.events, audience, rend, grouped)
 
 
 # -- HTML as a tree -------------------------------------------------------------------------
@@ -398,11 +400,11 @@ def core_outputs(root, tmp_path) -> dict[str, str]:
 
     campaign = open_campaign(root)
     rend = FootersOnly(tmp_path).renderer(campaign)
-    stored = turn.stored_events(campaign, 1)
+    stored = turn_record.stored_events(campaign, 1)
     stored.append(ev.private("lucy", "actions_ignored", player="lucy", reason="toy.no_backwards"))
     out = {}
     for name, audience in (("public", ev.PUBLIC), ("gm", ev.GM), ("private", ev.Players("lucy"))):
-        out[f"footer {name}"] = turn.render_post(campaign, 1, stored, audience, rend).lstrip("\n")
+        out[f"footer {name}"] = turn_posts.render_post(campaign, 1, stored, audience, rend).lstrip("\n")
     out["seal public"] = out["footer public"][len(unsealed(out["footer public"])):]
     out["footer public"] = unsealed(out["footer public"])
     for handle in ("lucy", "bob"):
@@ -452,7 +454,7 @@ def test_standing_says_each_characters_status_in_the_rulesets_words(tmp_path, mo
         {"name": "Zoé", "handle": "zoe", "status": "standing_dead"},
         {"name": "Max", "handle": "max", "status": "standing_playing", "params": {"unused": 1}}])
     root = toy(tmp_path / "toy", "fr", "bbcode")
-    events = turn.stored_events(open_campaign(root), 1)
+    events = turn_record.stored_events(open_campaign(root), 1)
     standing = [e for e in events if e.kind == "standing"]
     assert [e.audience for e in standing] == [ev.PUBLIC]
     assert standing[0].data["players"] == [
@@ -576,7 +578,7 @@ def test_an_english_campaigns_common_outputs_hold_no_french_word(tmp_path, fmt):
     ("## Tour 1\nTexte  \nsuite\\\nfin", "## Tour 1\nTexte  \nsuite\\\nfin"),
 ])
 def test_markdown_blocks(source, expected):
-    from pbp.render.render import markdown_blocks
+    from pbp.render.markdown_blocks import markdown_blocks
 
     assert markdown_blocks(source) == expected
     assert markdown_blocks(expected) == expected  # once is enough: the pass changes nothing more

@@ -13,7 +13,7 @@ import pytest
 from pbp.base.errors import PbpError
 from pbp.engine import seal
 from pbp.model import dice
-from pbp.render import render
+from pbp.render import escaping, formatters, markdown_blocks
 from tests.helpers import copy_example, pbp
 from tests.test_hostile_orders import no_hang
 
@@ -67,10 +67,10 @@ def test_long_runs_of_no_break_spaces_in_narration_cost_pbp_run_no_time(camp):
 
 def test_the_coordinates_pattern_on_its_worst_text():
     worst = "[" + ",".join("1" for _ in range(20_000))
-    assert cpu(lambda: render._COORDINATES.search(worst)) is None
+    assert cpu(lambda: formatters.COORDINATES.search(worst)) is None
     closed = "[" + ", ".join(str(i) for i in range(20_000)) + "]"
-    assert cpu(lambda: render._COORDINATES.fullmatch(closed)) is not None
-    assert render._COORDINATES.sub(lambda m: "(" + m.group(1) + ")", "[1,5] [1.5] [\u0661, \u0662] [-3 ;4]") == \
+    assert cpu(lambda: formatters.COORDINATES.fullmatch(closed)) is not None
+    assert formatters.COORDINATES.sub(lambda m: "(" + m.group(1) + ")", "[1,5] [1.5] [\u0661, \u0662] [-3 ;4]") == \
         "(1,5) [1.5] (\u0661, \u0662) (-3 ;4)"
 
 
@@ -78,7 +78,7 @@ def test_the_coordinates_pattern_on_its_worst_text():
 def test_the_narration_clean_up_on_its_worst_text(space):
     from pbp.render.narration import to_bbcode
 
-    fmt = render.formatter("bbcode", "phpbb")
+    fmt = formatters.formatter("bbcode", "phpbb")
     run = space * 50_000
     out = cpu(lambda: to_bbcode(f"> a{run}b\n\n- x{run}y\n- z\n", fmt))
     assert out == f"[quote]a{run}b\n[/quote]\n\n[list]\n[*]x{run}y\n[*]z\n[/list]"
@@ -116,16 +116,16 @@ def test_the_seal_lines_of_a_bundle_post_on_their_worst_text():
 
 
 @pytest.mark.parametrize("pattern, worst", [
-    (render._AUTOLINK_SPOTS, "a:" * 30_000 + "/" * 30_000 + "@" * 30_000),
-    (render._MD_LINE_START, (" " * 30_000 + "x\n") * 2 + "1" * 30_000 + "x"),
-    (render._MD_INDENT, (" " * 30_000 + "x\n") * 2),
-    (render._TERMINAL_ESCAPES, "\x1b]" + "a" * 30_000 + "\x1b[" + "0" * 30_000),
+    (escaping._AUTOLINK_SPOTS, "a:" * 30_000 + "/" * 30_000 + "@" * 30_000),
+    (escaping._MD_LINE_START, (" " * 30_000 + "x\n") * 2 + "1" * 30_000 + "x"),
+    (escaping._MD_INDENT, (" " * 30_000 + "x\n") * 2),
+    (escaping._TERMINAL_ESCAPES, "\x1b]" + "a" * 30_000 + "\x1b[" + "0" * 30_000),
 ], ids=["autolinks", "line-starts", "indents", "terminal-escapes"])
 def test_the_escaping_patterns_on_their_worst_text(pattern, worst):
     cpu(lambda: pattern.sub("", worst))
 
 
-@pytest.mark.parametrize("pattern", [render._MD_RULE, render._MD_UNDERLINE, render._MD_ITEM, render._MD_HEADING])
+@pytest.mark.parametrize("pattern", [markdown_blocks._MD_RULE, markdown_blocks._MD_UNDERLINE, markdown_blocks._MD_ITEM, markdown_blocks._MD_HEADING])
 @pytest.mark.parametrize("line", ["*" + " " * 50_000 + "x", "* " * 25_000 + "x", "1" * 50_000 + "x", "=" * 50_000 + " x"],
                          ids=["spaces", "stars", "digits", "equals"])
 def test_the_markdown_block_patterns_on_their_worst_lines(pattern, line):
@@ -134,7 +134,7 @@ def test_the_markdown_block_patterns_on_their_worst_lines(pattern, line):
 
 def test_bidi_marks_and_piles_of_combining_marks_in_a_roleplay_do_not_go_out(camp):
     """LRM/RLM/ALM are removed like the other bidi controls; a "zalgo" roleplay
-    (19,000 marks on one letter) keeps at most render.MAX_MARKS per letter."""
+    (19,000 marks on one letter) keeps at most escaping.MAX_MARKS per letter."""
     import yaml
 
     path = camp / "turns/004/orders/lucy.yaml"
@@ -150,5 +150,5 @@ def test_bidi_marks_and_piles_of_combining_marks_in_a_roleplay_do_not_go_out(cam
     assert shown
     for post in shown:
         assert not any(mark in post for mark in "\u200e\u200f\u061c")
-        assert "Lucy lit l'inscription : Z" + ("\u0301\u0316\u0483" * 3)[:render.MAX_MARKS] + "ut !" in post
+        assert "Lucy lit l'inscription : Z" + ("\u0301\u0316\u0483" * 3)[:escaping.MAX_MARKS] + "ut !" in post
         assert "Việt, Ти́бет." in post  # real accents stay

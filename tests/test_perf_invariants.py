@@ -23,7 +23,7 @@ import yaml
 from hypothesis import given, settings, strategies as st
 
 from pbp.base import usercache, yamldump, yamlio
-from pbp.engine import archive, turn
+from pbp.engine import archive, turn, turn_posts, turn_record
 from pbp.engine.campaign import open_campaign
 from pbp.model import dice as dice_mod, events as ev
 from pbp.render import render
@@ -109,23 +109,23 @@ def test_an_edited_template_is_compiled_again_and_a_cache_folder_that_cannot_be_
 
 def test_a_command_keeps_one_renderer_per_campaign_and_format(tmp_path):
     campaign = open_campaign(copy_example("manhunt", tmp_path))
-    bbcode = turn.renderer(campaign)
-    assert turn.renderer(campaign) is bbcode and turn.renderer(campaign, "bbcode") is bbcode
-    assert turn.renderer(campaign, "markdown") is not bbcode
-    assert turn.renderer(turn.as_recorded(campaign, turn.record_of(campaign, 3))) is bbcode
+    bbcode = turn_posts.renderer(campaign)
+    assert turn_posts.renderer(campaign) is bbcode and turn_posts.renderer(campaign, "bbcode") is bbcode
+    assert turn_posts.renderer(campaign, "markdown") is not bbcode
+    assert turn_posts.renderer(turn_record.as_recorded(campaign, turn_record.record_of(campaign, 3))) is bbcode
     pbp("status", cwd=campaign.root)  # each command starts from no Renderer
-    assert turn.renderer(campaign) is not bbcode
+    assert turn_posts.renderer(campaign) is not bbcode
 
 
 def test_a_turn_played_as_the_campaign_is_now_is_replayed_with_its_world_read_once(tmp_path):
     campaign = open_campaign(copy_example("manhunt", tmp_path))
     scenario = campaign.scenario
-    record = turn.record_of(campaign, 2)
-    assert turn.as_recorded(campaign, record) is campaign
-    other = turn.as_recorded(campaign, dict(record, render=dict(record["render"], format="markdown")))
+    record = turn_record.record_of(campaign, 2)
+    assert turn_record.as_recorded(campaign, record) is campaign
+    other = turn_record.as_recorded(campaign, dict(record, render=dict(record["render"], format="markdown")))
     assert other.format == "markdown" and other.scenario is scenario and other.ruleset is campaign.ruleset
     fewer = dict(record, roster={h: v for h, v in list(record["roster"].items())[:2]})
-    assert list(turn.as_recorded(campaign, fewer).scenario.roster) == list(fewer["roster"])
+    assert list(turn_record.as_recorded(campaign, fewer).scenario.roster) == list(fewer["roster"])
 
 
 def test_post_prints_the_post_the_turn_wrote_and_renders_again_only_when_asked_otherwise(tmp_path):
@@ -291,18 +291,18 @@ def test_events_yaml_names_the_logs_rolls_and_templates_get_them_whole(tmp_path)
         return []
     assert whole_rolls(stored) == []
     # read back: the very data the templates got when the turn was run
-    assert [e.to_dict() for e in turn.stored_events(campaign, 1)] == [e.to_dict() for e in out.events]
+    assert [e.to_dict() for e in turn_record.stored_events(campaign, 1)] == [e.to_dict() for e in out.events]
 
 
 def test_a_roll_that_is_not_the_logs_stays_whole():
     log = [{"label": "a.x", "expr": "1d6", "faces": [3], "total": 3}]
     other = {"label": "a.x", "expr": "1d6", "faces": [5], "total": 5}  # forced elsewhere, say
     events = [ev.public("k", mine=dict(log[0]), other=other, rolls=[dict(log[0])])]
-    stored = turn.stored_form(events, log)
+    stored = turn_record.stored_form(events, log)
     assert stored[0]["data"] == {"mine": {"roll": "a.x"}, "other": other, "rolls": [{"roll": "a.x"}]}
-    assert turn.resolve_rolls(stored[0], {"a.x": log[0]})["data"] == events[0].data
+    assert turn_record.resolve_rolls(stored[0], {"a.x": log[0]})["data"] == events[0].data
     with pytest.raises(ValueError, match="reference to a roll"):
-        turn.stored_form([ev.public("k", odd={"roll": "a.x"})], log)
+        turn_record.stored_form([ev.public("k", odd={"roll": "a.x"})], log)
 
 
 def test_an_archive_with_rolls_written_whole_reads_the_same_and_a_change_is_still_seen(tmp_path):
@@ -310,7 +310,7 @@ def test_an_archive_with_rolls_written_whole_reads_the_same_and_a_change_is_stil
     campaign = open_campaign(camp)
     for n in campaign.resolved_turns():  # as pbp wrote events.yaml before rolls were named by label
         path = campaign.turn_dir(n) / "events.yaml"
-        path.write_text(yamldump.dumps([e.to_dict() for e in turn.stored_events(campaign, n)]), encoding="utf-8")
+        path.write_text(yamldump.dumps([e.to_dict() for e in turn_record.stored_events(campaign, n)]), encoding="utf-8")
     assert "faces:" in (campaign.turn_dir(1) / "events.yaml").read_text(encoding="utf-8")
     r = pbp("verify", cwd=camp)
     # the events are read the same (no events.yaml difference); the turn codes, a hash
@@ -498,13 +498,15 @@ def test_the_benchmarks_helpers_are_importable():
 def test_no_pattern_is_compiled_by_importing_a_module():
     """pbp.base.patterns.Lazy: a module's regular expressions are compiled by their
     first use, and then behave as re.compile's."""
-    code = ("import pbp.render.render, pbp.base.i18n, pbp.engine.seal, pbp.engine.deadline, pbp.cli.help\n"
+    code = ("import pbp.render.render, pbp.render.escaping, pbp.render.markdown_blocks, pbp.base.i18n, "
+            "pbp.engine.seal, pbp.engine.deadline, pbp.cli.help\n"
             "from pbp.base.patterns import Lazy\n"
-            "mods = (pbp.render.render, pbp.base.i18n, pbp.engine.seal, pbp.engine.deadline, pbp.cli.help)\n"
+            "mods = (pbp.render.escaping, pbp.render.markdown_blocks, pbp.base.i18n, pbp.engine.seal, "
+            "pbp.engine.deadline, pbp.cli.help)\n"
             "lazy = [v for m in mods for v in vars(m).values() if isinstance(v, Lazy)]\n"
             "assert len(lazy) >= 25, len(lazy)\n"
             "assert all(v._compiled is None for v in lazy)\n"
-            "print(repr(pbp.render.render.normalise('a\\r\\nb\\x07c')))\n"
+            "print(repr(pbp.render.escaping.normalise('a\\r\\nb\\x07c')))\n"
             "print(sum(v._compiled is not None for v in lazy))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO)
     assert done.returncode == 0, done.stderr

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from pbp.base.errors import TemplateError
-from pbp.render.render import (BBCodeFormatter, MarkdownFormatter, Renderer, bbcode_escape, defuse_autolinks, markdown_escape,
-                        markdown_escape_inline, markdown_to_bbcode, normalise, template_paths)
+from pbp.render.escaping import bbcode_escape, defuse_autolinks, markdown_escape, markdown_escape_inline, normalise
+from pbp.render.formatters import BBCodeFormatter, MarkdownFormatter, markdown_to_bbcode
+from pbp.render.render import Renderer, template_paths
 from tests.helpers import needs
 
 NASTY = [
@@ -157,10 +158,10 @@ def test_normalise(text, expected):
 def test_printable_text_is_left_as_it_is(text):
     """normalise's shortcut: text whose every character is printable is returned
     as it came, since each of its patterns only changes unprintable characters."""
-    from pbp.render import render
+    from pbp.render import escaping
 
     slow = text
-    for pattern, repl in ((render._LINE_ENDINGS, "\n"), (render._TERMINAL_ESCAPES, ""), (render._INVISIBLE, "")):
+    for pattern, repl in ((escaping._LINE_ENDINGS, "\n"), (escaping._TERMINAL_ESCAPES, ""), (escaping._INVISIBLE, "")):
         slow = pattern.compiled.sub(repl, slow)
     assert normalise(text) == slow
     if text.isprintable():

@@ -1,10 +1,10 @@
 """Secrecy, checked on the public post as `pbp run` writes it.
 
 Every public post below is made by exactly the production path: turn.compute
-then turn.render_all for the example campaigns' archived turns; for the turns
+then turn_posts.render_all for the example campaigns' archived turns; for the turns
 played by bots (no campaign folder), the steps compute takes once the orders are
 read (Ruleset.resolve, turn.extra_events, the events stored as turn._finish
-stores them), then turn.render_all.
+stores them), then turn_posts.render_all.
 Each post is checked three ways:
 
 1. the public template was handed public events only (what the one audience
@@ -34,7 +34,7 @@ import pytest
 
 from pbp.base import yamlio
 from pbp.base.errors import PbpError
-from pbp.engine import turn as turns
+from pbp.engine import turn as turns, turn_inputs, turn_posts
 from pbp.engine.campaign import FORMATS, TURN_FOLDER, Campaign, open_campaign
 from pbp.model import events as ev, ruleset
 from pbp.model.dice import Dice
@@ -188,7 +188,7 @@ def example_posts(name: str, spy: PublicTemplate):
         for lang in LANGS:
             local = in_language(campaign, lang)
             for fmt, ext in FORMATS.items():
-                turns.render_all(local, out, fmt)
+                turn_posts.render_all(local, out, fmt)
                 yield n, lang, fmt, out.files[f"public.{ext}"].decode(), spy.take(), out
         for ext in FORMATS.values():
             archived = campaign.turn_dir(n) / f"public.{ext}"
@@ -239,7 +239,7 @@ def test_the_secrets_are_found_if_the_thread_got_the_mj_report(name, tmp_path, m
     for n in campaign.resolved_turns():
         out = turns.compute(campaign, n)
         for lang in LANGS:
-            turns.render_all(in_language(campaign, lang), out, "bbcode")
+            turn_posts.render_all(in_language(campaign, lang), out, "bbcode")
             problems = leaks(campaign.ruleset, campaign.scenario, out.state, out.events, spy.take(),
                              out.files["public.bbcode"].decode())
             found_secrets[n, lang] = [p for p in problems if p.startswith("secret value") and "post" in p]
@@ -307,7 +307,7 @@ def bot_turns(rid: str, count: int, root: Path, example: str | None = None):
             dice = Dice(secret, n)
             result = rs.resolve(pickle.loads(pickle.dumps(state)), scenario, orders, gm, dice)
             campaign = campaigns[made % 4]
-            events = list(result.events) + turns.extra_events(campaign, turns.TurnInputs(orders, gm, []), state)
+            events = list(result.events) + turns.extra_events(campaign, turn_inputs.TurnInputs(orders, gm, []), state)
             yield rs, scenario, output(n, result.state, events), campaign
             made += 1
             state = result.state
@@ -322,7 +322,7 @@ def output(n: int, state: dict, events) -> turns.TurnOutput:
 
 
 def bot_post(campaign, out) -> str:
-    turns.render_all(campaign, out)
+    turn_posts.render_all(campaign, out)
     return out.files[f"public.{FORMATS[campaign.format]}"].decode()
 
 
@@ -409,12 +409,12 @@ def test_no_handle_is_the_public_thread_or_the_mj():
     grouped = ev.by_audience([ev.private("gm", "x"), ev.gm("y"), ev.public("z")])
     assert [e.kind for e in grouped[ev.Players("gm")]] == ["x"]
     assert [e.kind for e in grouped[ev.GM]] == ["x", "y", "z"] and [e.kind for e in grouped[ev.PUBLIC]] == ["z"]
-    assert turns.post_path(ev.Players("gm"), "bbcode") == "private/gm.bbcode"
-    assert turns.post_path(ev.GM, "md") == "gm.md" and turns.post_path(ev.PUBLIC, "md") == "public.md"
+    assert turn_posts.post_path(ev.Players("gm"), "bbcode") == "private/gm.bbcode"
+    assert turn_posts.post_path(ev.GM, "md") == "gm.md" and turn_posts.post_path(ev.PUBLIC, "md") == "public.md"
     with pytest.raises(TypeError):
         ev.Event("x", {}, "public")
     with pytest.raises(TypeError):
-        turns.post_path(ev.Players("a", "b"), "md")
+        turn_posts.post_path(ev.Players("a", "b"), "md")
 
 
 def test_events_yaml_keeps_the_readable_form_and_reads_it_back():

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from pbp.engine import turn
+from pbp.engine import turn, turn_inputs
 from pbp.engine.campaign import open_campaign
 from tests.helpers import copy_example, pbp, unsealed, write
 
@@ -199,8 +199,8 @@ def test_a_second_status_judges_no_file_again_and_an_edited_file_is_judged_again
     root = toy(tmp_path / "c", "fr")
     orders(root, 1, "lucy.yaml", "actions: [avancer: 1]\n")
     gathered = []
-    real = turn.gather
-    monkeypatch.setattr(turn, "gather", lambda *a, **k: gathered.append(1) or real(*a, **k))
+    real = turn_inputs.gather
+    monkeypatch.setattr(turn_inputs, "gather", lambda *a, **k: gathered.append(1) or real(*a, **k))
     first = pbp("status", cwd=root)
     assert "lucy    Lucy        reçus     0" in first.stdout and gathered == [1]
     assert pbp("status", cwd=root).stdout == first.stdout and gathered == [1]

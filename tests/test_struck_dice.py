@@ -7,7 +7,8 @@ import re
 import pytest
 
 from pbp.model.dice import Dice
-from pbp.render.render import Renderer, ZWSP
+from pbp.render.escaping import ZWSP
+from pbp.render.render import Renderer
 from tests.helpers import needs
 
 DROPPED = {"4d6dl1": [2, 5, 5, 2], "4d6r1": [1, 4, 5, 5, 2]}

@@ -118,7 +118,7 @@ def render(table: Table, fmt: str = "text", dialect: str = "phpbb") -> str:
         line = lambda r: "  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip()
         out = [table.title, ""] + ([line(header)] if header else []) + [line(r) for r in rows]
         return "\n".join(out + [""] + table.notes).rstrip() + "\n"
-    from pbp.render.render import formatter
+    from pbp.render.formatters import formatter
 
     m = formatter(fmt, dialect)
     parts = [m.b(table.title), "", m.table(table.rows, table.header if any(table.header) else None)]

@@ -12,7 +12,7 @@ from pbp.cli.common import PbpCommand, campaign_of, commit, say, warn_secret_in_
 def status(ctx):
     """The MJ's overview of the current state (secret)."""
     from pbp.base.errors import PbpError
-    from pbp.engine import loop, seal, turn
+    from pbp.engine import loop, seal, turn, turn_posts, turn_record
     from pbp.engine.deadline import turn_deadline
 
     campaign = campaign_of(ctx)
@@ -21,10 +21,10 @@ def status(ctx):
     if n is None:
         raise PbpError("not_set_up")
     state = campaign.state(n)
-    rend = turn.renderer(campaign, "text")
+    rend = turn_posts.renderer(campaign, "text")
     rs, scenario = campaign.ruleset, campaign.scenario
     entries = rs.status(state, scenario)
-    record = turn.record_of(campaign, n)
+    record = turn_record.record_of(campaign, n)
     flag_after = campaign.nmr.get("flag_after")
     over = rs.is_over(state)
     states = {h: "out" for h in campaign.roster}
@@ -68,7 +68,7 @@ def verify(ctx):
     import difflib
 
     from pbp.base.i18n import shown
-    from pbp.engine import seal, turn
+    from pbp.engine import seal, turn, turn_posts, turn_record
     from pbp.engine.campaign import FORMATS
 
     campaign = campaign_of(ctx)
@@ -77,9 +77,9 @@ def verify(ctx):
     current = {"lang": campaign.lang, "format": campaign.format, "dialect": campaign.dialect}
     for n in campaign.resolved_turns():
         on_disk = turn.outputs_on_disk(campaign, n)
-        record = turn.record_of(campaign, n, remember=False)
+        record = turn_record.record_of(campaign, n, remember=False)
         # replayed as it was played: its recorded roster and rendering
-        replay = turn.as_recorded(campaign, record)
+        replay = turn_record.as_recorded(campaign, record)
         for key, was in (record.get("render") or {}).items():
             if current.get(key) != was:
                 say("verify_config_changed", turn=n, key=key, was=was, now=current.get(key))
@@ -87,13 +87,13 @@ def verify(ctx):
         if late:
             say("verify_roster_changed", turn=n, players=late)
         out = turn.compute(replay, n, at_deadline=True)  # as it was played: see turn.compute
-        if turn.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns
-            out.files.pop(turn.RECORD_FILE, None)
+        if turn_record.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns
+            out.files.pop(turn_record.RECORD_FILE, None)
         turn.record_as_archived(out, record)
         turn.as_archived(out, on_disk.get("events.yaml"))  # rolls whole, as archives had them before
         for fmt, ext in FORMATS.items():
             if any(name.endswith("." + ext) for name in on_disk):
-                turn.render_all(replay, out, fmt)
+                turn_posts.render_all(replay, out, fmt)
         seal.seal_output(replay, out, seal.previous_of(campaign, n, codes))
         diffs = sorted(set(on_disk) ^ set(out.files) | {k for k in on_disk if out.files.get(k) != on_disk[k]})
         if not diffs:

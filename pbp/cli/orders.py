@@ -25,13 +25,13 @@ def orders(ctx, handle, write_file):
     if handle is None:
         raise click.MissingParameter(ctx=ctx, param=next(p for p in ctx.command.params if p.name == "handle"))
     from pbp.base.errors import PbpError
-    from pbp.engine import turn
+    from pbp.engine import turn_inputs
     from pbp.engine.campaign import atomic_write
 
     campaign = campaign_of(ctx)
     handle = campaign.handle(handle)
-    n, state = turn.next_turn_of(campaign, handle, "player_out_no_form")
-    text = turn.order_form(campaign, handle, n, state)
+    n, state = turn_inputs.next_turn_of(campaign, handle, "player_out_no_form")
+    text = turn_inputs.order_form(campaign, handle, n, state)
     if write_file:
         from pbp.engine.campaign import handle_file
 
@@ -58,7 +58,7 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
     nothing written)."""
     from pbp.base import i18n
     from pbp.base.errors import InputError
-    from pbp.engine import turn
+    from pbp.engine import turn_inputs, turn_posts
     from pbp.engine.campaign import atomic_write
     from pbp.plaintext import import_orders
 
@@ -76,7 +76,7 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
     for note in notes:
         click.echo(note.text(lang), err=True)
     if write_file and not force:
-        existing = [p for h, p in campaign.order_files(turn.next_turn(campaign)) if h == handle]
+        existing = [p for h, p in campaign.order_files(turn_inputs.next_turn(campaign)) if h == handle]
         if existing:
             raise InputError("import_exists", file=campaign.rel(existing[0]))
     result = import_orders.import_message(campaign, handle, text)
@@ -105,7 +105,7 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
         say("import_check_ok", actions=_n_actions(lang, len(result.receipt["actions"])))
     click.echo("")
     say("import_receipt")
-    click.echo(turn.renderer(campaign, fmt).render("receipt", title=campaign.title, **result.receipt), nl=False)
+    click.echo(turn_posts.renderer(campaign, fmt).render("receipt", title=campaign.title, **result.receipt), nl=False)
     if result.problems:
         ctx.exit(1)
 
@@ -116,11 +116,11 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
 def check(ctx, n):
     """Validate the submitted orders; list who has not sent any."""
     from pbp.base import i18n
-    from pbp.engine import loop, turn
+    from pbp.engine import loop, turn_inputs
 
     campaign = campaign_of(ctx)
     lang = campaign.lang
-    n = turn.check_turn_number(campaign, n)
+    n = turn_inputs.check_turn_number(campaign, n)
     report = loop.check_turn(campaign, n)
     inputs = report.inputs
     for error in inputs.errors + report.forced:
@@ -188,13 +188,13 @@ def _n_actions(lang: str, count: int) -> str:
 @click.pass_context
 def receipt(ctx, handle, n, fmt):
     """What pbp understood of a player's orders, ready to paste into a private message."""
-    from pbp.engine import loop, turn
+    from pbp.engine import loop, turn_inputs, turn_posts
 
     campaign = campaign_of(ctx)
     handle = campaign.handle(handle)
-    n = turn.check_turn_number(campaign, n)
+    n = turn_inputs.check_turn_number(campaign, n)
     context = loop.receipt(campaign, handle, n)
-    click.echo(turn.renderer(campaign, fmt).render("receipt", title=campaign.title, **context), nl=False)
+    click.echo(turn_posts.renderer(campaign, fmt).render("receipt", title=campaign.title, **context), nl=False)
 
 
 @click.command(cls=PbpCommand)
@@ -203,10 +203,10 @@ def receipt(ctx, handle, n, fmt):
 @click.pass_context
 def remind(ctx, n, fmt):
     """A reminder post: who has not sent valid orders yet, and the deadline."""
-    from pbp.engine import loop, turn
+    from pbp.engine import loop, turn_inputs, turn_posts
 
     campaign = campaign_of(ctx)
-    n = turn.check_turn_number(campaign, n)
+    n = turn_inputs.check_turn_number(campaign, n)
     context = loop.reminder(campaign, n)
-    click.echo(turn.renderer(campaign, fmt).render("remind", title=campaign.title, names=campaign.names,
+    click.echo(turn_posts.renderer(campaign, fmt).render("remind", title=campaign.title, names=campaign.names,
                                                    **context), nl=False)

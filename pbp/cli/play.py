@@ -22,12 +22,12 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes, at_deadline)
     """Resolve the next turn, write its outputs, commit."""
     from pbp.base import i18n
     from pbp.base.errors import PbpError
-    from pbp.engine import seal, turn
+    from pbp.engine import seal, turn, turn_inputs, turn_posts
 
     campaign = campaign_of(ctx)
     warn_secret_in_config(campaign)
     with campaign.lock():
-        n = turn.check_turn_number(campaign, n)
+        n = turn_inputs.check_turn_number(campaign, n)
         # what `pbp status` says of the archive, said before a new turn is sealed on top of it
         codes = seal.archive_codes(campaign, upto=n - 1, remembered=True)
         problems = seal.problems(campaign, codes)
@@ -55,7 +55,7 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes, at_deadline)
             click.echo(refusal.text(campaign.lang), err=True)
         if dry_run:
             _say_played(campaign, out.inputs, err=True)
-        turn.render_all(campaign, out, fmt)
+        turn_posts.render_all(campaign, out, fmt)
         code = seal.seal_output(campaign, out, seal.previous_of(campaign, n, codes))
         for warning in out.warnings:
             click.echo(warning.text(campaign.lang), err=True)
@@ -105,12 +105,12 @@ def _resolve(ctx, campaign, n: int, at_deadline: bool):
     the run (`_refuse_refused_files`); at the deadline its player plays as the
     policy says (pbp.engine.at_deadline)."""
     from pbp.base.errors import PbpError
-    from pbp.engine import turn
+    from pbp.engine import turn, turn_inputs
 
     state = campaign.state(n - 1)
     if campaign.ruleset.is_over(state):
         raise PbpError("game_over", turn=n - 1)
-    inputs = turn.gather(campaign, n, state)
+    inputs = turn_inputs.gather(campaign, n, state)
     if inputs.refused and not at_deadline and not inputs.mj_errors:
         _refuse_refused_files(ctx, campaign, n, inputs)
     return turn.compute(campaign, n, inputs, state=state, at_deadline=at_deadline)
@@ -215,12 +215,12 @@ def _which_post(ctx, n: int | None, handle: str | None, for_gm: bool):
 def _post_text(campaign, n: int, audience, fmt: str | None = None) -> str:
     """A post as the MJ pastes it: the one the turn wrote (what its seal covers), or
     rendered again from the turn's events in another format; its seal codes filled in."""
-    from pbp.engine import seal, turn
+    from pbp.engine import seal, turn_posts, turn_record
 
-    text = turn.archived_post(campaign, n, audience, fmt)
+    text = turn_posts.archived_post(campaign, n, audience, fmt)
     if text is None:
-        stored = turn.stored_events(campaign, n)
-        text = turn.render_post(campaign, n, stored, audience, turn.renderer(campaign, fmt)).encode()
+        stored = turn_record.stored_events(campaign, n)
+        text = turn_posts.render_post(campaign, n, stored, audience, turn_posts.renderer(campaign, fmt)).encode()
         _say_rendered_again(campaign, n, fmt)  # once it rendered: a refusal says only what is wrong
     code = seal.archive_codes(campaign, upto=n, remembered=True).get(n)
     return (seal.fill(text, code, seal.commitment(campaign.secret)) if code else seal.unfilled(text)).decode()
@@ -231,9 +231,9 @@ def _say_rendered_again(campaign, n: int, fmt: str | None) -> None:
     campaign's language, format or dialect changed since (a format asked with
     --format is rendered again on purpose)."""
     from pbp.base import i18n
-    from pbp.engine import turn
+    from pbp.engine import turn_record
 
-    was = turn.record_of(campaign, n).get("render")
+    was = turn_record.record_of(campaign, n).get("render")
     now = {"lang": campaign.lang, "format": fmt or campaign.format, "dialect": campaign.dialect}
     changed = [k for k in ("lang", "format", "dialect") if was and was.get(k) != now[k]
                and not (k == "format" and fmt) and not (k == "dialect" and now["format"] == "markdown")]

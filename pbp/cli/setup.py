@@ -132,7 +132,7 @@ def _with_lang(text: str, lang: str) -> str:
 def setup(ctx, fmt, no_commit):
     """Ruleset set-up (sheet draw, placement): writes turns/000/."""
     from pbp.base.errors import PbpError
-    from pbp.engine import seal, turn
+    from pbp.engine import seal, turn, turn_posts
 
     campaign = campaign_of(ctx)
     warn_secret_in_config(campaign)
@@ -140,7 +140,7 @@ def setup(ctx, fmt, no_commit):
         if campaign.last_turn() is not None:
             raise PbpError("already_set_up")
         out = turn.compute_setup(campaign)
-        turn.render_all(campaign, out, fmt)
+        turn_posts.render_all(campaign, out, fmt)
         code = seal.seal_output(campaign, out)
         written = turn.write(campaign, out)
         seal.record_printed(campaign, 0, code)

@@ -2,7 +2,7 @@
 understood of each file (the receipt to send back), and who to remind.
 
 Nothing here writes: each function reads the turn's inputs through the very
-code `pbp run` uses (turn.gather, turn.compute) and returns what the commands
+code `pbp run` uses (turn_inputs.gather, turn.compute) and returns what the commands
 print with the common templates (check, receipt, remind).
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pbp.base.errors import ForcedRollError, PbpError
 from pbp.base.record import Record
-from pbp.engine import turn
+from pbp.engine import turn, turn_inputs, turn_record
 from pbp.engine.campaign import Campaign
 from pbp.engine.deadline import turn_deadline
 from pbp.model import orders as od
@@ -21,7 +21,7 @@ class TurnCheck(Record):
 
     __slots__ = ("turn", "inputs", "forced", "unused", "rolls")
 
-    def __init__(self, turn: int, inputs: turn.TurnInputs, forced: list[PbpError] | None = None,
+    def __init__(self, turn: int, inputs: turn_inputs.TurnInputs, forced: list[PbpError] | None = None,
                  unused: list[PbpError] | None = None, rolls: list | None = None):
         self.turn = turn
         self.inputs = inputs
@@ -41,7 +41,7 @@ def check_turn(campaign: Campaign, n: int) -> TurnCheck:
     state = campaign.state(n - 1)
     if campaign.ruleset.is_over(state):
         raise PbpError("game_over", turn=n - 1)
-    inputs = turn.gather(campaign, n, state)
+    inputs = turn_inputs.gather(campaign, n, state)
     report = TurnCheck(n, inputs)
     if inputs.errors:
         return report
@@ -66,7 +66,7 @@ def action_lines(campaign: Campaign, actions: list[od.Action]) -> list[str]:
 
 def receipt(campaign: Campaign, handle: str, n: int) -> dict:
     """What pbp understood of `handle`'s orders for turn n, for the receipt template."""
-    inputs = turn.gather(campaign, n, campaign.state(n - 1))
+    inputs = turn_inputs.gather(campaign, n, campaign.state(n - 1))
     lines = not any(imported(path) for h, path in campaign.order_files(n) if h == handle)
     mine = [e.for_player(campaign.lang, lines) for e in inputs.by_player.get(handle, [])]
     orders = inputs.orders.get(handle)
@@ -112,7 +112,7 @@ def reminder(campaign: Campaign, n: int) -> dict:
     Only players who have something to order count (not a lost turn, not out
     of the game, not set inactive by the missed-orders policy)."""
     state = campaign.state(n - 1)
-    inputs = turn.gather(campaign, n, state)
+    inputs = turn_inputs.gather(campaign, n, state)
     missing = [h for h in inputs.missing + inputs.blank if h not in inputs.inactive]
     refused = [h for h in inputs.refused if h in campaign.roster]
     return dict(turn=n, missing=[h for h in campaign.roster if h in missing],
@@ -135,7 +135,7 @@ def public_fallback(campaign: Campaign, state: dict, n: int) -> list[str] | None
 
 # -- pbp status: where each player stands for the next turn's orders ---------------------
 
-def order_state(inputs: turn.TurnInputs, handle: str) -> str:
+def order_state(inputs: turn_inputs.TurnInputs, handle: str) -> str:
     """Where `handle` stands in a turn's gathered orders, as `pbp check`,
     `pbp remind` and `pbp run` judge them: refused (a file to fix), lost (a
     lost turn: nothing to order), valid, inactive (no longer expected), blank
@@ -160,7 +160,7 @@ REMEMBERED = 64
 
 
 def order_overview(campaign: Campaign, n: int, state: dict) -> dict:
-    """Turn n's orders as `pbp status` shows them, judged by `turn.gather` from
+    """Turn n's orders as `pbp status` shows them, judged by `turn_inputs.gather` from
     `state` (turn n-1's): `states` maps each handle of the roster to its
     `order_state`; `refused` lists every refused file's handle, one that is not
     in the roster too (as `pbp check` counts them); `deadline`, what each
@@ -178,7 +178,7 @@ def order_overview(campaign: Campaign, n: int, state: dict) -> dict:
         found = usercache.read_entry("orders", usercache.data_tag(), key)
         if isinstance(found, tuple) and len(found) == 2 and found[0] == key and isinstance(found[1], dict):
             return found[1]
-    inputs = turn.gather(campaign, n, state)
+    inputs = turn_inputs.gather(campaign, n, state)
     roster = campaign.roster
     overview = {"states": {h: order_state(inputs, h) for h in roster},
                 "refused": [h for h in roster if h in inputs.refused] + [h for h in inputs.refused if h not in roster],
@@ -191,7 +191,7 @@ def order_overview(campaign: Campaign, n: int, state: dict) -> dict:
 
 
 def _overview_key(campaign: Campaign, n: int) -> str | None:
-    """A digest of everything `turn.gather` reads to judge turn n's player
+    """A digest of everything `turn_inputs.gather` reads to judge turn n's player
     files, or None when an order file cannot be read as `gather` reads one (a
     FIFO, a folder, a link out of the campaign, too large): then they are judged
     each time, and say why."""
@@ -211,7 +211,8 @@ def _overview_key(campaign: Campaign, n: int) -> str | None:
     # the code that judges: pbp's core and the ruleset's own modules and data
     here = os.path.dirname(os.path.dirname(turn.__file__))  # pbp/
     code = [os.path.join(here, name)
-            for name in ("engine/turn.py", "model/orders.py", "engine/loop.py", "model/ruleset.py",
+            for name in ("engine/turn_inputs.py", "engine/turn_record.py", "engine/turn.py", "model/orders.py",
+                         "engine/loop.py", "model/ruleset.py",
                          "engine/campaign.py", "model/defaults.py", "model/defaults.yaml", "engine/at_deadline.py",
                          "messages.yaml")]
     folder = campaign.ruleset.folder()
@@ -222,7 +223,7 @@ def _overview_key(campaign: Campaign, n: int) -> str | None:
             path = campaign.root / name
             add(read_bytes(path, name) if path.is_file() else None)
         previous = campaign.turn_dir(n - 1)
-        for name in ("state.yaml", turn.RECORD_FILE):
+        for name in ("state.yaml", turn_record.RECORD_FILE):
             path = previous / name
             add(read_bytes(path, campaign.rel(path)) if path.is_file() else None)
         limit = campaign.limits["order_file_bytes"]
@@ -238,7 +239,7 @@ def _overview_key(campaign: Campaign, n: int) -> str | None:
 
 # -- at the deadline: what each player without valid orders plays ------------------------
 
-def deadline_lines(campaign: Campaign, inputs: turn.TurnInputs, ahead: bool = False) -> list[str]:
+def deadline_lines(campaign: Campaign, inputs: turn_inputs.TurnInputs, ahead: bool = False) -> list[str]:
     """One line per player without valid orders, in the campaign's language:
     who, why (nothing sent, a blank form, a refused file) and what they play
     (pbp.engine.at_deadline); `ahead`: said before the run (`pbp check`), where a

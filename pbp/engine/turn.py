@@ -1,11 +1,13 @@
-"""One turn, from its input files to its output bytes.
+"""One turn, from its inputs to its output bytes.
 
-    gather (orders + gm.yaml, validated) -> ruleset.resolve (with dice)
-    -> events -> render per audience -> files
+    gather (pbp.engine.turn_inputs: orders + gm.yaml, judged) -> ruleset.resolve
+    (with dice) -> events -> the turn's files (`compute`) -> its posts
+    (pbp.engine.turn_posts) -> the disk (`write`)
 
-Nothing is written here: `write` puts a computed turn on disk (state.yaml last,
-as the mark that the turn is resolved), and `pbp verify` compares a recomputed
-turn with the archive byte for byte.
+Nothing is written but by `write`, which puts a computed turn on disk
+(state.yaml last, as the mark that the turn is resolved); `pbp verify` compares
+a recomputed turn with the archive byte for byte. The turn's record (turn.yaml)
+and its events as archived: pbp.engine.turn_record.
 """
 
 from __future__ import annotations
@@ -13,77 +15,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pbp.base import i18n, yamlio
-from pbp.base.errors import ErrorList, ForcedRollError, InputError, PbpError
+from pbp.base.errors import ForcedRollError, InputError, PbpError
 from pbp.base.i18n import closest
 from pbp.base.record import Record
-from pbp.engine.campaign import FORMATS, Campaign, atomic_write, check_overrides, handle_file, read_bytes, read_text
+from pbp.engine.campaign import FORMATS, Campaign, atomic_write
 from pbp.engine.deadline import deadline_of, describe
+from pbp.engine.turn_inputs import TurnInputs, gather
+from pbp.engine.turn_record import RECORD_FILE, dice_version, record_of, stored_form
 from pbp.model import events as ev
 
 if TYPE_CHECKING:
-    # Imported where used: rendering by the commands that render (pbp check
-    # does not), reading orders and rolling dice by those that resolve a turn
-    # (pbp status and pbp post read the archive only).
-    from pbp.engine.at_deadline import Played
+    # Imported where used: reading orders and rolling dice by the commands that
+    # resolve a turn (pbp status and pbp post read the archive only).
     from pbp.model import orders as od
-    from pbp.render.render import Renderer
 
-#: the core's record of a turn: the roster and the rendering it was played with
-#: (so `pbp verify` replays it as it was), and the missed-orders counts
-RECORD_FILE = "turn.yaml"
 OUTPUT_FILES = ("state.yaml", "rolls.yaml", "events.yaml", RECORD_FILE)
-
-
-class TurnInputs(Record):
-    """A turn's orders as read and judged, every file in one pass."""
-
-    __slots__ = ("orders", "gm", "defaulted", "blank", "valid", "refused", "lost", "ignored", "errors",
-                 "by_player", "inactive", "played")
-
-    def __init__(self, orders: dict[str, od.PlayerOrders], gm: od.GmOrders, defaulted: list[str],
-                 blank: list[str] | None = None, valid: list[str] | None = None, refused: list[str] | None = None,
-                 lost: dict[str, str] | None = None, ignored: list[PbpError] | None = None,
-                 errors: list[PbpError] | None = None, by_player: dict[str, list[PbpError]] | None = None,
-                 inactive: list[str] | None = None, played: dict[str, Played] | None = None):
-        self.orders = orders  # what the rules get, in roster order (a refused file's player: see `played`)
-        self.gm = gm
-        self.defaulted = defaulted  # in play, and sent nothing (or an unfilled form): the default orders
-        self.blank = [] if blank is None else blank  # of them, who sent an unfilled form
-        self.valid = [] if valid is None else valid  # whose file was accepted
-        self.refused = [] if refused is None else refused  # whose file was refused (see errors)
-        self.lost = {} if lost is None else lost  # handle -> why their actions are ignored
-        self.ignored = [] if ignored is None else ignored  # files read and set aside, with why
-        self.errors = [] if errors is None else errors
-        self.by_player = {} if by_player is None else by_player  # each refused file's problems
-        self.inactive = [] if inactive is None else inactive  # in play, but no longer expected (missed orders)
-        #: what each player in play without valid orders plays at the deadline, and why (pbp.engine.at_deadline):
-        #: who sent nothing or a blank form, and whose file is refused
-        self.played = {} if played is None else played
-
-    def refuse(self, handle: str, problems: list[PbpError]) -> None:
-        self.errors += problems
-        self.by_player.setdefault(handle, []).extend(problems)
-        if handle not in self.refused:
-            self.refused.append(handle)
-
-    @property
-    def missing(self) -> list[str]:
-        """Who is still expected to send orders: in play, not set inactive."""
-        return [h for h in self.defaulted if h not in self.inactive]
-
-    @property
-    def mj_errors(self) -> list[PbpError]:
-        """The problems no deadline plays past: the MJ's own files (gm.yaml,
-        campaign.yaml's orders). A refused player file is not one of them."""
-        refusals = {id(p) for problems in self.by_player.values() for p in problems}
-        return [e for e in self.errors if id(e) not in refusals]
-
-    def raise_errors(self, at_deadline: bool = False) -> None:
-        """Every problem, refused player files included; `at_deadline`: only
-        the MJ's (each refused file's player plays as `played` says)."""
-        errors = self.mj_errors if at_deadline else self.errors
-        if errors:
-            raise ErrorList(errors)
 
 
 class TurnOutput(Record):
@@ -102,175 +48,7 @@ class TurnOutput(Record):
         self.inputs = inputs  # the orders it was played from (None: the set-up)
 
 
-def next_turn(campaign: Campaign) -> int:
-    last = campaign.last_turn()
-    if last is None:
-        raise PbpError("not_set_up")
-    return last + 1
-
-
-def next_turn_of(campaign: Campaign, handle: str, out_key: str) -> tuple[int, dict]:
-    """The next turn and the state it starts from, for a player who is to order
-    in it: refused when the game is over, or with `out_key` when the player is
-    no longer in play (`pbp orders` and `pbp orders import` each say it their way)."""
-    n = next_turn(campaign)
-    state = campaign.state(n - 1)
-    rs, scenario = campaign.ruleset, campaign.scenario
-    if rs.is_over(state):
-        raise PbpError("game_over", turn=n - 1)
-    if handle not in rs.players_to_play(state, scenario):
-        raise PbpError(out_key, player=handle, character=scenario.name(handle))
-    return n, state
-
-
-def check_turn_number(campaign: Campaign, n: int | None) -> int:
-    expected = next_turn(campaign)
-    if n is None:
-        return expected
-    if n < expected:
-        raise PbpError("turn_already_resolved", turn=n, expected=expected)
-    if n > expected:
-        raise PbpError("turn_not_reachable", turn=n, expected=expected)
-    return n
-
-
-def gather(campaign: Campaign, n: int, state: dict, previous: dict | None = None) -> TurnInputs:
-    """Every order of turn `n`, read and judged in one pass: every problem of
-    every file (`errors`), who is valid, refused, missing, and why. Nothing is
-    raised for bad orders: `raise_errors` does, for the commands that need
-    them all valid (`previous`: the record of turn n-1, see `record_of`).
-
-    Order files are a stranger's input: each must be a regular file inside the
-    campaign, named `<handle>.yaml`, and is read without blocking and within
-    the campaign's limits (`Campaign.read_input`); gm.yaml the same way."""
-    from pbp.model import orders as od
-
-    ruleset, scenario = campaign.ruleset, campaign.scenario
-    limits = campaign.limits
-    previous = previous if previous is not None else record_of(campaign, n - 1)
-    playing = ruleset.players_to_play(state, scenario)
-    lost = {h: why for h in playing if (why := ruleset.lost_turn(state, scenario, h))}
-    inputs = TurnInputs({}, od.GmOrders(n), [], lost=lost,
-                        inactive=[h for h in previous.get("inactive", []) if h in playing])
-    orders: dict[str, od.PlayerOrders] = {}
-    claimed: dict[str, list] = {}
-    for handle, path in campaign.order_files(n):
-        claimed.setdefault(handle, []).append(path)
-    for handle, paths in claimed.items():
-        source = campaign.rel(paths[0])
-        try:
-            if len(paths) > 1:  # lucy.yaml and Lucy.yml: which one would the player mean?
-                raise InputError("orders_duplicate", file=source, player=handle,
-                                 files=[campaign.rel(p) for p in paths])
-            path = paths[0]
-            campaign.check_input(path)  # a FIFO, a folder, a link outside: said by name, never opened
-            if path.suffix not in (".yaml", ".yml"):
-                backup = path.name.endswith("~") or path.suffix in (".bak", ".orig", ".swp")
-                raise InputError("orders_backup_copy" if backup else "orders_not_yaml", file=source)
-            if handle not in scenario.roster:
-                raise InputError("unknown_player_file", file=source, player=handle, valid=list(scenario.roster),
-                                 suggestion=closest(handle, scenario.roster))
-            if handle not in playing:  # out of the game: set aside, not an error of the turn
-                inputs.ignored.append(InputError("player_not_playing", file=source, player=handle))
-                continue
-            data = campaign.read_input(path, limits["order_file_bytes"], "order_file_bytes")
-        except PbpError as exc:
-            inputs.refuse(handle, [exc])
-            continue
-        parsed, problems = od.parse_player_orders(data, source, ruleset=ruleset, scenario=scenario, turn=n,
-                                                  expected_player=handle, limits=limits,
-                                                  facts=ruleset.arg_context(state, scenario, handle))
-        if parsed is not None and handle in lost:
-            # a lost turn: the file is accepted, its actions ignored, its roleplay kept
-            problems = [p for p in problems if not _about_actions(p, parsed)]
-            parsed = parsed.replace(actions=[], assumed=[])
-        elif parsed is not None:
-            problems = problems + od.check_rules(parsed, state, ruleset, scenario)
-        if problems:
-            inputs.refuse(handle, problems)
-            continue
-        if parsed.blank and handle not in lost:
-            # an unfilled form: as if nothing was sent; one still as `pbp orders --write`
-            # wrote it was not sent back at all (not yet): `pbp check` says so
-            if data != order_form(campaign, handle, n, state).encode():
-                inputs.blank.append(handle)
-            continue
-        orders[handle] = parsed
-        inputs.valid.append(handle)
-    for handle in playing:
-        if handle in lost and handle not in orders:
-            orders[handle] = od.PlayerOrders(handle, n, [], default=True)
-    _without_orders(campaign, state, n, inputs, [h for h in playing if h not in orders],
-                    {h: campaign.rel(paths[0]) for h, paths in claimed.items()}, orders)
-    gm_path = campaign.gm_file(n)
-    if campaign.has_input(gm_path):
-        source = campaign.rel(gm_path)
-        try:
-            data = campaign.read_input(gm_path, limits["gm_file_bytes"], "gm_file_bytes")
-        except PbpError as exc:
-            inputs.errors.append(exc)
-        else:
-            parsed_gm, problems = od.parse_gm(data, source, ruleset=ruleset, state=state, scenario=scenario,
-                                              turn=n, limits=limits)
-            inputs.errors += problems
-            inputs.gm = parsed_gm or inputs.gm
-    inputs.orders = {h: orders[h] for h in scenario.roster if h in orders}
-    return inputs
-
-
-def _without_orders(campaign: Campaign, state: dict, n: int, inputs: TurnInputs, handles: list[str],
-                    files: dict[str, str], orders: dict) -> None:
-    """What each player in play without valid orders plays (pbp.engine.at_deadline):
-    who sent nothing or a blank form is among the defaulted; a refused file's
-    player plays so only when the turn is played at the deadline (`compute`)."""
-    if not handles:
-        return
-    from pbp.engine.at_deadline import Policy
-
-    policy = Policy(campaign, state, n)
-    for handle in handles:
-        refused = handle in inputs.refused
-        if not refused:
-            inputs.defaulted.append(handle)
-        why = "refused" if refused else "blank" if handle in inputs.blank else "missing"
-        try:
-            played = policy.play(handle, why, files[handle] if refused else None)
-        except PbpError as exc:
-            inputs.errors.append(exc)
-            continue
-        inputs.played[handle] = played
-        orders[handle] = played.orders
-
-
-def _about_actions(problem: PbpError, orders: od.PlayerOrders) -> bool:
-    """Whether a refusal is about the action list (ignored on a lost turn)."""
-    actions_line = orders.lines.line(("actions",))
-    return problem.line is not None and actions_line is not None and problem.line >= actions_line and \
-        problem.key not in ("roleplay_not_text", "text_too_long", "player_mismatch", "turn_mismatch")
-
-
-# -- the core's record of a turn ---------------------------------------------------
-
-def record_of(campaign: Campaign, n: int, remember: bool = True) -> dict:
-    """The record of turn n (turns/NNN/turn.yaml), {} when there is none (an
-    archive from before records, or a turn not played). `remember`: as
-    `Campaign.state`'s."""
-    if n < 0:
-        return {}
-    path = campaign.turn_dir(n) / RECORD_FILE
-    if not path.exists():
-        return {}
-    text = read_text(path, campaign.rel(path))
-    data = yamlio.loads(text, campaign.rel(path), remember=remember)
-    fmt = (data.get("render") or {}).get("format") if isinstance(data, dict) and isinstance(data.get("render"), dict) else None
-    if fmt is not None and fmt not in FORMATS:  # a turn is replayed in a format pbp has, or refused
-        raise PbpError("bad_choice", file=campaign.rel(path), line=yamlio.line_of(text, ("render", "format")),
-                       value=fmt, valid=list(FORMATS))
-    rules = data.get("rules") if isinstance(data, dict) else None
-    if rules != (campaign.config.get("rules") or {}):  # the campaign's own were checked when it was opened
-        check_overrides(campaign, rules, campaign.rel(path), text)
-    return data if isinstance(data, dict) else {}
-
+# -- what the turn records (turn.yaml, read back by pbp.engine.turn_record) ---------
 
 def new_record(campaign: Campaign, inputs: TurnInputs | None, previous: dict,
                playing: list[str] | None = None, dice: int = 0) -> dict:
@@ -307,57 +85,6 @@ def new_record(campaign: Campaign, inputs: TurnInputs | None, previous: dict,
     record["missed"] = {h: missed[h] for h in roster if missed.get(h)}
     record["inactive"] = [h for h in roster if h in inactive]
     return record
-
-
-def dice_version(campaign: Campaign, n: int, previous: dict) -> int:
-    """The dice version turn n is played with: the one the campaign was set up
-    with, for its whole life (docs/dice.md, "Which version a turn uses").
-    Turn n > 0 takes turn n-1's (`previous`, its record); the set-up takes
-    the newest version, or, replayed, the one its record says (absent: 0).
-    No MJ chooses it once the secret is known: a turn whose record says
-    another version than its previous turn's replays DIFFERENT."""
-    from pbp.model import dice_versions
-
-    if n > 0:
-        return dice_versions.recorded(previous)
-    if campaign.last_turn() is not None:  # turn 0 is archived: this is its replay
-        return dice_versions.recorded(record_of(campaign, 0, remember=False))
-    return dice_versions.VERSION
-
-
-#: what campaign.yaml means when it does not say (Campaign.lang, .format, .dialect)
-DEFAULT_RENDER = {"lang": "fr", "format": "bbcode", "dialect": "phpbb"}
-
-
-def as_recorded(campaign: Campaign, record: dict) -> Campaign:
-    """The campaign as turn n was played: its recorded roster, rules overrides
-    and rendering (a player who joined later, a rules number or a format changed
-    since, leave it as it was)."""
-    if not record:
-        return campaign
-    roster = record.get("roster")
-    render = {k: v for k, v in (record.get("render") or {}).items() if v is not None}
-    same_roster = roster is None or roster == campaign.roster
-    # a record without `rules` is from before pbp recorded them: the campaign's rules
-    same_rules = "rules" not in record or (record["rules"] or {}) == (campaign.config.get("rules") or {})
-    if same_roster and same_rules and \
-            all(campaign.config.get(k, DEFAULT_RENDER.get(k)) == v for k, v in render.items()):
-        return campaign  # as it is now: its world, sheets and rules already read and checked
-    config = dict(campaign.config)
-    if roster is not None:
-        config["players"] = roster
-    if not same_rules:
-        config["rules"] = record["rules"]
-    config.update(render)
-    replayed = campaign.replace(config=config)
-    # what does not depend on the roster, the rules or the rendering is not read again
-    # (the ruleset, when the rules are the same; the scenario, when the roster is too)
-    kept = ("ruleset",) if same_rules else ()
-    kept += ("scenario",) if same_roster and same_rules else ()
-    for name in kept:
-        if name in campaign.__dict__:
-            replayed.__dict__[name] = campaign.__dict__[name]
-    return replayed
 
 
 def _plain(value):
@@ -443,38 +170,6 @@ def standing_event(campaign: Campaign, state: dict) -> ev.Event | None:
             item["params"] = dict(entry["params"])
         players.append(item)
     return ev.public("standing", players=players) if players else None
-
-
-def order_form(campaign: Campaign, handle: str, n: int, state: dict) -> str:
-    """The blank order form of `handle` for turn n, as `pbp orders` prints and writes it."""
-    from pbp.model.argcontext import ArgContext
-    from pbp.model.argtypes import compile_types
-    from pbp.render.render import Renderer, template_paths
-
-    rs, scenario = campaign.ruleset, campaign.scenario
-    types = compile_types(rs.rules)
-    context = ArgContext(scenario, campaign.limits, handle, rs.arg_context(state, scenario, handle))
-    actions = [dict(id=a, en=(spec or {}).get("en"), arg=types.action(rs.actions, a).describe(campaign.lang),
-                    spec=spec or {}, choices=_choices(types.action(rs.actions, a), context))
-               for a, spec in rs.actions.items()]
-    paths = template_paths(rs.id, campaign.lang, campaign.root, rs.folder())
-    return Renderer(paths, "text", lang=campaign.lang).render(
-        "orders_form", player=handle, character=scenario.name(handle), turn=n, actions=actions,
-        playing=handle in rs.players_to_play(state, scenario), hints=rs.order_context(state, scenario, handle),
-        # a lost turn, said at the top of the form (the reason: a message key of the ruleset)
-        lost=(lambda why: f"{rs.id}.{why}" if why else None)(rs.lost_turn(state, scenario, handle)))
-
-
-def _choices(arg, context) -> list[str]:
-    """The names a form lists for an argument: the characters, places or items the
-    ruleset's facts (`Ruleset.arg_context`) let this player name; none without facts
-    (a choice's values are in its description already)."""
-    from pbp.model.argtypes import Character, List, Named
-
-    item = arg.of if isinstance(arg, List) else arg
-    if not context.facts or not isinstance(item, (Character, Named)):
-        return []
-    return list((item.offers(context) or {}).values())
 
 
 def core_events(campaign: Campaign, n: int, record: dict, state: dict) -> list[ev.Event]:
@@ -599,53 +294,7 @@ def _finish(campaign, n, state, events, dice, warnings, record, files: bool = Tr
     return out
 
 
-# -- events.yaml: rolls by label -----------------------------------------------------
-#
-# The roll log (rolls.yaml) holds every roll of a turn, whole. events.yaml names
-# a roll of that log by its label, `{roll: <label>}`, where an event's data held
-# it whole: the same record, once. Reading events.yaml back puts each roll in
-# its place again (`resolve_rolls`), so a template gets the very data it got
-# when the turn was run. A roll that is not the log's, as the log has it, stays
-# whole. An archive written before (rolls whole in events.yaml) is read as it is,
-# and `pbp verify` compares it with its own form (`as_archived`).
-
-ROLL_REF = "roll"
-
-
-def stored_form(events: list[ev.Event], log: list[dict]) -> list[dict]:
-    """events.yaml's content: each event's readable form, the rolls of the log
-    given by label."""
-    by_label = {r["label"]: r for r in log}
-    return [_refer(e.to_dict(), by_label) for e in events]
-
-
-def _refer(value, by_label: dict):
-    if isinstance(value, dict):
-        label = value.get("label")
-        if type(label) is str and "total" in value and by_label.get(label) == value:
-            return {ROLL_REF: label}
-        if len(value) == 1 and ROLL_REF in value:
-            # it would read back as a reference: a ruleset's bug, said before anything is written
-            raise ValueError(f"event data holds {value!r}: a mapping of the one key {ROLL_REF!r} is events.yaml's "
-                             "reference to a roll of the log")
-        return {k: _refer(v, by_label) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_refer(v, by_label) for v in value]
-    return value
-
-
-def resolve_rolls(value, by_label: dict):
-    """events.yaml's data with each `{roll: <label>}` of the log replaced by a
-    copy of that roll's record."""
-    if isinstance(value, dict):
-        if len(value) == 1 and type(value.get(ROLL_REF)) is str and value[ROLL_REF] in by_label:
-            # a copy of its own, faces included: nothing shared between two places of the data
-            return {k: list(v) if isinstance(v, list) else v for k, v in by_label[value[ROLL_REF]].items()}
-        return {k: resolve_rolls(v, by_label) for k, v in value.items()}
-    if isinstance(value, list):
-        return [resolve_rolls(v, by_label) for v in value]
-    return value
-
+# -- an archive written by an older pbp, compared in its own form ----------------------
 
 def record_as_archived(out: TurnOutput, archived: dict) -> None:
     """A turn archived before pbp recorded the rules it was played with (its
@@ -673,89 +322,6 @@ def as_archived(out: TurnOutput, archived: bytes | None) -> None:
         out.files["events.yaml"] = whole
 
 
-def renderer(campaign: Campaign, fmt: str | None = None) -> Renderer:
-    """The campaign's Renderer for `fmt` (default: its format), the same one
-    for every turn and post of a command (see pbp.render.render.renderer_for)."""
-    from pbp.render.render import renderer_for, template_paths
-
-    paths = template_paths(campaign.ruleset.id, campaign.lang, campaign.root, campaign.ruleset.folder())
-    return renderer_for(paths, fmt or campaign.format, campaign.dialect, campaign.lang, root=campaign.root)
-
-
-def audiences(campaign: Campaign, events: list[ev.Event]) -> list[ev.Audience]:
-    """The readers of a turn's posts: `PUBLIC`, `GM`, then `Players(h)` for
-    every player some event is addressed to (roster order)."""
-    players = {p for e in events if isinstance(e.audience, ev.Players) for p in e.audience.handles}
-    return [ev.PUBLIC, ev.GM] + [ev.Players(h) for h in campaign.roster if h in players]
-
-
-def _reader(audience: ev.Audience) -> tuple[str, str | None]:
-    """The template of a post and, for a private report, its player's handle."""
-    if audience is ev.PUBLIC:
-        return "public", None
-    if audience is ev.GM:
-        return "gm", None
-    if isinstance(audience, ev.Players) and len(audience.handles) == 1:
-        return "private", audience.handles[0]
-    raise TypeError(f"a post is read by PUBLIC, GM or one player, not {audience!r}")
-
-
-def render_post(campaign: Campaign, n: int, events: list[ev.Event], audience: ev.Audience, rend: Renderer,
-                grouped: dict | None = None) -> str:
-    """One post, for `audience` (PUBLIC, GM or Players(handle)). `grouped`
-    (from events.by_audience) saves re-filtering when rendering every post of a
-    turn."""
-    template, player = _reader(audience)
-    grouped = grouped if grouped is not None else ev.by_audience(events)
-    names = campaign.names
-    context = dict(turn=n, title=campaign.title, events=grouped.get(audience, []), names=names,
-                   audience=audience, player=player, character=names.get(player) if player else None,
-                   # the MJ's report may go through each player's events
-                   by_player={h: grouped[ev.Players(h)] for h in campaign.roster if ev.Players(h) in grouped}
-                   if audience is ev.GM else {},
-                   # when the next orders are due (a public event), for the private reports too
-                   next_deadline=next((e.data for e in grouped.get(ev.PUBLIC, []) if e.kind == "deadline"), None))
-    body = rend.render(("setup_" if n == 0 else "") + template, **context)
-    # what the core says in every post, whatever the ruleset's templates:
-    # ignored actions, the next deadline, the MJ's missed-orders list...
-    footer = f"footer_{template}"
-    if rend.has(footer):
-        tail = rend.render(footer, **context)
-        if tail.strip():
-            body = body.rstrip("\n") + "\n\n" + tail
-    return body
-
-
-def post_path(audience: ev.Audience, ext: str) -> str:
-    template, player = _reader(audience)
-    return f"private/{handle_file(player)}.{ext}" if player else f"{template}.{ext}"
-
-
-def archived_post(campaign: Campaign, n: int, audience: ev.Audience, fmt: str | None = None) -> bytes | None:
-    """Turn n's post for `audience` as the turn wrote it, when the turn was
-    rendered as it is asked now (format, dialect, language, per its turn.yaml):
-    those are the bytes its seal covers, so they are what the MJ pastes, even
-    after a template changed (`pbp verify` says so). None: it must be rendered
-    again (another format, a player with no report, an archive from before
-    turn records)."""
-    fmt = fmt or campaign.format
-    rendered = record_of(campaign, n).get("render")
-    if rendered != {"lang": campaign.lang, "format": fmt, "dialect": campaign.dialect}:
-        return None
-    path = campaign.turn_dir(n) / post_path(audience, FORMATS[fmt])
-    if not (campaign.turn_dir(n) / "state.yaml").is_file() or not path.is_file():
-        return None
-    return read_bytes(path, campaign.rel(path))
-
-
-def render_all(campaign: Campaign, out: TurnOutput, fmt: str | None = None) -> None:
-    rend = renderer(campaign, fmt)
-    grouped = ev.by_audience(out.events)
-    for audience in audiences(campaign, out.events):
-        text = render_post(campaign, out.turn, out.events, audience, rend, grouped)
-        out.files[post_path(audience, rend.fmt.ext)] = text.encode()
-
-
 def write(campaign: Campaign, out: TurnOutput) -> list[str]:
     """Put a computed turn on disk, state.yaml last. Outputs left by an earlier,
     interrupted run of this turn are removed first. Returns the written paths."""
@@ -767,24 +333,6 @@ def write(campaign: Campaign, out: TurnOutput) -> list[str]:
         atomic_write(folder / rel, data)
         written.append(campaign.rel(folder / rel))
     return written
-
-
-def stored_events(campaign: Campaign, n: int) -> list[ev.Event]:
-    """Turn n's events as events.yaml records them, each roll given by label
-    put back from the roll log (rolls.yaml): the data the turn's templates got."""
-    folder = campaign.turn_dir(n)
-    path = folder / "events.yaml"
-    if not (folder / "state.yaml").exists() or not path.exists():
-        raise PbpError("turn_not_resolved", turn=n)
-    raw = yamlio.load_file(path) or []
-    rolls_path = folder / "rolls.yaml"
-    log = yamlio.load_file(rolls_path) if rolls_path.exists() else None
-    by_label = {r["label"]: r for r in log if isinstance(r, dict) and isinstance(r.get("label"), str)} \
-        if isinstance(log, list) else {}
-    try:
-        return [ev.Event.from_dict(resolve_rolls(e, by_label) if by_label else e) for e in raw]
-    except (ValueError, TypeError, KeyError, AttributeError) as exc:
-        raise PbpError("bad_events_file", file=campaign.rel(path), problem=str(exc)) from None
 
 
 def outputs_on_disk(campaign: Campaign, n: int) -> dict[str, bytes]:

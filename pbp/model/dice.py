@@ -186,7 +186,7 @@ class Roll(FrozenRecord):
 def forum(roll: Roll | dict, strike=None) -> str:
     """How a roll is shown on the forum: the expression and what it gave.
     `strike(text)` marks a die read but not counted (dropped, rerolled): the
-    output format's own mark (pbp.render.render's `m.roll`), Markdown's `~~1~~` when None."""
+    output format's own mark (pbp.render.formatters' `m.roll`), Markdown's `~~1~~` when None."""
     if isinstance(roll, dict):
         roll = Roll.from_dict(roll)
     expr = parse(roll.expr)

@@ -9,7 +9,7 @@ string, so no forum handle can ever be taken for the public thread or the MJ
 (`Players("gm")` is a player whose handle is gm, never `GM`).
 
 A renderer is only ever handed the events of its own audience: `by_audience`
-is the one filter, the one `turn.render_all` uses, so a secret cannot reach the
+is the one filter, the one `turn_posts.render_all` uses, so a secret cannot reach the
 public post unless a ruleset marks it public.
 
 events.yaml keeps a readable form: `audience: public`, `audience: gm`,

@@ -18,7 +18,7 @@ import yaml
 
 from pbp.base import i18n
 from pbp.base.errors import InputError, PbpError
-from pbp.engine import loop, turn
+from pbp.engine import loop, turn_inputs
 from pbp.engine.campaign import Campaign, handle_file
 from pbp.model import orders as od
 from pbp.plaintext import importer
@@ -74,7 +74,7 @@ def read_message(data: bytes, source: str, limit: int, notes: list | None = None
 def import_message(campaign: Campaign, handle: str, message: str) -> Imported:
     """What `handle`'s message orders for the next turn, with the file, the check and
     the receipt when nothing is left to ask."""
-    n, state = turn.next_turn_of(campaign, handle, "import_player_out")
+    n, state = turn_inputs.next_turn_of(campaign, handle, "import_player_out")
     rs, scenario = campaign.ruleset, campaign.scenario
     people = [x for h in campaign.roster for x in (h, scenario.name(h))]
     reading = importer.read(message, rs, rs.import_names(state, scenario, handle), people, handle,

@@ -17,7 +17,7 @@ own data — no parser per ruleset, no language model.
   nothing is guessed silently.
 
 Linear in the message: one pass over the characters, look-ups of bounded phrases,
-no regular expression. The text is normalised first (pbp.render.render.normalise).
+no regular expression. The text is normalised first (pbp.render.escaping.normalise).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from pbp.base.errors import ByLang
 from pbp.model.vocabulary import SEPARATORS, Token, fold, tokens, words
 from pbp.plaintext.import_args import ActionReader
 from pbp.plaintext.wording import EVERY, Grammar, Names, Trigger, find_names, grammar, language
-from pbp.render.render import normalise
+from pbp.render.escaping import normalise
 
 #: the most actions a sentence, and a message, may order: far beyond any turn's rules,
 #: and what keeps reading a hostile message linear (each action reads its own part)

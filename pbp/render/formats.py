@@ -3,7 +3,7 @@
 Every place that names a format asks this module: campaign.yaml's `format:`, a
 turn's record (turn.yaml) and the commands' `--format` accept exactly these
 names and refuse any other, listing these; a turn folder's posts take the
-format's extension; pbp.render.render builds the format's `Formatter` (its markup
+format's extension; pbp.render.formatters holds the format's `Formatter` (its markup
 helpers, its escaping of player text and its last pass over a post); a
 campaign's template for this format only is `<post>.<name>.j2`; `pbp preview`
 shows the post with the format's function in pbp.render.preview. How to add one:
@@ -25,7 +25,7 @@ class OutputFormat(NamedTuple):
     name: str
     #: the extension of its post files: public.<ext>, gm.<ext>, private/<handle>.<ext>
     ext: str
-    #: its Formatter class in pbp.render.render: markup helpers, escaping, last pass over a post
+    #: its Formatter class in pbp.render.formatters: markup helpers, escaping, last pass over a post
     formatter: str
     #: its function in pbp.render.preview: a post's text as the forum shows it, in HTML
     preview: str | None = None

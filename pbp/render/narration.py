@@ -1,5 +1,5 @@
 """The MJ's narration (Markdown, in gm.yaml) as BBCode: Python-Markdown's HTML
-read back into the dialect's tags. Imported by pbp.render.render only when a BBCode
+read back into the dialect's tags. Imported by pbp.render.formatters only when a BBCode
 post has narration to convert: Python-Markdown and html.parser are not needed
 by the everyday commands."""
 
@@ -107,7 +107,7 @@ def _markdown():
 
 
 def to_bbcode(text: str, fmt) -> str:
-    """`text` (Markdown) in the BBCode of `fmt`, a pbp.render.render.BBCodeFormatter."""
+    """`text` (Markdown) in the BBCode of `fmt`, a pbp.render.formatters.BBCodeFormatter."""
     html = _markdown().convert(text)
     parser = _HtmlToBBCode(fmt)
     parser.feed(html)

@@ -10,7 +10,7 @@ that every part is whole. A single line longer than the limit stays whole, in a
 part of its own (the caller says it is still too long).
 
 Only the tags a template writes are seen: a player's `[` is broken already (a
-zero-width space after it: pbp.render.render), so no text a player wrote opens one.
+zero-width space after it: pbp.render.escaping), so no text a player wrote opens one.
 """
 
 from __future__ import annotations

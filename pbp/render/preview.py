@@ -5,7 +5,7 @@ The post is rendered by maintained renderers, as forums do, never by pbp's own
 code: Markdown with markdown-it-py (CommonMark with GFM's tables and
 strikethrough; no raw HTML, and no linkify: a forum does not make links of what
 pbp defused), BBCode with the `bbcode` package, taught exactly the tags of the
-campaign's dialect (pbp.render.render.BBCodeFormatter.tags): a tag the forum would not
+campaign's dialect (pbp.render.formatters.BBCodeFormatter.tags): a tag the forum would not
 know stays text here too. Everything is escaped, player text included; the page
 holds no script (its Content-Security-Policy forbids any), links only to http(s)
 and mail addresses, and no wall-clock time: the same post gives the same page.
@@ -20,7 +20,7 @@ import re
 
 from pbp.base import i18n
 from pbp.render import formats
-from pbp.render.render import BBCodeFormatter
+from pbp.render.formatters import BBCodeFormatter
 
 #: the font sizes of XenForo's [size=1..7]
 XENFORO_SIZES = {1: 9, 2: 10, 3: 12, 4: 15, 5: 18, 6: 22, 7: 26}

@@ -240,22 +240,22 @@ def replay_turn(campaign, n: int, previous: str, posts: bool = True) -> Replay:
     """Turn n replayed as it was played (its recorded roster and rendering),
     sealed on `previous`, compared with the archive byte for byte (what
     `pbp verify` does). `posts=False`: posts are not rendered, nor compared."""
-    from pbp.engine import turn
+    from pbp.engine import turn, turn_posts, turn_record
     from pbp.model import dice_versions
 
     on_disk = turn.outputs_on_disk(campaign, n)
-    record = turn.record_of(campaign, n, remember=False)
-    replayed = turn.as_recorded(campaign, record)
+    record = turn_record.record_of(campaign, n, remember=False)
+    replayed = turn_record.as_recorded(campaign, record)
     try:
         out = turn.compute(replayed, n, at_deadline=True)  # as it was played: see turn.compute
-        if turn.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns
-            out.files.pop(turn.RECORD_FILE, None)
+        if turn_record.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns
+            out.files.pop(turn_record.RECORD_FILE, None)
         turn.record_as_archived(out, record)
         code = None
         if posts:
             for fmt, ext in FORMATS.items():
                 if any(name.endswith("." + ext) for name in on_disk):
-                    turn.render_all(replayed, out, fmt)
+                    turn_posts.render_all(replayed, out, fmt)
             code = seal.seal_output(replayed, out, previous)
     except PbpError as exc:
         return Replay(None, error=exc)

@@ -80,11 +80,11 @@ def test_example_next_turn_plays(example):
 
 def test_example_shows_the_rules_in_its_archive():
     campaign = open_campaign(EXAMPLE)
-    from pbp.engine import turn as turns
+    from pbp.engine import turn_record
 
     kinds = set()
     for n in campaign.resolved_turns():
-        kinds |= {e.kind for e in turns.stored_events(campaign, n)}
+        kinds |= {e.kind for e in turn_record.stored_events(campaign, n)}
     assert {"check", "check_detail", "trust_set", "trust_change", "situation", "alignment_event", "rupture",
             "gauge_change", "recovery", "quiet_turn", "use", "sleep", "summary", "deadline_played"} <= kinds
     final = campaign.state(3)["characters"]
@@ -482,16 +482,16 @@ def public_events(events):
 
 
 def test_example_archive_public_posts_hold_no_secret():
-    from pbp.engine import turn as turns
+    from pbp.engine import turn_posts, turn_record
 
     campaign = open_campaign(EXAMPLE)
     names = {h: campaign.scenario.name(h) for h in campaign.roster}
     checked = 0
     for n in campaign.resolved_turns():
-        events = turns.stored_events(campaign, n)
+        events = turn_record.stored_events(campaign, n)
         check_public_events(events)
         for fmt in ("bbcode", "markdown"):
-            rend = turns.renderer(campaign, fmt)
+            rend = turn_posts.renderer(campaign, fmt)
             text = rend.render("setup_public" if n == 0 else "public", turn=n, title=campaign.title, names=names,
                                player=None, character=None, events=public_events(events))
             assert leaks(text) == [], (n, fmt)

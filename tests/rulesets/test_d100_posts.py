@@ -17,7 +17,8 @@ from markdown_it import MarkdownIt
 
 from pbp.base import i18n, yamlio
 from pbp.engine.campaign import open_campaign
-from pbp.engine.turn import render_post, renderer, stored_events
+from pbp.engine.turn_posts import render_post, renderer
+from pbp.engine.turn_record import stored_events
 from pbp.model import events as ev
 from pbp.render.render import Renderer, template_paths
 from pbp.rulesets.d100 import D100

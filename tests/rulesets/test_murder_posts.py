@@ -19,7 +19,8 @@ from markdown_it import MarkdownIt
 
 from pbp.base import i18n
 from pbp.engine.campaign import open_campaign
-from pbp.engine.turn import render_post, renderer, stored_events
+from pbp.engine.turn_posts import render_post, renderer
+from pbp.engine.turn_record import stored_events
 from pbp.model import events as ev
 from pbp.model.dice import Dice
 from pbp.model.orders import Action, PlayerOrders

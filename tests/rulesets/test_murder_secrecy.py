@@ -23,9 +23,9 @@ import random
 import pytest
 
 from pbp.base import yamlio
-from pbp.engine import turn
+from pbp.engine import turn_posts
 from pbp.engine.campaign import open_campaign
-from pbp.engine.turn import stored_events
+from pbp.engine.turn_record import stored_events
 from pbp.model import events as ev
 from pbp.model.dice import FreeDice
 from pbp.model.orders import PlayerOrders
@@ -160,7 +160,7 @@ def test_example_campaign_public_posts_keep_the_secrets():
             checked += 1
         # the archived post is what these templates render from these events, then the core's footer
         assert unsealed(stored).startswith(render_public(phpbb, n, events, names, campaign.title).rstrip("\n"))
-        assert unsealed(stored) == unsealed(turn.render_post(campaign, n, events, ev.PUBLIC, turn.renderer(campaign)))
+        assert unsealed(stored) == unsealed(turn_posts.render_post(campaign, n, events, ev.PUBLIC, turn_posts.renderer(campaign)))
     assert checked == 4 * len(turns)
     # and the example does reveal a sheet: Margot's execution
     executed = [e for n in turns for e in yamlio.load_file(root / "turns" / f"{n:03d}" / "events.yaml")

@@ -11,7 +11,8 @@ from pbp.base import yamlio
 from pbp.model import events as ev
 from pbp.model.dice import Dice
 from pbp.model.ruleset import Scenario
-from pbp.render.render import BBCodeFormatter, MarkdownFormatter, Renderer, template_paths
+from pbp.render.formatters import BBCodeFormatter, MarkdownFormatter
+from pbp.render.render import Renderer, template_paths
 from pbp.rulesets.skirmish import Skirmish
 from tests.helpers import needs
 from tests.rulesets.test_skirmish_support import DICE_VERSION, Game, creature, sheet, stored
