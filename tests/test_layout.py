@@ -187,7 +187,8 @@ def layer(name: str) -> str:
 
 def may_import(name: str) -> set[str]:
     allowed = {layer(name)} | BELOW[layer(name)]
-    if name.rpartition(".")[2] in ("balance", "odds") and layer(name) == "rulesets" or name == "pbp.datarules.explain":
+    a_rulesets_odds = layer(name) == "rulesets" and name.rpartition(".")[2] in ("balance", "odds")
+    if a_rulesets_odds or name == "pbp.datarules.explain":
         allowed |= ODDS
     return allowed
 

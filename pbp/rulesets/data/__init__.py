@@ -11,6 +11,7 @@ posts from generic templates (templates/data/), exact odds, bots.
 - resolve.py  the set-up and the turn: effects, gauges, thresholds, the end
 - checks.py   order legality (budget, costs, prerequisites, targets), the MJ's inputs
 - balance.py  bots' legal orders, exact odds of every table and check
+- places.py   places, doors, movement and items (pbp/datarules/places.py compiles them)
 """
 
 from __future__ import annotations
@@ -42,11 +43,41 @@ class DataRuleset(Ruleset):
     def for_campaign(cls, root, overrides: dict | None = None, lang: str = "fr") -> "DataRuleset":
         from pbp.datarules import load
 
-        return cls(None, load.read(root, overrides, lang))
+        return cls.from_sources(load.sources(root), overrides, lang)
+
+    @classmethod
+    def from_sources(cls, sources, overrides=None, lang="fr", shown=None) -> "DataRuleset":
+        """The rules from the bytes of rules.yaml (the campaign's, or the copy a
+        turn kept: pbp/engine/rules_record.py), every message naming it as `shown` says."""
+        from pbp.datarules import load
+        from pbp.datarules.format import RULES_FILE
+
+        name = (shown or {}).get(RULES_FILE, RULES_FILE)
+        if RULES_FILE not in sources:
+            raise load.missing(name)
+        ruleset = cls(None, load.parse(sources[RULES_FILE], name, overrides, lang))
+        ruleset.sources = {RULES_FILE: sources[RULES_FILE]}
+        return ruleset
+
+    def phrasings(self) -> dict:
+        """How players write these orders in a message (`pbp orders import`): each
+        action's names as the MJ wrote them (`Fouiller une salle`), besides its id,
+        English id and synonyms (the order schema's aliases); a free-text argument
+        is what follows them (pbp/import_args.py)."""
+        actions = {}
+        for action_id, spec in self.program.data["actions"].items():
+            names = R.name_of(spec, action_id)
+            actions[action_id] = {lang: [names[lang]] for lang in ("fr", "en") if names.get(lang)}
+        return {"actions": actions}
 
     # -- the scenario ------------------------------------------------------------------
     def validate_scenario(self, scenario):
         return checks.scenario_problems(self, scenario)
+
+    def validate_state(self, state, scenario):
+        from . import places
+
+        return places.state_problems(self.program.data, state)
 
     # -- turns ---------------------------------------------------------------------------
     def setup(self, scenario, dice, quiet: bool = False):
@@ -91,7 +122,7 @@ class DataRuleset(Ruleset):
                  "status": "standing_playing" if R.in_play(state, h) else "standing_out"} for h in scenario.roster]
 
     def arg_context(self, state, scenario, player):
-        return checks.arg_facts(state, scenario)
+        return checks.arg_facts(self, state, scenario, player)
 
     def order_context(self, state, scenario, player):
         from . import balance
@@ -110,7 +141,9 @@ class DataRuleset(Ruleset):
                         continue
                     for name in set(R.name_of(spec, ident).values()):
                         found.add(f"{name} {values[ident]}")
-        return found
+        from . import places
+
+        return found | places.secret_values(self.program.data, state)
 
     # -- balance tools -------------------------------------------------------------------
     def legal_orders(self, state, scenario, player):
@@ -151,9 +184,9 @@ def order_schema(data: dict) -> dict:
 def core_arg(arg) -> dict:
     """An argument of the rules file in the core's argument types (pbp.model.argtypes):
     a character in play other than the actor unless the rules say `alive: false`
-    or `others: false`; a place (`adjacent: true`: one the actor may reach); an
-    item (carried, unless `carried: false`); a direction; a number; a choice; else
-    the player's own words (`pbp orders import` keeps them as written)."""
+    or `others: false` (`in_sight: true`: one the actor sees); a number; a choice;
+    a place, a direction or an item as a name (places.py checks it where the actor
+    stands); else the player's own words (`pbp orders import` keeps them as written)."""
     spec = {"type": arg} if isinstance(arg, str) else dict(arg)
     kind = R.word(spec["type"])
     out = {"optional": bool(spec.get("optional"))}
@@ -164,13 +197,9 @@ def core_arg(arg) -> dict:
                    in_sight=bool(spec.get("in_sight")))
     elif kind == "choice":
         out.update(type="choice", values=[str(v) for v in spec.get("values") or []])
-    elif kind == "place":
-        out.update(type="place", adjacent=bool(spec.get("adjacent")))
-    elif kind == "item":
-        out.update(type="item", carried=spec.get("carried", True))
-    elif kind == "direction":
-        out.update(type="direction", **({"values": [str(v) for v in spec["values"]]} if spec.get("values") else {}))
-    else:
+    elif kind in ("place", "direction", "item", "item_here"):  # a name, checked where the actor stands (places.py)
+        out.update(type="text")
+    else:  # a free text: the player's own words (`pbp orders import` keeps them as written)
         out.update(type="text", prose=True)
     return out
 

@@ -6,11 +6,9 @@ refusal names what would be valid."""
 from __future__ import annotations
 
 from pbp.base.errors import ByLang, PbpError
-from pbp.model.argcontext import ArgContext
-from pbp.model.argtypes import ArgType, compile_types
 from pbp.model.ruleset import Refusals
 
-from . import rules as R
+from . import places, rules as R
 
 
 def cost_of(rs, action, state, handle) -> int:
@@ -40,13 +38,17 @@ def unmet(rs, action_id: str, state: dict, handle: str, arg=None, target=None) -
     return None
 
 
-def possible(rs, state: dict, scenario, handle: str) -> list[str]:
+def possible(rs, state: dict, handle: str) -> list[str]:
     """The actions `handle` may take now (their prerequisites met with no argument
     that matters), French ids: what a refusal lists as valid."""
     out = []
     for action_id, spec in rs.program.data["actions"].items():
-        if _arg_kind(spec) == "character":
-            targets = targets_of(rs, state, scenario, handle, action_id)
+        if places.arg_kind(spec) is not None:
+            values = places.open_options(rs, places.arg_kind(spec), state, handle, state["characters"][handle]["place"])
+            if any(unmet(rs, action_id, state, handle, v) is None for v in values):
+                out.append(action_id)
+        elif _arg_kind(spec) == "character":
+            targets = targets_of(rs, state, handle, spec)
             if any(unmet(rs, action_id, state, handle, t, t) is None for t in targets):
                 out.append(action_id)
         elif unmet(rs, action_id, state, handle) is None:
@@ -59,56 +61,72 @@ def _arg_kind(spec: dict):
     return R.word(arg if isinstance(arg, str) or arg is None else arg.get("type"))
 
 
-def arg_facts(state: dict, scenario) -> dict:
-    """What the argument types need to know (pbp.model.argcontext.ArgContext): the
-    characters of the game and those still in play."""
-    return {"characters": {h: scenario.name(h) for h in state["characters"]},
-            "alive": [h for h in state["characters"] if R.in_play(state, h)]}
-
-
-def arg_type(rs, action_id: str) -> ArgType:
-    return compile_types(rs.rules).action(rs.actions, action_id)
-
-
-def arg_context(rs, state: dict, scenario, handle: str) -> ArgContext:
-    return ArgContext(scenario, actor=handle, facts=rs.arg_context(state, scenario, handle))
-
-
-def targets_of(rs, state: dict, scenario, handle: str, action_id: str) -> list[str]:
+def targets_of(rs, state: dict, handle: str, spec: dict) -> list[str]:
     """The characters an action's argument may name: in play (`alive: false`:
     anyone), not the actor unless the rules allow it (`others: false`)."""
-    return list(arg_type(rs, action_id).offers(arg_context(rs, state, scenario, handle)) or {})
+    arg = spec.get("arg") if isinstance(spec.get("arg"), dict) else {}
+    found = []
+    for other in state["characters"]:
+        if arg.get("alive", True) and not R.in_play(state, other):
+            continue
+        if arg.get("others", True) and other == handle:
+            continue
+        if arg.get("in_sight") and not places.in_sight(state, rs.program.data, handle, other):
+            continue
+        found.append(other)
+    return found
+
+
+def arg_facts(rs, state: dict, scenario, handle: str) -> dict:
+    """What the argument types need to know (pbp.model.argcontext.ArgContext): the
+    characters of the game, those still in play and, where the rules have places,
+    those `handle` sees (a character argument with `in_sight: true`). Places and
+    items are checked by places.py, where the actor stands after each move."""
+    facts = {"characters": {h: scenario.name(h) for h in state["characters"]},
+             "alive": [h for h in state["characters"] if R.in_play(state, h)]}
+    if rs.program.data.get("places") and handle in state["characters"]:
+        facts["in_sight"] = [h for h in state["characters"] if places.in_sight(state, rs.program.data, handle, h)]
+    return facts
 
 
 #: the most values of a number argument a bot tries (a range 1-100 is sampled at its ends and middle)
 NUMBER_SAMPLES = 3
 
 
-def arg_values(rs, state: dict, scenario, handle: str, action_id: str, free_text: bool = True) -> list:
+#: the free text an action's argument is tried with (`possible`), and the one a bot writes
+SAMPLE_TEXT = "Mercier"
+BOT_TEXT = "simulation"
+
+
+def arg_values(rs, state: dict, handle: str, spec: dict, free_text: str = SAMPLE_TEXT) -> list:
     """The values an action's argument may take to try it ([None]: it takes none).
-    A free text is tried with a sample word (`free_text`); bots write none (a
-    player's own words are theirs to write)."""
-    arg = rs.program.data["actions"][action_id].get("arg")
+    A free text is tried with `free_text` (a bot's: BOT_TEXT, so that the
+    actions whose argument is a player's own words are played in simulations too)."""
+    arg = spec.get("arg")
     if arg is None:
         return [None]
     arg = {"type": arg} if isinstance(arg, str) else arg
-    if R.word(arg["type"]) == "number":
+    kind = R.word(arg["type"])
+    if kind == "character":
+        return targets_of(rs, state, handle, spec)
+    if places.arg_kind(spec) is not None:
+        return places.open_options(rs, kind, state, handle, state["characters"][handle]["place"])
+    if kind == "choice":
+        return [str(v) for v in arg.get("values") or []]
+    if kind == "number":
         low, high = arg.get("min", 0), arg.get("max", arg.get("min", 0) + 10)
         return sorted({low, (low + high) // 2, high})[:NUMBER_SAMPLES]
-    offered = arg_type(rs, action_id).offers(arg_context(rs, state, scenario, handle))
-    if offered is not None:  # characters, choices, directions, places and items the rules know
-        return list(offered)
-    return ["Mercier"] if free_text else []
+    return [free_text]
 
 
 def allowed(rs, state: dict, scenario, handle: str, action_id: str, first: bool = False,
-            free_text: bool = True) -> list:
+            free_text: str = SAMPLE_TEXT) -> list:
     """The orders of this one action `handle` may give now (each with an argument to
     try it with), each passing check_orders; `first`: stop at the first."""
     from pbp.model.orders import Action, PlayerOrders
 
     found = []
-    for value in arg_values(rs, state, scenario, handle, action_id, free_text):
+    for value in arg_values(rs, state, handle, rs.program.data["actions"][action_id], free_text):
         option = Action(action_id, value, 0)
         if not check_orders(rs, state, scenario, PlayerOrders(handle, state["turn"] + 1, [option])):
             found.append(option)
@@ -129,7 +147,7 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
     budget = rs.program.data.get("budget") or {}
     count, points, seen = 0, budget_points(rs, state, handle), []
     spent = 0
-    context = arg_context(rs, state, scenario, handle)
+    where = state["characters"][handle].get("place")  # as the orders before each action leave it
     for action in orders.actions:
         spec = rs.program.data["actions"][action.id]
         count += 1
@@ -137,21 +155,29 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
             problems.add("too_many_actions", action.at, count=len(orders.actions), limit=budget["count"])
             continue
         if action.id in seen and (spec.get("once") or budget.get("distinct")):
-            problems.add("twice", action.at, action=action.id,
-                         valid=_english(rs, [a for a in possible(rs, state, scenario, handle) if a not in seen]))
+            problems.add("twice", action.at, action=action.id, valid=_english(rs, [a for a in possible(rs, state, handle)
+                                                                            if a not in seen]))
             continue
         seen.append(action.id)
-        before = len(problems)
-        arg_type(rs, action.id).check(action.arg, context, action.at, problems)
-        if len(problems) > before:
-            continue
+        kind = places.arg_kind(spec)  # after a move by a roll (where None): checked when the turn is played
+        if kind is not None and action.arg is not None and where is not None:
+            named = places.check_arg(rs, kind, action.arg, state, handle, where, action.at, problems)
+            if named is None:
+                continue
+            action = action.replace(arg=named)  # the id it names, as the turn plays it
+            where = places.project(rs, action.id, named, state, handle, where)
         target = _target(rs, action)
+        if target is not None:
+            valid = targets_of(rs, state, handle, spec)
+            if target not in valid:
+                problems.add("bad_target", action.at, target=scenario.name(target), valid=valid)
+                continue
         failed = unmet(rs, action.id, state, handle, action.arg, target)
         if failed is not None:
             formula, message, _ = failed
             problems.add("requires", action.at, action=action.id,
                          reason=ByLang(**R.words(message, str(getattr(formula, "source", "")))),
-                         valid=_english(rs, [a for a in possible(rs, state, scenario, handle) if a != action.id]))
+                         valid=_english(rs, [a for a in possible(rs, state, handle) if a != action.id]))
             continue
         cost = cost_of(rs, action, state, handle)
         spent += cost
@@ -224,6 +250,7 @@ def simulated_inputs(rs, scenario) -> dict:
 def _input_value(spec: dict, value, at: tuple, problems: Refusals):
     kind = R.word(spec["type"])
     if kind == "bool":
+        value = YES_NO.get(value.strip().lower(), value) if isinstance(value, str) else value
         if not isinstance(value, bool):
             problems.add("input_type", at, expected=ByLang(fr="oui/non (true/false)", en="true/false"), value=value)
         return value
@@ -241,8 +268,15 @@ def _input_value(spec: dict, value, at: tuple, problems: Refusals):
             problems.add("bad_choice", at, value=value, valid=values)
         return str(value)
     if isinstance(value, (dict, list)):
-        problems.add("input_type", at, expected=ByLang(fr="un texte", en="a text"), value="…")
+        found = ByLang(fr="une liste", en="a list") if isinstance(value, list) else \
+            ByLang(fr="des clés et des valeurs", en="keys and values")
+        problems.add("input_type", at, expected=ByLang(fr="un texte", en="a text"), value=found)
     return str(value)
+
+
+#: what an MJ writes for yes or no in gm.yaml (YAML itself reads only true/false, yes/no, on/off)
+YES_NO = {"oui": True, "non": False, "vrai": True, "faux": False, "yes": True, "no": False, "true": True,
+          "false": False}
 
 
 def scenario_problems(rs, scenario) -> list[PbpError]:
@@ -256,6 +290,7 @@ def scenario_problems(rs, scenario) -> list[PbpError]:
     characters = scenario.characters or {}
     if not isinstance(characters, dict):
         return [PbpError("file_not_mapping", file="characters.yaml", at=())]
+    known += [k for k in places.SHEET_KEYS if places.P.used(program.data)]
     for handle, sheet in characters.items():
         if handle not in scenario.roster:
             errors.append(PbpError("data.sheet_not_player", file="characters.yaml", at=(handle,), handle=handle,
@@ -267,6 +302,13 @@ def scenario_problems(rs, scenario) -> list[PbpError]:
             continue
         for key, value in sheet.items():
             if key in ("name", "nom"):
+                continue
+            if key in places.SHEET_KEYS and key in known:
+                problem = places.sheet_problems(program.data, handle, key, value)
+                if problem:
+                    errors.append(PbpError(problem, file="characters.yaml", at=(handle, key), key=key, value=value,
+                                           valid=list(program.data.get("places" if key in ("lieu", "place")
+                                                                       else "items") or {})))
                 continue
             if key not in known:
                 errors.append(PbpError("data.sheet_unknown", file="characters.yaml", at=(handle, key), key=key,
