@@ -23,6 +23,7 @@ import pytest
 from pbp.base import yamlio
 from pbp.engine.campaign import open_campaign
 from pbp.model import ruleset, vocabulary
+from pbp.model.argtypes import compile_types
 from pbp.model.dice import FreeDice
 from pbp.model.orders import GmOrders, PlayerOrders, parse_actions
 from pbp.model.ruleset import SIMULATE, Refusals
@@ -263,9 +264,9 @@ def words_for(rs, names: dict, player_name: str, option, rng) -> str:
         head, tail = [], []
         for s in slots:
             value = values.get(s.field)
-            spec = vocabulary.resolve_spec((rs.actions[action.id] or {}).get("arg"), rs.rules.get("arg_types") or {})
-            default = ((spec.get("fields") or {}).get(s.field) or {}) if s.field else {}
-            if value is None or (isinstance(default, dict) and value == default.get("default")):
+            arg = compile_types(rs.rules).action(rs.actions, action.id)
+            field = arg.fields.get(s.field) if s.field else None
+            if value is None or (field is not None and field.has_default and value == field.default):
                 continue
             label = g.labels.get(s.field)
             said = rng.choice(sorted(" ".join(p) for p in label.items)) + " " if label and label.items and (

@@ -180,7 +180,8 @@ def _judged(campaign: Campaign, n: int, state: dict, handle: str, paths: list, i
         return None
     ruleset, scenario, lost = campaign.ruleset, campaign.scenario, inputs.lost
     parsed, problems = od.parse_player_orders(data, campaign.rel(paths[0]), ruleset=ruleset, scenario=scenario,
-                                              turn=n, expected_player=handle, limits=campaign.limits)
+                                              turn=n, expected_player=handle, limits=campaign.limits,
+                                              facts=ruleset.arg_context(state, scenario, handle))
     if parsed is not None and handle in lost:
         # a lost turn: the file is accepted, its actions ignored, its roleplay kept
         problems = [p for p in problems if not _about_actions(p, parsed)]
@@ -251,12 +252,15 @@ def _about_actions(problem: PbpError, orders: od.PlayerOrders) -> bool:
 
 def order_form(campaign: Campaign, handle: str, n: int, state: dict) -> str:
     """The blank order form of `handle` for turn n, as `pbp orders` prints and writes it."""
-    from pbp.model import orders as od
+    from pbp.model.argcontext import ArgContext
+    from pbp.model.argtypes import compile_types
     from pbp.render.render import Renderer, template_paths
 
     rs, scenario = campaign.ruleset, campaign.scenario
-    actions = [dict(id=a, en=(spec or {}).get("en"), arg=od.describe((spec or {}).get("arg"), rs, campaign.lang),
-                    spec=spec or {})
+    types = compile_types(rs.rules)
+    context = ArgContext(scenario, campaign.limits, handle, rs.arg_context(state, scenario, handle))
+    actions = [dict(id=a, en=(spec or {}).get("en"), arg=types.action(rs.actions, a).describe(campaign.lang),
+                    spec=spec or {}, choices=_choices(types.action(rs.actions, a), context))
                for a, spec in rs.actions.items()]
     paths = template_paths(rs.id, campaign.lang, campaign.root, rs.folder())
     return Renderer(paths, "text", lang=campaign.lang).render(
@@ -264,3 +268,15 @@ def order_form(campaign: Campaign, handle: str, n: int, state: dict) -> str:
         playing=handle in rs.players_to_play(state, scenario), hints=rs.order_context(state, scenario, handle),
         # a lost turn, said at the top of the form (the reason: a message key of the ruleset)
         lost=(lambda why: f"{rs.id}.{why}" if why else None)(rs.lost_turn(state, scenario, handle)))
+
+
+def _choices(arg, context) -> list[str]:
+    """The names a form lists for an argument: the characters, places or items the
+    ruleset's facts (`Ruleset.arg_context`) let this player name; none without facts
+    (a choice's values are in its description already)."""
+    from pbp.model.argtypes import Character, List, Named
+
+    item = arg.of if isinstance(arg, List) else arg
+    if not context.facts or not isinstance(item, (Character, Named)):
+        return []
+    return list((item.offers(context) or {}).values())

@@ -12,7 +12,7 @@ An order file, as a player writes it:
       Lucy avance à pas feutrés.
 
 The ruleset declares its actions in its data file (`actions:`), each with an
-optional argument spec (see `check_arg`). This module checks the shape and the
+optional argument type (pbp.model.argtypes). This module checks the shape and the
 vocabulary; the ruleset then checks legality against the state. Every problem
 becomes a PbpError naming the file, the line, and what would be valid.
 
@@ -29,6 +29,8 @@ from pbp.base import i18n, yamlio
 from pbp.base.errors import ByLang, InputError, PbpError
 from pbp.base.record import FrozenRecord, Record
 from pbp.base.yamlio import Lines
+from pbp.model.argcontext import ArgContext, match_names, normalize_id  # noqa: F401 (the rulesets' names)
+from pbp.model.argtypes import compile_types
 from pbp.model.ruleset import Refusal, Refusals, Ruleset, Scenario
 
 TOP_KEYS = {"player": "player", "joueur": "player", "turn": "turn", "tour": "turn",
@@ -92,33 +94,6 @@ class GmOrders(Record):
         self.quiet = quiet
 
 
-def normalize_id(word) -> str:
-    """`Déplacement normal` -> `deplacement_normal`."""
-    text = str(word)
-    if not text.isascii():  # (unicodedata is loaded only for accented words)
-        import unicodedata
-
-        text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
-    return "_".join(text.lower().replace("-", " ").replace("'", " ").split())
-
-
-def match_names(word, names: dict) -> list:
-    """The keys of `names` (key -> name) a player's word may mean: a key itself,
-    else those whose key or whole name it is, else those whose name holds it from
-    the start of a word (`Wei` for Li-Wei, `sylvain`, `boucher de morn`), case,
-    accents and punctuation ignored. One: found; several: ambiguous; none: unknown.
-    Every name a player types goes through it (players, manhunt's hunters)."""
-    if isinstance(word, str) and word in names:
-        return [word]
-    wanted = normalize_id(word)
-    if not wanted:
-        return []
-    exact = [k for k, name in names.items() if wanted in (normalize_id(k), normalize_id(name))]
-    if exact:
-        return exact
-    return [k for k, name in names.items() if "_" + wanted in "_" + normalize_id(name)]
-
-
 def action_index(actions: dict) -> dict[str, str]:
     """Every accepted spelling (id, English id, aliases) -> the action id."""
     cached = _index_cache.get(id(actions))
@@ -151,163 +126,13 @@ def place(refusals: list[Refusal], source: str, lines: Lines, ruleset: Ruleset |
     return errors
 
 
-def _spec(spec, ruleset: Ruleset) -> dict:
-    if spec is None:
-        return {}
-    if isinstance(spec, str):
-        named = ruleset.rules.get("arg_types", {}).get(spec)
-        if named is None:
-            return {"type": spec}
-        return _spec(named, ruleset) if isinstance(named, str) else dict(named)
-    return dict(spec)
-
-
-def check_arg(value, spec, ruleset: Ruleset, scenario: Scenario, at: tuple, problems: Refusals,
-              limits: dict | None = None):
-    """Validate and normalise one action argument against its spec.
-
-    Spec forms (in the ruleset's data, directly or named under `arg_types`):
-    none (no argument), `text` (`prose: true`: the player's own words, as long
-    as a roleplay may be; else a name, at most `text_chars`), `int` (min,
-    max), `player` (a roster handle), `choice` (values, aliases), `map`
-    (fields, short: the field a bare value fills), `list` (of, min, max); any
-    of them may say `optional: true`. `limits`: the campaign's (defaults if None).
-    """
-    if limits is None:
-        limits = _limits(None)
-    spec = _spec(spec, ruleset)
-    kind = spec.get("type")
-    if isinstance(value, str) and kind in ("text", "player", "choice"):
-        prose = kind == "text" and spec.get("prose")
-        limit = limits["roleplay_chars" if prose else "text_chars"]
-        if len(value) > limit:  # refused before any lookup or suggestion
-            problems.add("prose_too_long" if prose else "text_too_long", at, length=len(value), limit=limit)
-            return None
-    if value is None and kind == "map" and spec.get("optional"):
-        value = {}  # an optional map left out: its fields' defaults
-    if value is None:
-        if spec.get("optional") or not kind:
-            return None
-        problems.add("arg_missing", at, expected=describe(spec, ruleset))
-        return None
-    if not kind:
-        problems.add("arg_unexpected", at)
-        return None
-    if kind == "text":
-        if isinstance(value, (dict, list)):
-            problems.add("arg_type", at, expected=describe(spec, ruleset))
-            return None
-        return str(value)
-    if kind == "int":
-        if isinstance(value, bool) or not isinstance(value, int):
-            problems.add("arg_type", at, expected=describe(spec, ruleset))
-            return None
-        low, high = spec.get("min"), spec.get("max")
-        if (low is not None and value < low) or (high is not None and value > high):
-            problems.add("arg_range", at, value=value, low=low, high=high)
-        return value
-    if kind == "player":
-        handles = list(scenario.roster)
-        found = match_names(value, {h: scenario.name(h) for h in handles})
-        if len(found) == 1:
-            return found[0]
-        if found:
-            problems.add("ambiguous_player_arg", at, value=value, valid=[scenario.name(h) for h in found])
-            return None
-        problems.add("unknown_player_arg", at, value=value, valid=handles, suggestion=i18n.closest(str(value), handles))
-        return None
-    if kind == "choice":
-        values = [str(v) for v in spec.get("values", [])]
-        aliases = {normalize_id(k): v for k, v in (spec.get("aliases") or {}).items()}
-        if isinstance(spec.get("en"), dict):  # the English words a form shows are accepted too
-            aliases.update({normalize_id(w): v for v, w in spec["en"].items()})
-        word = normalize_id(value)
-        for v in values:
-            if normalize_id(v) == word:
-                return v
-        if word in aliases:
-            return aliases[word]
-        english = spec.get("en") if isinstance(spec.get("en"), dict) else (spec.get("en_values") or {})
-        valid = ByLang(fr=values, en=[str(english.get(v, v)) for v in values])
-        problems.add("bad_choice", at, value=value, valid=valid, suggestion=i18n.closest(word, values + list(aliases)))
-        return None
-    if kind == "map":
-        fields = spec.get("fields", {})
-        names = {}  # every accepted spelling of a field (its `en:` and `aliases:` too)
-        for name, field_spec in fields.items():
-            field_spec = _spec(field_spec, ruleset)
-            for spelling in [name, field_spec.get("en"), *(field_spec.get("aliases") or [])]:
-                if spelling:
-                    names[normalize_id(spelling)] = name
-        if not isinstance(value, dict):
-            short = spec.get("short")
-            short_is_list = short and _spec(fields.get(short), ruleset).get("type") == "list"
-            if short and (short_is_list or not isinstance(value, list)):
-                value = {short: value}
-            else:
-                problems.add("arg_type", at, expected=describe(spec, ruleset))
-                return None
-        out = {}
-        for key, raw in value.items():
-            name = names.get(normalize_id(key))
-            if name is None:
-                english = [_spec(f, ruleset).get("en") for f in fields.values()]
-                problems.add("unknown_field", at + (key,), field=key,
-                             valid=ByLang(fr=list(fields), en=[e if isinstance(e, str) else name
-                                                               for name, e in zip(fields, english)]),
-                             suggestion=i18n.closest(normalize_id(key), names))
-                continue
-            out[name] = check_arg(raw, fields[name], ruleset, scenario, at + (key,), problems, limits)
-        for name, field_spec in fields.items():
-            if name not in out:
-                field_spec = _spec(field_spec, ruleset)
-                if not field_spec.get("optional"):
-                    problems.add("field_missing", at, field=name)
-                out[name] = field_spec.get("default")
-        return out
-    if kind == "list":
-        if not isinstance(value, list):
-            value = [value]
-        low, high = spec.get("min", 0), spec.get("max")
-        if len(value) < low or (high is not None and len(value) > high):
-            problems.add("list_length", at, count=len(value), low=low, high=high if high is not None else "∞")
-        return [check_arg(v, spec.get("of"), ruleset, scenario, at + (i,), problems, limits)
-                for i, v in enumerate(value)]
-    raise ValueError(f"unknown argument type {kind!r} in ruleset {ruleset.id}")
-
-
-def describe(spec, ruleset: Ruleset, lang: str | None = None) -> str:
-    """A short human description of what an argument accepts. In English
-    (`lang="en"`), a choice shows its values' English words (`en:` or
-    `en_values:`) and a map its fields' `en:` names, where the ruleset gives
-    them (both are accepted as aliases): an English form shows English words only."""
-    spec = _spec(spec, ruleset)
-    kind = spec.get("type")
-    english = lang == "en"
-    if kind == "choice":
-        words = {}
-        if english:
-            words = spec.get("en") if isinstance(spec.get("en"), dict) else (spec.get("en_values") or {})
-        return " | ".join(str(words.get(v, v)) for v in spec.get("values", []))
-    if kind == "map":
-        def name(field, field_spec):
-            en = _spec(field_spec, ruleset).get("en")
-            return en if english and isinstance(en, str) else field
-        return "{" + ", ".join(f"{name(k, v)}: {describe(v, ruleset, lang)}"
-                               for k, v in spec.get("fields", {}).items()) + "}"
-    if kind == "list":
-        return f"[{describe(spec.get('of'), ruleset, lang)}, ...]"
-    if kind in ("text", "int", "player"):  # the form speaks the player's language, not the schema's
-        return i18n.t(lang or "fr", f"arg_kind_{kind}")
-    return kind or "-"
-
-
 def parse_actions(raw, ruleset: Ruleset, scenario: Scenario, problems: Refusals,
                   at: tuple = ("actions",), limits: dict | None = None,
-                  assumed: list[Action] | None = None) -> list[Action]:
+                  assumed: list[Action] | None = None, context: ArgContext | None = None) -> list[Action]:
     """The actions of a list as written (`at`: where the list is in its file).
     An unknown action with a close spelling is refused, and also added to
-    `assumed` as that spelling (when its argument fits), for the rules checks."""
+    `assumed` as that spelling (when its argument fits), for the rules checks.
+    `context`: what the argument types know (default: the roster alone)."""
     if limits is None:
         limits = _limits(None)
     if raw is None:
@@ -316,6 +141,8 @@ def parse_actions(raw, ruleset: Ruleset, scenario: Scenario, problems: Refusals,
         problems.add("actions_not_list", at)
         return []
     index = action_index(ruleset.actions)
+    types = compile_types(ruleset.rules)
+    context = ArgContext(scenario, limits) if context is None else context
     out = []
     base = at
     for i, item in enumerate(raw):
@@ -341,14 +168,12 @@ def parse_actions(raw, ruleset: Ruleset, scenario: Scenario, problems: Refusals,
             if assumed is not None and suggestion:
                 meant = index[suggestion]
                 scratch = Refusals()
-                value = check_arg(arg, (ruleset.actions[meant] or {}).get("arg"), ruleset, scenario, at, scratch,
-                                  limits)
+                value = types.action(ruleset.actions, meant).check(arg, context, at, scratch)
                 if not scratch:
                     assumed.append(Action(meant, value, i))
             continue
         before = len(problems)
-        value = check_arg(arg, (ruleset.actions[action_id] or {}).get("arg"), ruleset, scenario, at, problems,
-                          limits)
+        value = types.action(ruleset.actions, action_id).check(arg, context, at, problems)
         if len(problems) == before:
             out.append(Action(action_id, value, i))
     return out
@@ -364,7 +189,7 @@ def _too_long(raw: dict, limits: dict) -> Refusals:
     """Every text longer than the file allows, in one pass with no recursion:
     a key or a top-level value at most `text_chars`, the roleplay at most
     `roleplay_chars`, and so is anything in `actions` (an argument may be the
-    player's prose: `check_arg` applies the argument's own limit)."""
+    player's prose: its type applies the argument's own limit)."""
     problems = Refusals()
     text_limit, prose_limit = limits["text_chars"], limits["roleplay_chars"]
     todo = [((), raw)]
@@ -401,9 +226,11 @@ def _load(data: bytes | str, source: str, limits: dict, size_key: str,
 
 
 def parse_player_orders(data: bytes | str, source: str, *, ruleset: Ruleset, scenario: Scenario, turn: int,
-                        expected_player: str, limits: dict | None = None
+                        expected_player: str, limits: dict | None = None, facts: dict | None = None
                         ) -> tuple[PlayerOrders | None, list[PbpError]]:
-    """Shape and vocabulary checks of one order file (its bytes, as read)."""
+    """Shape and vocabulary checks of one order file (its bytes, as read); `facts`:
+    what the ruleset lets this player name now (`Ruleset.arg_context`), checked by
+    the argument types (a place out of reach is refused here, with its line)."""
     limits = _limits(limits)
     notes: list[PbpError] = []
     try:
@@ -441,7 +268,8 @@ def parse_player_orders(data: bytes | str, source: str, *, ruleset: Ruleset, sce
         _check_turn(problems, (fields["turn"][0],), file_turn, turn)
     actions_key, raw_actions = fields.get("actions", ("actions", None))
     assumed: list[Action] = []
-    actions = parse_actions(raw_actions, ruleset, scenario, problems, (actions_key,), limits, assumed)
+    context = ArgContext(scenario, limits, expected_player, facts)
+    actions = parse_actions(raw_actions, ruleset, scenario, problems, (actions_key,), limits, assumed, context)
     roleplay = fields.get("roleplay", (None, ""))[1] or ""
     if not isinstance(roleplay, str):
         problems.add("roleplay_not_text", (fields["roleplay"][0],))

@@ -258,6 +258,14 @@ class Ruleset(ABC):
         """What a player's blank order form lists (exits, items, targets...)."""
         return {}
 
+    def arg_context(self, state: dict, scenario: Scenario, player: str) -> dict:
+        """What the argument types need to know of the game for `player` now
+        (pbp.model.argcontext.ArgContext: `characters`, `alive`, `in_sight`, `places`,
+        `adjacent`, `items`, `carried`, each optional). The order form lists these
+        as the player's choices and the import reads names among them. Default:
+        nothing beyond the roster (the ruleset's checks judge the names)."""
+        return {}
+
     def status(self, state: dict, scenario: Scenario) -> list[Event]:
         """The MJ's overview of a state, as gm events for the `status` template."""
         return []
@@ -283,9 +291,11 @@ class Ruleset(ABC):
         characters.yaml). Override it when a ruleset knows better (names that depend on
         the state in ways a path cannot say), with the same view as its checks."""
         from pbp.model import vocabulary
+        from pbp.model.argcontext import ArgContext
 
         view = self.order_context(state, scenario, player)
-        return vocabulary.default_names(self.rules, self.phrasings(), view, scenario, state)
+        context = ArgContext(scenario, actor=player, facts=self.arg_context(state, scenario, player))
+        return vocabulary.default_names(self.rules, self.phrasings(), view, scenario, state, context)
 
     # -- secrecy ---------------------------------------------------------------------
     def roleplay_audience(self, state: dict, scenario: Scenario, handle: str) -> Audience:

@@ -177,45 +177,60 @@ class _Compiler:
         node = Node(kind)
         self._flags(node, spec, where)
         node.low, node.high = spec.get("min"), spec.get("max")
-        if kind == "str" and spec.get("pattern") is not None:
-            node.pattern = re.compile(spec["pattern"])
-        if kind == "choice":
-            values = spec.get("values")
-            if not isinstance(values, list) or not values:
-                raise SchemaDefinitionError(f"{where}: a choice needs `values`, a list")
-            node.values, node.value_set = tuple(values), frozenset(values)
-        if kind == "ref":
-            if not isinstance(spec.get("to"), str):
-                raise SchemaDefinitionError(f"{where}: a ref needs `to`, e.g. world.cells")
-            node.to, node.text = spec["to"], bool(spec.get("text"))
-        if kind == "list":
-            node.of = self.build(spec.get("of", "any"), f"{where}.of")
-        if kind == "map":
-            node.keys = self.build(spec["keys"], f"{where}.keys") if "keys" in spec else None
-            node.items = self.build(spec.get("values", "any"), f"{where}.values")
-            node.covers = spec.get("covers")
-        if kind == "mapping":
-            fields = spec.get("fields") or {}
-            node.fields = {str(k): self.build(v, f"{where}.{k}") for k, v in fields.items()}
-            node.open = bool(spec.get("open"))
-            known = set(node.fields)
-            for i, case in enumerate(spec.get("when") or []):
-                if not isinstance(case, dict) or set(case) != {"if", "then"} or not isinstance(case["if"], dict):
-                    raise SchemaDefinitionError(f"{where}.when[{i + 1}]: a case is {{if: {{field: value}}, then: "
-                                                f"{{field: node}}}}")
-                condition = {str(k): tuple(v) if isinstance(v, list) else (v,) for k, v in case["if"].items()}
-                then = {str(k): self.build(v, f"{where}.when[{i + 1}].{k}") for k, v in case["then"].items()}
-                node.when.append((condition, then))
-                known |= set(then)
-            node.known = frozenset(known)
-            node.required, node.defaults = _needs(node.fields)
+        shape = self.SHAPES.get(kind)
+        if shape is not None:
+            shape(self, node, spec, where)
         node.settle()
-        if kind == "one_of":
-            options = spec.get("options")
-            if not isinstance(options, list) or len(options) < 2:
-                raise SchemaDefinitionError(f"{where}: one_of needs `options`, a list of at least two nodes")
-            node.options = [self.build(o, f"{where}.options[{i + 1}]") for i, o in enumerate(options)]
         return node
+
+    def _pattern(self, node: Node, spec: dict, where: str) -> None:
+        if spec.get("pattern") is not None:
+            node.pattern = re.compile(spec["pattern"])
+
+    def _choice(self, node: Node, spec: dict, where: str) -> None:
+        values = spec.get("values")
+        if not isinstance(values, list) or not values:
+            raise SchemaDefinitionError(f"{where}: a choice needs `values`, a list")
+        node.values, node.value_set = tuple(values), frozenset(values)
+
+    def _ref(self, node: Node, spec: dict, where: str) -> None:
+        if not isinstance(spec.get("to"), str):
+            raise SchemaDefinitionError(f"{where}: a ref needs `to`, e.g. world.cells")
+        node.to, node.text = spec["to"], bool(spec.get("text"))
+
+    def _list(self, node: Node, spec: dict, where: str) -> None:
+        node.of = self.build(spec.get("of", "any"), f"{where}.of")
+
+    def _map(self, node: Node, spec: dict, where: str) -> None:
+        node.keys = self.build(spec["keys"], f"{where}.keys") if "keys" in spec else None
+        node.items = self.build(spec.get("values", "any"), f"{where}.values")
+        node.covers = spec.get("covers")
+
+    def _mapping(self, node: Node, spec: dict, where: str) -> None:
+        fields = spec.get("fields") or {}
+        node.fields = {str(k): self.build(v, f"{where}.{k}") for k, v in fields.items()}
+        node.open = bool(spec.get("open"))
+        known = set(node.fields)
+        for i, case in enumerate(spec.get("when") or []):
+            if not isinstance(case, dict) or set(case) != {"if", "then"} or not isinstance(case["if"], dict):
+                raise SchemaDefinitionError(f"{where}.when[{i + 1}]: a case is {{if: {{field: value}}, then: "
+                                            f"{{field: node}}}}")
+            condition = {str(k): tuple(v) if isinstance(v, list) else (v,) for k, v in case["if"].items()}
+            then = {str(k): self.build(v, f"{where}.when[{i + 1}].{k}") for k, v in case["then"].items()}
+            node.when.append((condition, then))
+            known |= set(then)
+        node.known = frozenset(known)
+        node.required, node.defaults = _needs(node.fields)
+
+    def _one_of(self, node: Node, spec: dict, where: str) -> None:
+        options = spec.get("options")
+        if not isinstance(options, list) or len(options) < 2:
+            raise SchemaDefinitionError(f"{where}: one_of needs `options`, a list of at least two nodes")
+        node.options = [self.build(o, f"{where}.options[{i + 1}]") for i, o in enumerate(options)]
+
+    #: what each kind reads of its spec beyond the common flags and bounds
+    SHAPES = {"str": _pattern, "choice": _choice, "ref": _ref, "list": _list, "map": _map, "mapping": _mapping,
+              "one_of": _one_of}
 
     @staticmethod
     def _flags(node: Node, spec: dict, where: str, keep: bool = False) -> None:

@@ -13,6 +13,9 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 
+from pbp.model.argcontext import ArgContext
+from pbp.model.argtypes import ArgType, Choice, Item, List, Mapping, NoArg, Place, compile_types
+
 #: letters NFKD does not take apart
 _LIGATURES = str.maketrans({"œ": "oe", "Œ": "oe", "æ": "ae", "Æ": "ae", "ß": "ss", "ø": "o", "Ø": "o",
                             "ł": "l", "Ł": "l", "đ": "d", "Đ": "d"})
@@ -110,55 +113,35 @@ class Entry:
             object.__setattr__(self, "label", self.names[0] if self.names else str(self.value))
 
 
-def slot_key(action_id: str, field_name: str | None, spec, arg_types: dict) -> str:
-    """The vocabulary an argument reads: its type when data.yaml names it under
-    `arg_types` (`direction`, `chasseur`), else `action.field` (`hanter.salle`), or
-    the action id for a plain argument (`interroger`)."""
-    if isinstance(spec, str) and spec in arg_types:
-        return spec
+def arg_slots(action_id: str, arg: ArgType) -> list[tuple[str | None, str, ArgType]]:
+    """(field, vocabulary key, type) of each value an action's argument holds: one
+    for a plain argument, one per field of a map. The key is the type's name under
+    `arg_types` (`direction`, `chasseur`), a list's its items' (a path of directions
+    reads directions), else `action.field` (`hanter.salle`) or the action id for a
+    plain argument (`interroger`)."""
+    if isinstance(arg, NoArg):
+        return []
+    if isinstance(arg, Mapping):
+        return [(name, _key(action_id, name, field), field) for name, field in arg.fields.items()]
+    return [(None, _key(action_id, None, arg), arg)]
+
+
+def _key(action_id: str, field_name: str | None, arg: ArgType) -> str:
+    if isinstance(arg, List) and arg.of.name:
+        return arg.of.name
+    if arg.name:
+        return arg.name
     return f"{action_id}.{field_name}" if field_name else action_id
 
 
-def resolve_spec(spec, arg_types: dict) -> dict:
-    """A spec with its named type looked up (`direction` -> {type: choice, ...})."""
-    seen = 0
-    while isinstance(spec, str) and seen < 10:
-        named = arg_types.get(spec)
-        spec = {"type": spec} if named is None else named
-        seen += 1
-    return dict(spec) if isinstance(spec, dict) else {}
-
-
-def arg_slots(action_id: str, spec, arg_types: dict):
-    """(field, vocabulary key, resolved spec) of each value an action's argument
-    holds: one for a plain argument, one per field of a map. The key of a list is
-    its items' (a path of directions reads directions)."""
-    resolved = resolve_spec(spec, arg_types)
-    if not resolved:
-        return []
-    if resolved.get("type") == "map":
-        out = []
-        for name, field_spec in (resolved.get("fields") or {}).items():
-            out.append((name, _item_key(action_id, name, field_spec, arg_types), resolve_spec(field_spec, arg_types)))
-        return out
-    return [(None, _item_key(action_id, None, spec, arg_types), resolved)]
-
-
-def _item_key(action_id, field_name, spec, arg_types) -> str:
-    """A list reads its items' named type (a path of `direction`s), else its own
-    (`case`, a square), else the field's `action.field`."""
-    resolved = resolve_spec(spec, arg_types)
-    of = resolved.get("of")
-    if resolved.get("type") == "list" and isinstance(of, str) and of in arg_types:
-        return of
-    return slot_key(action_id, field_name, spec, arg_types)
-
-
-def default_names(rules: dict, phrasings: dict, view: dict, scenario, state: dict) -> dict[str, list[Entry]]:
+def default_names(rules: dict, phrasings: dict, view: dict, scenario, state: dict,
+                  context: ArgContext | None = None) -> dict[str, list[Entry]]:
     """The core's names of argument values, from the order schema and the player's view:
 
     - a `choice` type: each value, its aliases, and its `words:` in phrasings.yaml;
-    - a `player` type: each roster handle and its character's name;
+    - a `player` (`character`) type: each character the player may name (the roster,
+      or what the ruleset's `arg_context` lets them name) and its name; a `place` or an
+      `item` the ruleset gives facts for: those it offers (pbp.model.argtypes);
     - every `values:` entry of phrasings.yaml that says `from:` where the values are:
       `context.…` (the ruleset's order_context for this player), `scenario.world.…`,
       `scenario.roster`, `state.…` or `rules.…`, with `*` for every item of a list or
@@ -172,51 +155,60 @@ def default_names(rules: dict, phrasings: dict, view: dict, scenario, state: dic
     see) comes from `context`, the view their order form and the rules' checks show
     them; `state` and `rules` are the whole game's, for what every player knows (a
     board all can see). characters.yaml is secret (everyone's sheets): no root reads it."""
-    arg_types = rules.get("arg_types") or {}
     declared = (phrasings or {}).get("values") or {}
-    out: dict[str, list[Entry]] = {}
-    for action_id, spec in (rules.get("actions") or {}).items():
-        for _, key, resolved in arg_slots(action_id, (spec or {}).get("arg"), arg_types):
-            if key in out:
-                continue
-            item = resolve_spec(resolved.get("of"), arg_types) if resolved.get("type") == "list" else resolved
-            if item.get("type") == "choice":
-                out[key] = _choice(item, declared.get(key) or {})
-            elif item.get("type") == "player":
-                out[key] = [Entry(h, tuple(n for n in (h, scenario.name(h)) if n), label=scenario.name(h))
-                            for h in scenario.roster]
+    out = _typed_names(rules, declared, ArgContext(scenario) if context is None else context)
     roots = {"context": view or {}, "state": state or {}, "rules": rules,
              "scenario": {"world": scenario.world, "roster": scenario.roster}}
     for key, spec in declared.items():
-        if not isinstance(spec, dict) or spec.get("from") is None:
-            continue
-        sources = spec["from"] if isinstance(spec["from"], list) else [spec["from"]]
-        entries = list(out.get(key, []))
-        known = {e.value for e in entries}
-        for rank, source in enumerate(sources):
-            # a source is a path, or {path:, value:, names:} with its own fields
-            path, fields = (source.get("path"), {**spec, **source}) if isinstance(source, dict) else (source, spec)
-            for item in _walk(roots, str(path).split(".")):
-                entry = _entry(item, fields, rank)
-                if entry is not None and entry.value not in known:
-                    known.add(entry.value)
-                    entries.append(entry)
-        out[key] = entries
+        if isinstance(spec, dict) and spec.get("from") is not None:
+            out[key] = _declared_names(roots, spec, out.get(key, []))
     for key, spec in declared.items():  # `same_as: room`: one vocabulary under two keys
         if isinstance(spec, dict) and spec.get("same_as") in out:
             out[key] = out[spec["same_as"]]
     return out
 
 
-def _choice(spec: dict, declared: dict) -> list[Entry]:
-    aliases = spec.get("aliases") or {}
-    english = spec.get("en") if isinstance(spec.get("en"), dict) else {}  # the words an English form shows
+def _typed_names(rules: dict, declared: dict, context: ArgContext) -> dict[str, list[Entry]]:
+    """The names each argument type offers: a choice's words, the characters, places
+    and items the ruleset lets this player name."""
+    types = compile_types(rules)
+    actions = rules.get("actions") or {}
+    out: dict[str, list[Entry]] = {}
+    for action_id in actions:
+        for _, key, arg in arg_slots(action_id, types.action(actions, action_id)):
+            item = arg.of if isinstance(arg, List) else arg
+            if key in out:
+                continue
+            if isinstance(item, Choice):
+                out[key] = _choice(item, declared.get(key) or {})
+            elif item.reads == "player" or (isinstance(item, (Place, Item)) and item.offers(context) is not None):
+                out[key] = [Entry(v, tuple(n for n in (v, name) if n), label=name)
+                            for v, name in item.offers(context).items()]
+    return out
+
+
+def _declared_names(roots: dict, spec: dict, entries: list[Entry]) -> list[Entry]:
+    """A vocabulary's names from the sources phrasings.yaml gives it (`from:`)."""
+    sources = spec["from"] if isinstance(spec["from"], list) else [spec["from"]]
+    entries = list(entries)
+    known = {e.value for e in entries}
+    for rank, source in enumerate(sources):
+        # a source is a path, or {path:, value:, names:} with its own fields
+        path, fields = (source.get("path"), {**spec, **source}) if isinstance(source, dict) else (source, spec)
+        for item in _walk(roots, str(path).split(".")):
+            entry = _entry(item, fields, rank)
+            if entry is not None and entry.value not in known:
+                known.add(entry.value)
+                entries.append(entry)
+    return entries
+
+
+def _choice(choice: Choice, declared: dict) -> list[Entry]:
     extra = declared.get("words") or {}
     weak = frozenset(fold(w) for w in declared.get("weak") or [])
     entries = []
-    for value in spec.get("values") or []:
-        names = [str(value)] + [str(a) for a, v in aliases.items() if str(v) == str(value)]
-        names += [str(english[value])] if english.get(value) else []
+    for value in choice.values:
+        names = [value] + [spelling for spelling, meant in choice.said if meant == value]
         for lang_words in (extra.get(value) or {}).values():
             names += [str(w) for w in lang_words or []]
         entries.append(Entry(value, tuple(names), frozenset(n for n in names if fold(n) in weak)))

@@ -242,30 +242,11 @@ class ActionReader:
         # a field named outside the player's prose is not named again by the prose's words
         # ("par la Force (Physique, télékinésie)": the skill is télékinésie)
         outside = {f for g in groups if g.start not in prose_range for f in g.options}
-        groups = [g for g in groups if g.start not in prose_range or not set(g.options) & outside]
         for g in groups:
-            fields = list(g.options)
-            open_fields = [f for f in fields if f not in values or self.by_field[f].kind == "list"]
-            if len(open_fields) >= 1:
-                fields = open_fields
-            if len(fields) > 1:
-                self.ask("import_which_field", word=g.word, valid=fields)
-                continue
-            f = fields[0]
-            choices = g.options[f]
-            if len(choices) > 1:
-                self.ask("import_ambiguous", word=g.word, what=self.what(f), valid=sorted(str(v) for v in choices.values()))
-                continue
-            value = next(iter(choices))
-            if f in values and self.by_field[f].kind != "list" and values[f] != [value]:
-                self.ask("import_two_values", what=self.what(f), valid=[*(str(v) for v in values[f]), str(value)])
-                continue
-            values.setdefault(f, [])
-            if self.by_field[f].kind == "list" or value not in values[f]:
-                values[f].append(value)
+            if g.start not in prose_range or not set(g.options) & outside:
+                self.assign_group(g, values)
         for f, found in numbers.items():
-            s = self.by_field[f]
-            if s.kind == "int":
+            if self.by_field[f].kind == "int":
                 if len(set(found)) > 1:
                     self.ask("import_two_values", what=self.what(f), valid=[str(v) for v in found])
                 values[f] = found[:1]
@@ -281,6 +262,29 @@ class ActionReader:
                 self.r.subject = values[subject][0]
                 self.itself(values)
         return values
+
+    def assign_group(self, g: _Group, values: dict) -> None:
+        """The one field and value a group of words names, into `values`; else a question."""
+        fields = list(g.options)
+        open_fields = [f for f in fields if f not in values or self.by_field[f].kind == "list"]
+        if len(open_fields) >= 1:
+            fields = open_fields
+        if len(fields) > 1:
+            self.ask("import_which_field", word=g.word, valid=fields)
+            return
+        f = fields[0]
+        choices = g.options[f]
+        if len(choices) > 1:
+            self.ask("import_ambiguous", word=g.word, what=self.what(f), valid=sorted(str(v) for v in choices.values()))
+            return
+        value = next(iter(choices))
+        many = self.by_field[f].kind == "list"
+        if f in values and not many and values[f] != [value]:
+            self.ask("import_two_values", what=self.what(f), valid=[*(str(v) for v in values[f]), str(value)])
+            return
+        values.setdefault(f, [])
+        if many or value not in values[f]:
+            values[f].append(value)
 
     def said(self, kind: str) -> bool:
         phrases = self.r.lw[kind]
@@ -303,6 +307,21 @@ class ActionReader:
         """A label with no value after it ("avec …", "vers …"), or a capitalised word
         that names nothing where a name is missing: asked, not dropped."""
         inside = {i for g in groups for i in range(g.start, g.end)}
+        if self.label_without_value(labels, inside, values):
+            return
+        open_slots = [s for s in self.slots if s.field not in values and not s.prose and s.kind in ("text", "player")
+                      and self.r.names.get(s.key)]
+        if open_slots and not self.unknown_listed(open_slots[0], inside):
+            self.unknown_capital(open_slots[0], inside, prose_range)
+
+    def ask_unknown(self, lo: int, hi: int, what: str, names) -> None:
+        """Asks which value tokens [lo, hi) meant, among `names` (a Names, or None)."""
+        shown = [e.label for e in names.entries] if names else []
+        word = self.r.text[self.toks[lo].start:self.toks[hi - 1].end]
+        self.ask("import_unknown_name", word=word, what=what, valid=shown, suggestion=i18n.closest(word, shown))
+
+    def label_without_value(self, labels, inside: set[int], values: dict) -> bool:
+        """A label followed by words that name nothing ("avec Mercier"): asked."""
         for label in labels:
             s = self.by_field[label.field]
             if label.field in values or s.prose or any(label.end <= i < label.end + 3 for i in inside):
@@ -313,29 +332,25 @@ class ActionReader:
                 continue
             if s.kind == "player" and not any(self.toks[i].upper for i in range(label.end, stop)):
                 continue  # "sur la porte": a thing, not a player's name
-            names = self.r.names.get(s.key)
-            shown = [e.label for e in names.entries] if names else []
-            word = self.r.text[self.toks[label.end].start:self.toks[stop - 1].end]
-            self.ask("import_unknown_name", word=word, what=self.what(label.field), valid=shown,
-                     suggestion=i18n.closest(word, shown))
-            return
-        open_slots = [s for s in self.slots if s.field not in values and not s.prose and s.kind in ("text", "player")
-                      and self.r.names.get(s.key)]
-        if not open_slots:
-            return
+            self.ask_unknown(label.end, stop, self.what(label.field), self.r.names.get(s.key))
+            return True
+        return False
+
+    def unknown_listed(self, slot: Slot, inside: set[int]) -> bool:
+        """"(Logique, piratage)" from a character without that skill: a word the player
+        meant as a value, naming none of theirs, is asked, not dropped."""
         fillers = self.r.lw["fillers"].items
         for lo, hi in self.listed(inside):
-            # "(Logique, piratage)" from a character without that skill: a word the player
-            # meant as a value, naming none of theirs, is asked, not dropped
             if all(self.toks[i].kind == "word" and ((self.toks[i].text,) in fillers or self.toks[i].text in STOP)
                    for i in range(lo, hi)):
                 continue
-            slot = open_slots[0]
-            shown = [e.label for e in self.r.names[slot.key].entries]
-            word = self.r.text[self.toks[lo].start:self.toks[hi - 1].end]
-            self.ask("import_unknown_name", word=word, what=slot.field or slot.key, valid=shown,
-                     suggestion=i18n.closest(word, shown))
-            return
+            self.ask_unknown(lo, hi, slot.field or slot.key, self.r.names[slot.key])
+            return True
+        return False
+
+    def unknown_capital(self, slot: Slot, inside: set[int], prose_range) -> None:
+        """A capitalised word naming nothing, where a name is missing: asked."""
+        fillers = self.r.lw["fillers"].items
         first = next((i for i, t in enumerate(self.toks) if t.kind == "word"), 0)
         for i in range(self.lo, self.hi):
             t = self.toks[i]
@@ -343,12 +358,7 @@ class ActionReader:
                     or (i == first and i != self.start - 1)
                     or i in prose_range or (t.text,) in fillers or t.text in self.r.known):
                 continue
-            slot = open_slots[0]
-            names = self.r.names[slot.key]
-            shown = [e.label for e in names.entries]
-            word = self.r.text[t.start:t.end]
-            self.ask("import_unknown_name", word=word, what=slot.field or slot.key, valid=shown,
-                     suggestion=i18n.closest(word, shown))
+            self.ask_unknown(i, i + 1, slot.field or slot.key, self.r.names[slot.key])
             return
 
     def listed(self, inside: set[int]) -> list[tuple[int, int]]:

@@ -86,7 +86,8 @@ def import_message(campaign: Campaign, handle: str, message: str) -> Imported:
     out.text = order_text(campaign.lang, handle, n, reading, rs)
     source = campaign.rel(target)
     parsed, problems = od.parse_player_orders(out.text.encode("utf-8"), source, ruleset=rs, scenario=scenario,
-                                              turn=n, expected_player=handle, limits=campaign.limits)
+                                              turn=n, expected_player=handle, limits=campaign.limits,
+                                              facts=rs.arg_context(state, scenario, handle))
     lost = rs.lost_turn(state, scenario, handle)
     if parsed is not None and not lost:
         problems = problems + od.check_rules(parsed, state, rs, scenario)
@@ -152,32 +153,11 @@ def english(ruleset, action_id: str, arg):
     """An action as an English form writes it: its `en:` id, its fields' `en:` names
     and its choices' English words, where the ruleset gives them (pbp.model.orders accepts
     each as the French one)."""
+    from pbp.model.argtypes import compile_types
+
     spec = ruleset.actions.get(action_id) or {}
     name = spec.get("en") if isinstance(spec.get("en"), str) else action_id
-    return name, _english_arg(ruleset, spec.get("arg"), arg)
-
-
-def _english_arg(ruleset, spec, value):
-    from pbp.model.orders import _spec
-
-    spec = _spec(spec, ruleset)
-    kind = spec.get("type")
-    if kind == "choice" and isinstance(value, str):
-        words = spec.get("en") if isinstance(spec.get("en"), dict) else (spec.get("en_values") or {})
-        return str(words.get(value, value))
-    if kind == "list" and isinstance(value, list):
-        return [_english_arg(ruleset, spec.get("of"), v) for v in value]
-    if kind == "map" and isinstance(value, dict):
-        fields = spec.get("fields", {})
-        out = {}
-        for key, v in value.items():
-            field = _spec(fields.get(key), ruleset)
-            en = field.get("en")
-            out[en if isinstance(en, str) else key] = _english_arg(ruleset, fields.get(key), v)
-        return out
-    if kind == "map" and spec.get("short"):  # the short field's value alone
-        return _english_arg(ruleset, spec["fields"].get(spec["short"]), value)
-    return value
+    return name, compile_types(ruleset.rules).action(ruleset.actions, action_id).english(arg)
 
 
 def _flow(value) -> str:

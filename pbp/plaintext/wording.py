@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pbp.model import vocabulary as V
+from pbp.model.argtypes import ArgType, List, Mapping, NoArg, compile_types
 from pbp.model.vocabulary import Entry, Token, tokens
 
 WORDS_FILE = Path(__file__).with_name("import_words.yaml")
@@ -143,7 +144,7 @@ class Slot:
     """One value an action's argument holds: a plain argument (field None) or a map's field."""
 
     field: str | None
-    key: str  # the vocabulary it reads (see vocabulary.slot_key)
+    key: str  # the vocabulary it reads (see vocabulary.arg_slots)
     kind: str  # choice | player | text | int | list
     item: str | None  # a list's items' kind
     optional: bool
@@ -194,14 +195,40 @@ def grammar(ruleset) -> Grammar:
 
 
 def _compile(ruleset) -> Grammar:
-    rules = ruleset.rules
     data = ruleset.phrasings() or {}
     declared = data.get("actions") or {}
-    arg_types = rules.get("arg_types") or {}
+    root, known = _triggers(ruleset.actions, declared)
+    types = compile_types(ruleset.rules)
+    slots, short, bare = {}, {}, {}
+    for action_id in ruleset.actions:
+        arg = types.action(ruleset.actions, action_id)
+        slots[action_id] = [_slot(f, k, t) for f, k, t in V.arg_slots(action_id, arg)]
+        short[action_id] = arg.short if isinstance(arg, Mapping) else None
+        bare[action_id] = isinstance(arg, NoArg) or arg.optional
+    labels = {name: _phrases(spec) for name, spec in (data.get("labels") or {}).items()}
+    negative = {name: _phrases((spec or {}).get("negative")) for name, spec in (data.get("labels") or {}).items()}
+    values = {key: spec for key, spec in (data.get("values") or {}).items() if isinstance(spec, dict)}
+    after = {key: _phrases(spec.get("after")) for key, spec in values.items()}
+    implied = {str(key): action_id for action_id, mine in declared.items()
+               for key in ((mine or {}).get("implied_by") or [])}
+    numbers = {str(key): (int(spec["numbers"]), spec.get("text")) for key, spec in values.items()
+               if spec.get("numbers")}
+    return Grammar(root, Fuzzy(known), slots, short, bare, labels, negative, after, data.get("subject"), implied,
+                   numbers)
+
+
+def _phrases(spec) -> Phrases:
+    """The phrases of a `{fr: [...], en: [...]}` entry of phrasings.yaml, both languages."""
+    spec = spec or {}
+    return Phrases(w for lang in ("fr", "en") for w in spec.get(lang) or [])
+
+
+def _triggers(actions: dict, declared: dict) -> tuple[dict, set[str]]:
+    """The tree of every action's phrasings (ids, English ids, aliases and
+    phrasings.yaml's), word by word, and every word in it."""
     root: dict = {}
     known: set[str] = set()
-    slots, short, bare = {}, {}, {}
-    for action_id, spec in ruleset.actions.items():
+    for action_id, spec in actions.items():
         spec = spec or {}
         mine = declared.get(action_id) or {}
         exclude = {phrase(w) for w in mine.get("exclude") or []}
@@ -217,24 +244,7 @@ def _compile(ruleset) -> Grammar:
                 known.add(w)
             if trigger not in node.get(None, []):
                 node.setdefault(None, []).append(trigger)
-        slots[action_id] = [_slot(f, k, r, arg_types) for f, k, r in V.arg_slots(action_id, spec.get("arg"), arg_types)]
-        resolved = V.resolve_spec(spec.get("arg"), arg_types)
-        short[action_id] = resolved.get("short") if resolved.get("type") == "map" else None
-        bare[action_id] = not resolved or bool(resolved.get("optional"))
-    labels, negative = {}, {}
-    for name, spec in (data.get("labels") or {}).items():
-        spec = spec or {}
-        labels[name] = Phrases(w for lang in ("fr", "en") for w in spec.get(lang) or [])
-        neg = spec.get("negative") or {}
-        negative[name] = Phrases(w for lang in ("fr", "en") for w in neg.get(lang) or [])
-    after = {key: Phrases(w for lang in ("fr", "en") for w in ((spec or {}).get("after") or {}).get(lang) or [])
-             for key, spec in (data.get("values") or {}).items() if isinstance(spec, dict)}
-    implied = {str(key): action_id for action_id, mine in declared.items()
-               for key in ((mine or {}).get("implied_by") or [])}
-    numbers = {str(key): (int(spec["numbers"]), spec.get("text")) for key, spec in (data.get("values") or {}).items()
-               if isinstance(spec, dict) and spec.get("numbers")}
-    return Grammar(root, Fuzzy(known), slots, short, bare, labels, negative, after, data.get("subject"), implied,
-                   numbers)
+    return root, known
 
 
 def _phrasing(action_id: str, item) -> tuple[Trigger, tuple]:
@@ -256,13 +266,9 @@ def _phrasing(action_id: str, item) -> tuple[Trigger, tuple]:
     return Trigger(action_id, prose or None, here, preset), words
 
 
-def _slot(name, key, resolved, arg_types) -> Slot:
-    kind = resolved.get("type") or "text"
-    item = None
-    if kind == "list":
-        item = V.resolve_spec(resolved.get("of"), arg_types).get("type") or "text"
-    return Slot(name, key, kind, item, bool(resolved.get("optional")) or "default" in resolved,
-                int(resolved.get("min") or 0), resolved.get("max"), bool(resolved.get("prose")))
+def _slot(name, key, arg: ArgType) -> Slot:
+    item = arg.of.reads if isinstance(arg, List) else None
+    return Slot(name, key, arg.reads, item, arg.optional or arg.has_default, int(arg.low or 0), arg.high, arg.prose)
 
 
 class Names:

@@ -14,7 +14,8 @@ bbcodepy = pytest.importorskip("bbcodepy", reason="a test dependency: pip instal
 from markdown_it import MarkdownIt
 
 from pbp.base import i18n, yamlio
-from pbp.model import events as ev, orders as od
+from pbp.model import events as ev
+from pbp.model.argtypes import compile_types
 from pbp.render.render import Renderer, template_paths
 from tests.helpers import copy_example, pbp
 from tests.rulesets.test_manhunt import Game
@@ -408,10 +409,11 @@ def test_a_forced_drop_takes_the_items_named_without_accents():
 def test_english_order_forms_show_english_words_that_the_checks_accept():
     g = Game(lucy="G", bob="C")
     actions = g.rs.actions
-    assert od.describe(actions["combat"]["arg"], g.rs, "en") == "{hunter: text, weapon: text}"
-    assert od.describe(actions["deplacement_rapide"]["arg"], g.rs, "en") == "[north | east | south | west, ...]"
-    assert od.describe(actions["combat"]["arg"], g.rs) == "{chasseur: texte, arme: texte}"
-    assert od.describe(actions["deplacement_normal"]["arg"], g.rs, "fr") == "nord | est | sud | ouest"
+    types = compile_types(g.rs.rules)
+    assert types.action(actions, "combat").describe("en") == "{hunter: text, weapon: text}"
+    assert types.action(actions, "deplacement_rapide").describe("en") == "[north | east | south | west, ...]"
+    assert types.action(actions, "combat").describe() == "{chasseur: texte, arme: texte}"
+    assert types.action(actions, "deplacement_normal").describe("fr") == "nord | est | sud | ouest"
     g.p()["inventory"] = ["épée large"]
     parsed = g.orders("lucy", [{"melee": {"hunter": "Sylas", "weapon": "epee large"}}]).actions
     assert [(a.id, a.arg) for a in parsed] == [("combat", {"chasseur": "Sylas", "arme": "epee large"})]

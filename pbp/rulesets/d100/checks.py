@@ -15,7 +15,9 @@ from __future__ import annotations
 from pbp.base import i18n
 from pbp.base.errors import InputError, PbpError
 from pbp.model.dice import parse as parse_dice
-from pbp.model.orders import action_index, check_arg, normalize_id
+from pbp.model.argcontext import ArgContext
+from pbp.model.argtypes import compile_types
+from pbp.model.orders import action_index, normalize_id
 from pbp.model.ruleset import Refusals
 
 from . import rules as R
@@ -149,6 +151,7 @@ def gm_orders(rs, scenario, sheets: dict, factions: dict, raw: dict,
     Without `state` (the turn itself), only what the files say is checked."""
     specs = rs.rules.get("gm_orders") or {}
     index = action_index(specs)
+    types, context = compile_types(rs.rules), ArgContext(scenario)
     refusals = Refusals()
     out: dict = {}
     for key, value in (raw or {}).items():
@@ -158,7 +161,8 @@ def gm_orders(rs, scenario, sheets: dict, factions: dict, raw: dict,
                          suggestion=i18n.closest(normalize_id(key), index))
             continue
         before = len(refusals)
-        parsed = check_arg(value, specs[order_id].get("arg"), rs, scenario, (key,), refusals)
+        parsed = types.of(specs[order_id].get("arg"), f"gm_orders.{order_id}.arg").check(value, context, (key,),
+                                                                                       refusals)
         if len(refusals) == before:
             out[order_id] = parsed
             if isinstance(parsed, list):

@@ -124,6 +124,9 @@ class DataRuleset(Ruleset):
         return [{"name": scenario.name(h), "handle": h,
                  "status": "standing_playing" if R.in_play(state, h) else "standing_out"} for h in scenario.roster]
 
+    def arg_context(self, state, scenario, player):
+        return checks.arg_facts(self, state, scenario, player)
+
     def order_context(self, state, scenario, player):
         from . import balance
 
@@ -187,7 +190,11 @@ def order_schema(data: dict) -> dict:
 
 
 def core_arg(arg) -> dict:
-    """An argument of the rules file in the core's argument types (pbp.model.orders.check_arg)."""
+    """An argument of the rules file in the core's argument types (pbp.model.argtypes):
+    a character in play other than the actor unless the rules say `alive: false`
+    or `others: false` (`in_sight: true`: one the actor sees); a number; a choice;
+    a place, a direction or an item as a name (places.py checks it where the actor
+    stands); else the player's own words (`pbp orders import` keeps them as written)."""
     spec = {"type": arg} if isinstance(arg, str) else dict(arg)
     kind = R.word(spec["type"])
     if kind == "fields":  # named fields: the core's map (fields.py)
@@ -198,7 +205,8 @@ def core_arg(arg) -> dict:
     if kind == "number":
         out.update(type="int", min=spec.get("min"), max=spec.get("max"))
     elif kind == "character":
-        out.update(type="player")
+        out.update(type="character", alive=spec.get("alive", True), others=spec.get("others", True),
+                   in_sight=bool(spec.get("in_sight")))
     elif kind == "choice":
         out.update(type="choice", values=[str(v) for v in spec.get("values") or []])
     elif kind in ("place", "direction", "item", "item_here"):  # a name, checked where the actor stands (places.py)

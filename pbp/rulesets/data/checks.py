@@ -102,6 +102,18 @@ def targets_of(rs, state: dict, handle: str, spec: dict) -> list[str]:
     return found
 
 
+def arg_facts(rs, state: dict, scenario, handle: str) -> dict:
+    """What the argument types need to know (pbp.model.argcontext.ArgContext): the
+    characters of the game, those still in play and, where the rules have places,
+    those `handle` sees (a character argument with `in_sight: true`). Places and
+    items are checked by places.py, where the actor stands after each move."""
+    facts = {"characters": {h: scenario.name(h) for h in state["characters"]},
+             "alive": [h for h in state["characters"] if R.in_play(state, h)]}
+    if rs.program.data.get("places") and handle in state["characters"]:
+        facts["in_sight"] = [h for h in state["characters"] if places.in_sight(state, rs.program.data, handle, h)]
+    return facts
+
+
 #: the most values of a number argument a bot tries (a range 1-100 is sampled at its ends and middle)
 NUMBER_SAMPLES = 3
 
