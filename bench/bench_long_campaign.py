@@ -5,10 +5,10 @@ The archives are bench_verify.py's d100 game (the bundled example played on by
 bots and an MJ who keeps everyone standing), built to 10 and to `--turns`
 turns (cached in bench/out/). Each is copied to a scratch folder, the next
 turn's order files and gm.yaml are written there and committed (as the MJ
-finds them before `pbp run`). Each round then runs, for the short and the long
-campaign one after the other: `pbp run` (with its git commit; the copy is put
-back to the prepared commit before each run, untimed), `pbp status`, `pbp check`
-and `pbp post`. Each figure is the median of the pair-by-pair ratios long /
+finds them before `pbp run`), and the copy's git repository is packed. Each
+round then runs, for the short and the long campaign one after the other: `pbp
+run` (with its git commit; the copy is put back to the prepared commit before
+each run, untimed), `pbp status`, `pbp check` and `pbp post`. Each figure is the median of the pair-by-pair ratios long /
 short, wall and CPU time; the issue's goal is 1.1 (within 10 %). Prints
 figures, asserts nothing.
 
@@ -43,6 +43,13 @@ def prepared(built: Path, scratch: Path, side: _ab.Side) -> tuple[Path, str]:
     pbp(root, "undo", command=side.pbp, env=side.env)  # its outputs go; its inputs stay
     git(root, "add", "-A", ".")
     git(root, "commit", "-q", "--allow-empty", "-m", f"turn {n}'s inputs")
+    # a user's repository is packed by git's automatic gc as it grows; the copy is packed
+    # once, and no gc starts in the middle of a timed run (thousands of loose objects
+    # would start one at every commit)
+    # (--force: the copy may hold the lock of a gc git started in the background in the original)
+    git(root, "config", "gc.auto", "0")
+    (root / ".git" / "gc.log").unlink(missing_ok=True)
+    git(root, "gc", "-q", "--force")
     return root, git(root, "rev-parse", "HEAD")
 
 

@@ -63,6 +63,7 @@ def cold(monkeypatch, tmp_path):
     monkeypatch.setattr(render, "_BYTECODE_CACHE", None)
     monkeypatch.setitem(usercache._STATE, "folders", {})
     monkeypatch.setitem(usercache._STATE, "wanted", True)
+    monkeypatch.delitem(usercache._STATE, "keys", raising=False)  # its folder's key, put back after
     render.forget_renderers()
     yield tmp_path / "cache"
     render.forget_renderers()
@@ -107,6 +108,36 @@ def test_an_edited_template_is_compiled_again_and_a_cache_folder_that_cannot_be_
     assert render.renderer_for([folder], "markdown").render("t", x=2) == "deux 2\n"
 
 
+def test_a_new_command_generates_no_template_again_and_an_edited_one_is(tmp_path, monkeypatch, counted, cold):
+    """jinja2's Python code for a template is kept in the user's cache, by the
+    template's text: a new process compiles it without generating it again (the
+    most of a template's cost); an edited template, or an entry someone else
+    wrote, is generated again."""
+    camp = copy_example("manhunt", tmp_path)
+    first = pbp("run", "--dry-run", cwd=camp)
+    assert first.exit_code == 0 and counted["compiled"]
+    generated = sum(counted["compiled"].values())
+    counted["compiled"].clear()
+    new_process(monkeypatch)
+    again = pbp("run", "--dry-run", cwd=camp)
+    assert again.output == first.output and not counted["compiled"]
+    new_process(monkeypatch)
+    folder = tmp_path / "tpl"
+    write(folder, "t.j2", "un {{ x }}\n")
+    assert render.renderer_for([folder], "bbcode").render("t", x=1) == "un 1\n"
+    new_process(monkeypatch)
+    write(folder, "t.j2", "deux {{ x }}\n")
+    assert render.renderer_for([folder], "bbcode").render("t", x=1) == "deux 1\n"
+    assert counted["compiled"]["t.j2"] == 2
+    for entry in next(cold.glob("pbp/templates-*")).iterdir():  # entries not sealed with this cache's key
+        entry.write_bytes(b"pbp-cache-1\n" + bytes(16) + entry.read_bytes()[28:])
+    new_process(monkeypatch)
+    counted["compiled"].clear()
+    damaged = pbp("run", "--dry-run", cwd=camp)
+    assert damaged.stdout == first.stdout and "Cache de pbp : une entrée endommagée" in damaged.stderr
+    assert sum(counted["compiled"].values()) == generated
+
+
 def test_a_command_keeps_one_renderer_per_campaign_and_format(tmp_path):
     campaign = open_campaign(copy_example("manhunt", tmp_path))
     bbcode = turn_posts.renderer(campaign)
@@ -149,6 +180,29 @@ def test_post_prints_the_post_the_turn_wrote_and_renders_again_only_when_asked_o
     again = pbp("post", "--turn", "3", cwd=root)
     assert again.exit_code == 0 and again.stdout.startswith(title.replace("200", "6") + "\n"), again.output[:80]
     assert "rendu à nouveau" in again.stderr  # the MJ is told it is not the sealed text
+
+
+def test_post_computes_no_code_for_the_post_the_turn_wrote(tmp_path, monkeypatch):
+    """An archived post has its codes in it already: `pbp post` prints it without
+    walking the seal chain; a post rendered again in another format needs its
+    code, and gets the archive's."""
+    from pbp.engine import seal
+
+    root = copy_example("manhunt", tmp_path)
+    computed = []
+    real = seal.archive_codes
+
+    def counting(campaign, *args, **kwargs):
+        computed.append(kwargs.get("upto"))
+        return real(campaign, *args, **kwargs)
+
+    monkeypatch.setattr(seal, "archive_codes", counting)
+    printed = pbp("post", "--turn", "3", cwd=root)
+    assert printed.exit_code == 0 and printed.output == (root / "turns/003/public.bbcode").read_text(encoding="utf-8")
+    assert computed == []
+    markdown = pbp("post", "--turn", "3", "--format", "markdown", cwd=root)
+    code = real(open_campaign(root))[3]
+    assert computed == [3] and f"pbp#3/{seal.short(code)}" in markdown.output
 
 
 # -- the user's cache of package data ----------------------------------------------------

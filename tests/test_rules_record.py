@@ -4,8 +4,11 @@ a number changed in campaign.yaml mid-game applies from the next turn, and
 
 from __future__ import annotations
 
+import pytest
+
 from pbp.base import yamlio
-from tests.helpers import pbp, write
+from pbp.engine import rules_record
+from tests.helpers import REPO, copy_example, pbp, write
 
 
 def _flip(root, n: int, roll: int) -> None:
@@ -51,3 +54,139 @@ def test_a_recorded_rule_the_ruleset_does_not_have_is_refused_on_its_line(toy_ca
     line = text.splitlines().index("  coins_win: 2") + 1
     assert f"turns/001/turn.yaml:{line}:" in r.output and "coin_wins" in r.output
     assert "Traceback" not in r.output
+
+
+# -- a data ruleset's rules file --------------------------------------------------------------
+
+ENERGY = REPO / "campaigns/energy-duel"
+
+
+@pytest.fixture
+def duel(tmp_path):
+    """The energy duel's rules in a fresh campaign, set up; turn 1 approves the fight."""
+    root = tmp_path / "duel"
+    for name in ("campaign.yaml", "characters.yaml", "rules.yaml"):
+        write(root, name, (ENERGY / name).read_text(encoding="utf-8"))
+    assert pbp("secret", "move", cwd=root).exit_code == 0
+    assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
+    _duel_turn(root, 1, "attendre", None)
+    return root
+
+
+def _duel_turn(root, n: int, lyra: str, roll: int | None):
+    """Turn n: Lyra does `lyra` (her loss die forced to `roll`), Tom waits."""
+    write(root, f"turns/{n:03d}/orders/lyra.yaml", f"player: lyra\nturn: {n}\nactions: [{lyra}]\n")
+    write(root, f"turns/{n:03d}/orders/tom.yaml", f"player: tom\nturn: {n}\nactions: [attendre]\n")
+    gm = {"orders": {"combat": True}} | ({"rolls": {"lyra.attaquer.perte": roll}} if roll else {})
+    write(root, f"turns/{n:03d}/gm.yaml", gm)
+    r = pbp("run", "--no-commit", cwd=root)
+    assert r.exit_code == 0, r.output
+    return r
+
+
+def _energy(root, n: int) -> int:
+    return yamlio.load_file(root / f"turns/{n:03d}/state.yaml")["characters"]["lyra"]["gauges"]["energie"]
+
+
+def _edit(root, rel: str, old: str, new: str) -> int:
+    """Replace `old` by `new` in a file; the line it was on."""
+    path = root / rel
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return text[:text.index(old)].count("\n") + 1
+
+
+def test_a_number_changed_in_rules_yaml_mid_game_applies_from_the_next_turn(duel):
+    _duel_turn(duel, 2, "attaquer", 3)  # a 3 on the loss table: 10
+    assert _energy(duel, 2) == 90
+    line = _edit(duel, "rules.yaml", "{jet: 3, perte: 10,", "{jet: 3, perte: 12,")
+
+    change = f"  rules.yaml:{line} : tables.perte.lignes[3].perte : 10 → 12\n"
+    status = pbp("status", cwd=duel)
+    assert "Les règles ont changé depuis le tour 2 ; elles s'appliquent à partir du tour 3 :\n" + change \
+        in status.output
+    played = _duel_turn(duel, 3, "attaquer", 3)
+    assert change in played.output
+    assert _energy(duel, 3) == 78  # the new number
+    assert "Les règles ont changé" not in pbp("status", cwd=duel).output
+
+    # the text of the rules lives once, in the folder of the turn that first played it
+    record = yamlio.load_file(duel / "turns/003/turn.yaml")["rules_files"]["rules.yaml"]
+    assert record["kept_in"] == 3
+    assert (duel / "turns/003/rules/rules.yaml").read_bytes() == (duel / "rules.yaml").read_bytes()
+    assert yamlio.load_file(duel / "turns/002/turn.yaml")["rules_files"]["rules.yaml"]["kept_in"] == 0
+    assert not (duel / "turns/001/rules").exists() and not (duel / "turns/002/rules").exists()
+    assert b"perte: 10," in (duel / "turns/000/rules/rules.yaml").read_bytes()
+
+    r = pbp("verify", cwd=duel)
+    assert r.exit_code == 0, r.output
+    for n in range(4):
+        assert f"tour {n} : identique\n" in r.output
+    assert "tour 2 : joué avec des règles changées depuis ; rejoué avec les siennes " \
+           "(turns/000/rules/rules.yaml).\n" in r.output
+
+
+def test_the_audit_of_a_game_whose_rules_changed_passes_and_a_changed_copy_is_caught(duel, tmp_path):
+    _duel_turn(duel, 2, "attaquer", 3)
+    _edit(duel, "rules.yaml", "{jet: 3, perte: 10,", "{jet: 3, perte: 12,")
+    _duel_turn(duel, 3, "attaquer", 3)
+    bundle = tmp_path / "duel.tar.gz"
+    assert pbp("reveal", "--before-end", "--output", bundle, cwd=duel).exit_code == 0
+    r = pbp("audit", bundle)
+    assert r.exit_code == 0, r.output
+    assert r.output.endswith("Verdict : tout concorde (4 tours).\n")
+
+    # the MJ rewrites the rules turn 2 was played with, to make its outcome look right
+    _edit(duel, "turns/000/rules/rules.yaml", "{jet: 3, perte: 10,", "{jet: 3, perte: 0,")
+    r = pbp("verify", cwd=duel)
+    assert r.exit_code == 1
+    assert "turns/000/rules/rules.yaml: cette copie des règles n'est plus celle avec laquelle le tour 0 a été " \
+           "joué (son sha256 n'est pas celui que turns/000/turn.yaml garde) : elle a été modifiée." in r.output
+    assert "Traceback" not in r.output
+    assert pbp("reveal", "--before-end", "--output", tmp_path / "edited.tar.gz", cwd=duel).exit_code == 0
+    r = pbp("audit", tmp_path / "edited.tar.gz")
+    assert r.exit_code == 1
+    assert "Tour 0 : DIFFÈRE" in r.output and "turns/000/rules/rules.yaml" in r.output
+
+
+def test_a_recorded_digest_rewritten_to_match_a_changed_copy_breaks_the_seal(duel):
+    _duel_turn(duel, 2, "attaquer", 3)
+    _edit(duel, "turns/000/rules/rules.yaml", "{jet: 3, perte: 10,", "{jet: 3, perte: 0,")
+    digest = rules_record.sha256((duel / "turns/000/rules/rules.yaml").read_bytes())
+    for n in range(3):
+        path = duel / f"turns/{n:03d}/turn.yaml"
+        record = yamlio.load_file(path)
+        old = record["rules_files"]["rules.yaml"]["sha256"]
+        path.write_text(path.read_text(encoding="utf-8").replace(old, digest), encoding="utf-8")
+    r = pbp("verify", cwd=duel)
+    assert r.exit_code == 1
+    assert "tour 2 : DIFFÉRENT" in r.output  # played with a loss of 10, replayed with 0
+
+
+def test_a_rules_record_not_as_pbp_writes_it_is_refused_on_its_line(duel):
+    path = duel / "turns/001/turn.yaml"
+    text = path.read_text(encoding="utf-8")
+    _edit(duel, "turns/001/turn.yaml", "kept_in: 0", "kept_in: 7")
+    line = text.splitlines().index("    kept_in: 0") + 1
+    r = pbp("verify", cwd=duel)
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert f"turns/001/turn.yaml:{line}: tour 1 : « rules_files » n'est pas tel que pbp l'écrit" in r.output
+    path.write_text(text.replace("  rules.yaml:", "  ../secret.yaml:"), encoding="utf-8")
+    r = pbp("verify", cwd=duel)
+    assert r.exit_code == 1
+    assert "« ../secret.yaml » n'est pas un nom de fichier de règles" in r.output
+
+
+def test_an_archive_from_before_the_record_replays_with_the_rules_of_today(tmp_path):
+    """The bundled duel was archived before pbp recorded the rules files: its
+    turns replay with the campaign's rules.yaml, and the first turn played now
+    keeps its own copy."""
+    root = copy_example("energy-duel", tmp_path)
+    assert "rules_files" not in (root / "turns/003/turn.yaml").read_text(encoding="utf-8")
+    assert pbp("run", "--no-commit", cwd=root).exit_code == 0
+    assert yamlio.load_file(root / "turns/004/turn.yaml")["rules_files"]["rules.yaml"]["kept_in"] == 4
+    assert (root / "turns/004/rules/rules.yaml").read_bytes() == (root / "rules.yaml").read_bytes()
+    r = pbp("verify", cwd=root)
+    assert r.exit_code == 0, r.output
+    assert all(f"tour {n} : identique\n" in r.output for n in range(5))

@@ -16,7 +16,7 @@ EXPECTED = {
     "pbp rules check joute.yaml": ["joute.yaml : règles correctes (actions : 2 ; jauges : 1 ; tables : 1 ; "
                                    "tests : 0)."],
     "pbp init mon-tournoi --rules joute.yaml": ["Campagne « data » créée dans mon-tournoi."],
-    "pbp setup": ["Mise en place faite : 8 fichiers dans turns/000."],
+    "pbp setup": ["Mise en place faite : 9 fichiers dans turns/000."],
     "pbp check": ["Valides (2) : joueur1 (1 action), joueur2 (1 action)"],
     "pbp run --dry-run": ["  joueur1.charger.charge : 1d6 → 6 (forcé)"],
     "pbp run": ["Tour 1 résolu : 8 fichiers dans turns/001."],

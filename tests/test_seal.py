@@ -192,6 +192,36 @@ def test_status_remembers_digests_and_still_sees_an_edit_of_the_same_size(played
     assert edited[0] == fresh[0] and edited[1] != fresh[1] and edited[2] != fresh[2]
 
 
+def test_the_everyday_chain_looks_again_at_the_last_turns_files_and_at_every_state(played, monkeypatch):
+    """What status, run and post cost does not grow with the campaign: every file
+    of the last RECENT_TURNS turns is looked at again, an older turn's code is
+    the one kept while its state.yaml is the same file; a state.yaml edited by
+    hand is seen, and the codes are then the ones `pbp verify` computes."""
+    import os
+
+    campaign = open_campaign(played)
+    monkeypatch.setattr(usercache, "SETTLED_NS", 0)
+    monkeypatch.setattr(seal, "RECENT_TURNS", 1)
+    fresh = seal.archive_codes(campaign)
+    assert seal.archive_codes(campaign, remembered=True) == fresh  # keeps the chain
+    listed = []
+    real_scandir = os.scandir
+
+    def counting_scandir(path="."):
+        listed.append(os.fspath(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", counting_scandir)
+    assert seal.archive_codes(campaign, remembered=True) == fresh
+    turns = os.path.join(played, "turns")
+    assert sorted(listed) == [turns, *(os.path.join(turns, "002", *sub) for sub in ((), ("orders",), ("private",)))]
+    state = played / "turns/000/state.yaml"
+    state.write_text(state.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    edited = seal.archive_codes(campaign, remembered=True)
+    assert edited == seal.archive_codes(campaign)
+    assert all(edited[n] != fresh[n] for n in (0, 1, 2))
+
+
 def test_a_file_changed_moments_ago_is_not_remembered(played):
     campaign = open_campaign(played)
     kept: dict = {}
@@ -415,3 +445,17 @@ def test_the_thread_shows_the_codes_of_its_seal_lines_only():
     found = seal.find_codes(thread)
     assert found.codes == {1: [code], 2: [full], 3: [code], 4: [code]}
     assert found.commitments == [commit]
+
+
+@pytest.mark.parametrize("turns", [
+    {},
+    {0: {"printed": ["ab" * 32]}, 1: {"printed": ["c0" * 32, "0d" * 32], "posted": "0d" * 32}, 2: {"printed": []}},
+    {7: {"printed": ["1" * 64]}},  # all digits: a number to YAML, written by PyYAML (quoted)
+    {7: {"printed": ["0b" + "01" * 31]}},  # binary digits after 0b: a number to YAML too
+    {7: {"printed": ["à la main"], "posted": "Sceau: pbp#7/abcd"}},  # a file edited by hand
+])
+def test_seals_yaml_is_written_as_pyyaml_writes_it(turns):
+    for commit in (None, "9f" * 32):
+        data = {"commitment": commit, "turns": turns}
+        assert seal.seals_yaml(data) == yamlio.dumps(data)
+        assert yamlio.loads(seal.seals_yaml(data)) == data

@@ -25,14 +25,14 @@ def cache(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
     monkeypatch.setitem(usercache._STATE, "wanted", True)
     monkeypatch.setitem(usercache._STATE, "folders", {})
-    monkeypatch.delitem(usercache._STATE, "key", raising=False)
+    monkeypatch.delitem(usercache._STATE, "keys", raising=False)
     yield folder / "pbp"
-    usercache._STATE.pop("key", None)
+    usercache._STATE.pop("keys", None)
 
 
 def new_process(monkeypatch):
     monkeypatch.setitem(usercache._STATE, "folders", {})
-    usercache._STATE.pop("key", None)
+    usercache._STATE.pop("keys", None)
 
 
 @pytest.fixture
@@ -56,8 +56,20 @@ def entries(cache):
 
 
 def test_rendering_keeps_no_compiled_template_in_the_cache(camp, cache, tmp_path, monkeypatch):
+    """What is kept of a template is jinja2's generated Python as a text, in a
+    sealed entry; never a pickle nor a code object, and jinja2's own cache files
+    are never read."""
+    import marshal
+
+    from pbp.render import render
+
+    monkeypatch.setattr(render, "_BYTECODE_CACHE", None)  # nothing compiled in this process yet
     assert pbp("post", "--format", "markdown", cwd=camp).exit_code == 0
-    assert not list(cache.glob("templates-*"))
+    kept = list(cache.glob("templates-*/*"))
+    assert kept and all(path.suffix == ".marshal" for path in kept)
+    for path in kept:
+        source, python = marshal.loads(path.read_bytes()[len(b"pbp-cache-1\n") + 16:])
+        assert isinstance(source, str) and isinstance(python, str) and python.startswith("from jinja2.runtime import")
     # a jinja2 bytecode entry planted where the old cache was: never read
     planted = cache / "templates-0123456789abcdef"
     planted.mkdir()

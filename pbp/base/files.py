@@ -15,10 +15,12 @@ from pathlib import Path
 from pbp.base.errors import InputError
 
 
-def read_bytes(path: Path, name: str) -> bytes:
+def read_bytes(path: Path, name: str, limit: int | None = None) -> bytes:
     """A campaign file's bytes; what goes wrong is said naming the file as the MJ
     sees it. Only a regular file is read, opened non-blocking: a FIFO or a
-    device named like a campaign file is refused, never waited on."""
+    device named like a campaign file is refused, never waited on. `limit`: at
+    most that many bytes and one more are read (the caller refuses a longer file
+    by its own measure, without holding a gigabyte first)."""
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
@@ -32,7 +34,7 @@ def read_bytes(path: Path, name: str) -> bytes:
     try:
         refuse_kind(os.fstat(fd).st_mode, name)
         with os.fdopen(fd, "rb", closefd=False) as handle:
-            data = handle.read()
+            data = handle.read() if limit is None else handle.read(limit + 1)
     except OSError as exc:
         raise InputError("file_unreadable", file=name, reason=exc.strerror) from None
     finally:

@@ -2,8 +2,9 @@
 keeps between commands, so that each everyday command (a new process) does
 not redo the same work.
 
-- `seals-<tag>/`: for each campaign, the digest of each archived turn file
-  by its `file_signature` (pbp.engine.seal's `archive_codes(..., remembered=True)`).
+- `seals-<tag>/`: for each campaign, its seal chain (each turn's code, by the
+  `file_signature` of its state.yaml) and the digest of each file of its last
+  turns (pbp.engine.seal's `archive_codes(..., remembered=True)`).
 - `yaml-<tag>/`: the value of the MJ's larger YAML files (campaign.yaml,
   world.yaml, characters.yaml, a turn's state.yaml...), by the digest of their
   text (pbp.base.yamlio's `loads(..., remember=True)`); the last few hundred.
@@ -11,6 +12,8 @@ not redo the same work.
   schema.yaml, messages.yaml...: package files, never a campaign's), read
   with `load_data`. Parsing them is a large part of a short command's time;
   reading back their marshalled value is a small one.
+- `templates-<tag>/`: the Python text jinja2 generates for each template, by
+  the template's name, file and text (pbp.render.render's `_generated_source`).
 - `orders-<tag>/`: where each player stands for the next turn's orders, as
   `pbp status` shows it, by a digest of every file the judgement reads
   (pbp.engine.loop's `order_overview`): status again on the same files parses none.
@@ -61,7 +64,7 @@ def use(enabled: bool = True) -> None:
     otherwise (the tests start each session with a folder of their own)."""
     _STATE["wanted"] = enabled
     _STATE["folders"] = {}
-    _STATE.pop("key", None)
+    _STATE.pop("keys", None)
 
 
 def folder(kind: str, tag: str) -> Path | None:
@@ -242,9 +245,12 @@ def write_entry(kind: str, tag: str, name: str, value: object, keep: int | None 
 
 def _key(place: Path) -> bytes | None:
     """This cache's key (`<cache>/pbp/key`, 32 random bytes, made once): what
-    seals each entry, so that a file pbp did not write is never unmarshalled."""
-    if "key" in _STATE:
-        return _STATE["key"]
+    seals each entry, so that a file pbp did not write is never unmarshalled.
+    Read once per cache folder: a process that moves to another one (the
+    tests, in-process callers) reads that folder's own."""
+    keys = _STATE.setdefault("keys", {})
+    if place.parent in keys:
+        return keys[place.parent]
     path = place.parent / "key"
     key = _read(path, 32)
     if key is None or len(key) != 32:
@@ -256,7 +262,7 @@ def _key(place: Path) -> bytes | None:
         except OSError:  # another pbp made it meanwhile (its key wins next time), or it cannot be written
             key = _read(path, 32)
             key = key if key is not None and len(key) == 32 else None
-    _STATE["key"] = key
+    keys[place.parent] = key
     return key
 
 
@@ -336,6 +342,11 @@ def _prune(place: Path, keep: int) -> None:
 
 
 _TAGS: dict[str, str] = {}
+
+
+def tag_of(*parts: object) -> str:
+    """A folder tag for what an entry's value depends on (`parts`, by their repr)."""
+    return _digest(repr(parts))
 
 
 def data_tag() -> str:

@@ -12,7 +12,7 @@ from pbp.cli.common import PbpCommand, campaign_of, commit, say, warn_secret_in_
 def status(ctx):
     """The MJ's overview of the current state (secret)."""
     from pbp.base.errors import PbpError
-    from pbp.engine import loop, seal, turn, turn_posts, turn_record
+    from pbp.engine import loop, rules_record, seal, turn, turn_posts, turn_record
     from pbp.engine.deadline import turn_deadline
 
     campaign = campaign_of(ctx)
@@ -54,6 +54,8 @@ def status(ctx):
                            received=having("valid"), expected=having("valid", "missing", "blank", "refused"),
                            inactive=having("inactive"), deadline=deadline, at_deadline=deadline_play),
                nl=False)
+    for line in rules_record.notice(campaign, n, record):  # edited since the last turn: the next one plays them
+        click.echo(line)
     try:  # where the archive no longer matches the codes printed or posted (pbp/engine/seal.py)
         for problem in seal.problems(campaign):
             say(problem.key, **problem.params)
@@ -79,10 +81,12 @@ def verify(ctx):
         on_disk = turn.outputs_on_disk(campaign, n)
         record = turn_record.record_of(campaign, n, remember=False)
         # replayed as it was played: its recorded roster and rendering
-        replay = turn_record.as_recorded(campaign, record)
+        replay = turn_record.as_recorded(campaign, record, n)
         for key, was in (record.get("render") or {}).items():
             if current.get(key) != was:
                 say("verify_config_changed", turn=n, key=key, was=was, now=current.get(key))
+        if replay.recorded is not None:
+            say("verify_rules_kept", turn=n, file=", ".join(replay.recorded.shown(campaign).values()))
         late = [h for h in campaign.roster if record and h not in (record.get("roster") or {})]
         if late:
             say("verify_roster_changed", turn=n, players=late)

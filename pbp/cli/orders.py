@@ -115,19 +115,41 @@ def orders_import(ctx, message, handle, write_file, force, fmt):
 @click.pass_context
 def check(ctx, n):
     """Validate the submitted orders; list who has not sent any."""
-    from pbp.base import i18n
     from pbp.engine import loop, turn_inputs
 
     campaign = campaign_of(ctx)
-    lang = campaign.lang
     n = turn_inputs.check_turn_number(campaign, n)
     report = loop.check_turn(campaign, n)
     inputs = report.inputs
+    _say_refusals(campaign.lang, inputs, report)
+    _say_standing(campaign, inputs)
+    _say_deadline(loop.deadline_lines(campaign, inputs, ahead=True))
+    if report.ok and inputs.gm.rolls and not report.unused:
+        say("check_forced_ok", count=len(inputs.gm.rolls))
+    if report.ok and not inputs.missing:
+        say("check_all_done", turn=n)
+    else:
+        say("check_summary", turn=n, accepted=len(inputs.valid), refused=len(inputs.refused),
+            missing=len(inputs.missing))
+    if not report.ok:
+        ctx.exit(1)
+
+
+def _say_refusals(lang: str, inputs, report) -> None:
+    """Every refusal and every note of the turn's files, on stderr."""
     for error in inputs.errors + report.forced:
         click.echo(error.text(lang), err=True)
     for note in inputs.ignored + report.unused + [n for o in inputs.orders.values() for n in o.notes]:
         click.echo(note.text(lang), err=True)
-    names = campaign.names
+
+
+def _say_standing(campaign, inputs) -> None:
+    """Where each player stands: valid, refused, missing (and what their default
+    orders play), blank, inactive, out of the game; and the MJ's gm.yaml."""
+    from pbp.base import i18n
+    from pbp.engine import loop
+
+    lang, names = campaign.lang, campaign.names
 
     def who(handles):
         return [f"{h} ({names.get(h, h)})" if names.get(h, h) != h else h for h in handles]
@@ -140,8 +162,7 @@ def check(ctx, n):
     gm_problems = [e for e in inputs.errors if e.file and os.path.basename(e.file) == "gm.yaml"]
     if gm_problems:  # the players' counts below say nothing of the MJ's own file
         say("check_gm_refused", count=len(gm_problems), file=gm_problems[0].file)
-    missing = inputs.missing  # expected, and no orders: nothing sent, or a blank form
-    silent = [h for h in missing if h not in inputs.blank]
+    silent = [h for h in inputs.missing if h not in inputs.blank]  # expected: nothing sent, or a blank form
     fallback = [h for h in silent if h in inputs.played and inputs.played[h].how == "fallback"]
     if len(fallback) < len(silent):
         say("check_missing", count=len(silent) - len(fallback), players=who(h for h in silent if h not in fallback))
@@ -155,16 +176,6 @@ def check(ctx, n):
         say("check_inactive", players=who(inputs.inactive))
     for h, why in inputs.lost.items():  # one line each: a reason is a sentence
         say("check_lost", player=who([h])[0], reason=i18n.t(lang, f"{campaign.ruleset.id}.{why}"))
-    _say_deadline(loop.deadline_lines(campaign, inputs, ahead=True))
-    if report.ok and inputs.gm.rolls and not report.unused:
-        say("check_forced_ok", count=len(inputs.gm.rolls))
-    if report.ok and not missing:
-        say("check_all_done", turn=n)
-    else:
-        say("check_summary", turn=n, accepted=len(inputs.valid), refused=len(inputs.refused),
-            missing=len(missing))
-    if not report.ok:
-        ctx.exit(1)
 
 
 def _say_deadline(lines: list[str]) -> None:

@@ -22,7 +22,7 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes, at_deadline)
     """Resolve the next turn, write its outputs, commit."""
     from pbp.base import i18n
     from pbp.base.errors import PbpError
-    from pbp.engine import seal, turn, turn_inputs, turn_posts
+    from pbp.engine import rules_record, seal, turn, turn_inputs, turn_posts, turn_record
 
     campaign = campaign_of(ctx)
     warn_secret_in_config(campaign)
@@ -43,6 +43,9 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes, at_deadline)
                 raise refusals[0]
         elif edited:
             click.echo(i18n.t(campaign.lang, "run_archive_edited_kept", turn=n, files=edited), err=True)
+        # an edited rules file applies from this turn: the MJ is told what changed
+        for line in rules_record.notice(campaign, n - 1, turn_record.record_of(campaign, n - 1)):
+            click.echo(line)
         out = _resolve(ctx, campaign, n, at_deadline)
         # nobody sent anything: most often a second `pbp run` (the turn just played is
         # the last one), which would play a whole turn on default orders without a word
@@ -222,6 +225,8 @@ def _post_text(campaign, n: int, audience, fmt: str | None = None) -> str:
         stored = turn_record.stored_events(campaign, n)
         text = turn_posts.render_post(campaign, n, stored, audience, turn_posts.renderer(campaign, fmt)).encode()
         _say_rendered_again(campaign, n, fmt)  # once it rendered: a refusal says only what is wrong
+    if not seal.has_placeholders(text):  # as the turn wrote it: its codes are in it already
+        return text.decode()
     code = seal.archive_codes(campaign, upto=n, remembered=True).get(n)
     return (seal.fill(text, code, seal.commitment(campaign.secret)) if code else seal.unfilled(text)).decode()
 

@@ -20,19 +20,18 @@ def rules():
 def check(ctx, file):
     """Every problem of a rules file at once (the campaign's rules.yaml by default)."""
     from pbp.base.errors import ErrorList, PbpError
-    from pbp.datarules import lint, load
-    from pbp.engine.campaign import read_bytes
+    from pbp.datarules import lint, lint_play, load
 
     folder = ctx.obj["dir"]
     path = file if file is not None else folder / load.RULES_FILE
     name = str(file) if file is not None else load.RULES_FILE
-    data = read_bytes(path, name)
+    data = load.read_file(path, name)
     # the campaign's language, else PBP_LANG, else the one the file's keys are written in
     lang = local_help.campaign_lang(str(folder)) or local_help.env_lang() or _written_in(data, name)
     ctx.obj["lang"] = lang
     try:
         found = load.parse(data, name, lang=lang)
-        problems = lint.warnings(found)
+        problems = lint.warnings(found) + lint_play.warnings(found)
     except ErrorList as exc:
         found, problems = None, exc.errors
     except PbpError as exc:
@@ -57,13 +56,12 @@ check.help_key = "help_rules_check"
 def explain(ctx, file, fmt):
     """The rules as pbp understood them, to check against your own rules page."""
     from pbp.datarules import explain as explaining, load
-    from pbp.engine.campaign import read_bytes
     from pbp.render.render import Renderer, template_paths
 
     folder = ctx.obj["dir"]
     path = file if file is not None else folder / load.RULES_FILE
     name = str(file) if file is not None else load.RULES_FILE
-    data = read_bytes(path, name)
+    data = load.read_file(path, name)
     lang = local_help.campaign_lang(str(folder)) or local_help.env_lang() or _written_in(data, name)
     ctx.obj["lang"] = lang
     found = load.parse(data, name, lang=lang)

@@ -112,7 +112,7 @@ def _rules_file(ctx, rules_file, ruleset_id, example, lang) -> bytes:
 
     if example is not None or (ruleset_id not in (None, "data")):
         raise click.UsageError(local_help.say(ctx, "init_rules_alone"), ctx)
-    data = read_bytes(rules_file, str(rules_file))
+    data = load.read_file(rules_file, str(rules_file))
     ctx.obj["lang"] = lang or rules_format.parse(data, str(rules_file)).lang  # the rules' own language
     load.parse(data, str(rules_file), lang=ctx.obj["lang"])
     return data

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from pbp.datarules import places
 from pbp.datarules.format import VERBS, RulesFile, word
 from pbp.datarules.lint import rows_by_face, table_dice
 
@@ -21,6 +22,7 @@ SAYS = {
     "out": ("hors jeu", "out of the game"),
     "lose_turn": ("perd {value} tour(s)", "loses {value} turn(s)"),
     "reveal": ("révéler {value}", "reveal {value}"),
+    **places.SAYS,
 }
 WHO = {"target": (" (sur la cible)", " (on the target)"), "all": (" (sur tous)", " (on everyone)"),
        "others": (" (sur les autres)", " (on the others)")}
@@ -186,6 +188,8 @@ def sections(rules: RulesFile, lang: str) -> dict:
                    + (f", {w['default']} {_cell(i['default'])}" if i.get("default") is not None else "")
                    for k, i in v["inputs"].items()])
     add("end", _end_lines(v["end"], w))
+    places.explain(rules.data, lang, lambda title, lines: out.append({"title": title, "items": lines, "tables": []})
+                   if lines else None, lambda listed: items(effects(listed), lang))
     return {"heading": w["heading"] + (f" — {v['title'][lang]}" if v["title"][lang] else ""), "sections": out}
 
 

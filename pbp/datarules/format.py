@@ -20,6 +20,7 @@ from pathlib import Path
 from pbp.base import i18n, yamlio
 from pbp.base.errors import ErrorList, InputError, PbpError
 from pbp.base.record import Record
+from pbp.datarules import places as _places
 from pbp.model import schema
 
 RULES_FILE = "rules.yaml"
@@ -49,7 +50,7 @@ def effect_node() -> schema.Node:
 #: the verbs and modifiers of an effect (see docs/rules-format.md, "Effects")
 EFFECT = {"type": "mapping", "fields": {
     **{verb: {"type": "any", "optional": True} for verb in
-       ("add", "set", "roll", "check", "if", "say", "out", "lose_turn", "reveal")},
+       ("add", "set", "roll", "check", "if", "say", "out", "lose_turn", "reveal", *_places.VERBS)},
     "then": {"type": "list", "optional": True, "max": 50},
     "else": {"type": "list", "optional": True, "max": 50},
     "as": {"type": "str", "optional": True, "pattern": "^[A-Za-z_][A-Za-z0-9_]*$"},
@@ -57,13 +58,15 @@ EFFECT = {"type": "mapping", "fields": {
            "optional": True},
     "to": {"type": "any", "optional": True},  # an audience: checked by lint
 }}
-VERBS = ("add", "set", "roll", "check", "if", "say", "out", "lose_turn", "reveal")
+VERBS = ("add", "set", "roll", "check", "if", "say", "out", "lose_turn", "reveal", *_places.VERBS)
 #: the verbs as a French MJ writes them (keys.yaml has every spelling)
-VERBS_FR = ("ajouter", "fixer", "tirer", "tester", "si", "dire", "hors_jeu", "perd_un_tour", "reveler")
+VERBS_FR = ("ajouter", "fixer", "tirer", "tester", "si", "dire", "hors_jeu", "perd_un_tour", "reveler",
+            *_places.VERBS_FR)
 #: French words of the values the engine reads (the keys are respelt by keys.yaml)
 VALUE_WORDS = {"moi": "self", "cible": "target", "tous": "all", "autres": "others", "proprietaire": "owner",
                "joueur": "owner", "mj": "gm", "nombre": "number", "texte": "text", "oui_non": "bool",
-               "choix": "choice", "liste": "list", "personnage": "character", "partie": "game", "objet": "item", "lieu": "place"}
+               "choix": "choice", "liste": "list", "personnage": "character", "partie": "game", "objet": "item", "lieu": "place",
+               "objet_ici": "item_here"}
 
 
 def aliases() -> dict[str, tuple[str, ...]]:
@@ -262,6 +265,7 @@ def effect_lists(data: dict):
     for gauge_id, gauge in (data.get("gauges") or {}).items():
         for i, threshold in enumerate(gauge.get("thresholds") or []):
             yield ("gauges", gauge_id, "thresholds", schema.Index(i), "effects"), threshold["effects"]
+    yield from _places.effect_lists(data)
 
 
 def word(value) -> str:

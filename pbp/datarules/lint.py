@@ -1,12 +1,15 @@
 """What a rules file says, checked beyond its shape: every problem at once, each
 at its file:line.
 
-- `problems` (when the file loads): names that refer to nothing, formulas that
+- `problems` (when the file loads): names that refer to nothing or that are the
+  language's own words (pbp.datarules.names), formulas that
   do not compile, tables that leave a face of their die without a row or give it
   two, sub-tables that do not exist, faces out of the die;
 - `warnings` (`pbp rules check`): what runs but is most likely a mistake: a
-  threshold no gauge can reach, a formula that can divide by zero, an action
-  nobody can ever take.
+  threshold no gauge can reach, a formula that can divide by zero; and (in
+  pbp.datarules.lint_play, which `pbp rules check` runs after these) an action
+  nobody can ever take, a secret a public message would show, a formula that
+  goes out of bounds.
 """
 
 from __future__ import annotations
@@ -24,8 +27,11 @@ MAX_FACES = 10000
 def problems(rules: RulesFile, lang: str = "fr") -> list[PbpError]:
     from pbp.datarules.program import compile_rules
 
+    from pbp.datarules import names
+
     program, errors = compile_rules(rules, lang)
     rules.program = program
+    errors += names.problems(rules)  # a stat called `min`, `name`, `__class__`...
     for table_id in (rules.data.get("tables") or {}):
         errors += table_problems(rules, table_id)
     return errors
@@ -134,7 +140,9 @@ def warnings(rules: RulesFile) -> list[PbpError]:
         divisors = formula.zero_divisors(known)
         if divisors:
             errors.append(rules.error("rules_warning_divide", path, divisors=list(divisors)))
-    return errors
+    from pbp.datarules import places
+
+    return errors + places.warnings(rules)
 
 
 def _shown(value, default: str):

@@ -21,14 +21,15 @@ from __future__ import annotations
 
 from pbp.base.errors import PbpError
 from pbp.base.record import Record
+from pbp.datarules import places
 from pbp.datarules.format import VERBS, RulesFile, word
 
 KIND = {"number": "number", "text": "text", "bool": "bool", "list": "text", "choice": "text", "character": "text",
-        "item": "text"}
-PREFIXES = {"cible": "target", "mj": "gm"}
+        "item": "text", "place": "text", "direction": "text", "item_here": "text"}
+PREFIXES = {"cible": "target", "mj": "gm", **places.PREFIXES}
 #: prefixes that only say what kind of value a name is (`jauge.energie` is the actor's `energie`)
 KIND_PREFIXES = ("stat", "stats", "carac", "jauge", "jauges", "gauge", "gauges")
-PLAIN = {"tour": "turn", "argument": "arg"}
+PLAIN = {"tour": "turn", "argument": "arg", **places.PLAIN}
 AUDIENCES = ("public", "actor", "self", "target", "gm", "owner", "all")
 AUDIENCE_WORDS = {"acteur": "actor", "moi": "actor", "self": "actor", "joueur": "actor", "cible": "target",
                   "mj": "gm", "tous": "public", "all": "public", "owner": "actor", "proprietaire": "actor"}
@@ -44,6 +45,8 @@ def canonical_name(name: str) -> str:
         sub, dot2, last = rest.partition(".")
         if head == "target" and dot2 and sub in KIND_PREFIXES:  # cible.jauge.pv
             return f"target.{last}"
+        if head == "target":  # cible.lieu, cible.objet.corde
+            return f"target.{canonical_name(rest)}"
         return f"{head}.{rest}"
     return PLAIN.get(name, name)
 
@@ -79,7 +82,8 @@ class Effect(Record):
 class Program(Record):
     """The compiled rules: plain definitions (the file's data) and compiled parts."""
 
-    __slots__ = ("data", "actions", "thresholds", "checks", "end_when", "costs", "requires", "formulas", "plays")
+    __slots__ = ("data", "actions", "thresholds", "checks", "end_when", "costs", "requires", "formulas", "plays",
+                 "door_rules", "door_effects", "item_effects")
 
     def __init__(self, data: dict):
         self.data = data
@@ -91,6 +95,9 @@ class Program(Record):
         self.end_when = None
         self.plays = None  # who is asked for orders (None: everyone in play)
         self.formulas: list[tuple[tuple, object]] = []  # (path in the file, formula): every one compiled
+        self.door_rules: dict[str, object] = {}  # door kind -> who may open it (pbp.datarules.places)
+        self.door_effects: dict[str, list[Effect]] = {}  # door kind -> what opening it costs
+        self.item_effects: dict[str, list[Effect]] = {}  # item -> what using it does
 
     @property
     def stats(self) -> dict:
@@ -146,6 +153,7 @@ class _Compiler:
         budget_gauge = (data.get("budget") or {}).get("gauge")
         if budget_gauge is not None:
             self.ref(budget_gauge, "gauges", ("budget", "gauge"))
+        places.compile_parts(self)
         if data.get("plays") is not None:
             program.plays = self.formula(data["plays"], ("plays",), self.scope({}), "bool")
         for table in (data.get("tables") or {}).values():
@@ -169,13 +177,14 @@ class _Compiler:
 
     def scope(self, action: dict) -> dict[str, str]:
         """The names a formula of this action (or a threshold: `action` empty) may use."""
-        names = {"turn": "number", **self.character_names(), **self.gm_names()}
+        names = {"turn": "number", **self.character_names(), **self.gm_names(), **places.names(self.data)}
         arg = action.get("arg")
         if arg is not None:
             kind = word(arg if isinstance(arg, str) else arg.get("type"))
             names["arg"] = KIND.get(kind, "text")
             if kind == "character":
                 names.update(self.character_names("target."))
+                names.update(places.target_names(self.data))
         return names
 
     # -- parts -------------------------------------------------------------------------
@@ -241,6 +250,8 @@ class _Compiler:
             value = self.message(value, path + ("say",))
         elif verb == "reveal":
             value = self.ref(value, "stats", path + (verb,), also="gauges")
+        elif verb in places.VERBS:
+            value = places.compile_effect(self, verb, value, path, scope, formulas)
         elif verb == "lose_turn":
             formulas["lose_turn"] = self.formula(value if value is not True else 1, path + (verb,), scope, "number")
         then_scope, else_scope = dict(scope), dict(scope)

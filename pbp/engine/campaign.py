@@ -135,13 +135,16 @@ def turn_name(n: int) -> str:
 
 class Campaign(Record):
     # no __slots__: the cached properties below keep their values in the instance's __dict__
-    FIELDS = ("root", "config", "text")
+    FIELDS = ("root", "config", "text", "recorded")
 
-    def __init__(self, root: Path, config: dict, text: str = ""):
+    def __init__(self, root: Path, config: dict, text: str = "", recorded=None):
         self.root = root
         self.config = config
         #: campaign.yaml as written, to name the line of a problem found later
         self.text = text
+        #: the rules files a past turn was played with (pbp.engine.rules_record.Recorded), for
+        #: its replay; None: the campaign's own files
+        self.recorded = recorded
 
     # -- configuration ------------------------------------------------------
     @property
@@ -186,6 +189,9 @@ class Campaign(Record):
     @cached_property
     def ruleset(self) -> rulesets.Ruleset:
         cls = rulesets.load_class(self.config["ruleset"])
+        if self.recorded is not None:  # a turn replayed with the rules files it was played with
+            return cls.from_sources(self.recorded.files(self), self.config.get("rules") or {}, self.lang,
+                                    self.recorded.shown(self))
         return cls.for_campaign(self.root, self.config.get("rules") or {}, self.lang)
 
     @cached_property
@@ -235,21 +241,34 @@ class Campaign(Record):
         return self.root / "turns" / turn_name(n)
 
     def resolved_turns(self) -> list[int]:
-        turns = self.root / "turns"
-        if not turns.is_dir():
-            return []
-        found = []
-        for p in turns.iterdir():
-            if not p.name.isdigit():
-                continue  # notes, a backup folder...: not a turn
-            # `turns/³` is a digit to str.isdigit but no number; `turns/0002` beside `turns/002`
-            # would be turn 2 twice: a folder named like a turn is the turn's own name, or refused
-            if not p.name.isascii() or p.name != turn_name(int(p.name)):
-                expected = turn_name(int(p.name)) if p.name.isascii() else "NNN"
-                raise InputError("turn_folder_name", file=self.rel(p), expected=expected)
-            if (p / "state.yaml").exists():
-                found.append(int(p.name))
-        return sorted(found)
+        return list(self.resolved_states())
+
+    def resolved_states(self) -> dict[int, os.stat_result]:
+        """Each resolved turn's state.yaml as os.stat gives it, by turn in order
+        (the seal chain kept between commands is checked against it: pbp/seal.py).
+        Strings and os.scandir rather than Path objects: every command lists the
+        turns, hundreds of them in a long campaign."""
+        turns = os.path.join(self.root, "turns")
+        try:
+            listing = os.scandir(turns)
+        except (FileNotFoundError, NotADirectoryError):
+            return {}
+        found = {}
+        with listing:
+            for entry in listing:
+                name = entry.name
+                if not name.isdigit():
+                    continue  # notes, a backup folder...: not a turn
+                # `turns/³` is a digit to str.isdigit but no number; `turns/0002` beside `turns/002`
+                # would be turn 2 twice: a folder named like a turn is the turn's own name, or refused
+                if not name.isascii() or name != turn_name(int(name)):
+                    expected = turn_name(int(name)) if name.isascii() else "NNN"
+                    raise InputError("turn_folder_name", file=self.rel(Path(entry.path)), expected=expected)
+                try:
+                    found[int(name)] = os.stat(f"{entry.path}{os.sep}state.yaml")
+                except OSError:  # as Path.exists: none, or none to be read
+                    continue
+        return dict(sorted(found.items()))
 
     def last_turn(self) -> int | None:
         """The last resolved turn (0 = set up only), or None before set-up."""

@@ -192,6 +192,13 @@ def fill(data: bytes, code: str, commit: str) -> bytes:
     return _TOKEN.sub(value, text).encode("utf-8", errors="surrogateescape")
 
 
+def has_placeholders(data: bytes) -> bool:
+    """Whether `fill` or `unfilled` would change anything in `data`: a post as
+    its turn wrote it has its codes in it already (`pbp post` then needs no code)."""
+    return any(placeholder.encode() in data
+               for placeholder in (PLACEHOLDER_FULL, PLACEHOLDER_SHORT, PLACEHOLDER_COMMITMENT))
+
+
 def unfilled(data: bytes) -> bytes:
     """A post with no codes in it (placeholders left out), for a post that
     cannot know its code: a turn not sealed yet."""
@@ -217,7 +224,7 @@ def _turn_paths(folder: Path):
     file of a turn folder: what a turn's code covers. Left out: hidden files and
     folders, *.tmp (an interrupted write), `pbp preview` pages (`is_preview_page`).
     A link to a file is followed, a link to a folder is not (as os.walk does).
-    os.scandir: status goes through the whole archive this way, and a folder's
+    os.scandir: verify goes through the whole archive this way, and a folder's
     listing says which entries are folders without a stat of its own (one stat
     a file)."""
     pending = [(str(folder), "")]
@@ -310,26 +317,63 @@ def previous_of(campaign, n: int, codes: dict[int, str] | None) -> str:
 
 def archive_codes(campaign, upto: int | None = None, remembered: bool = False) -> dict[int, str]:
     """The code of every resolved turn (up to `upto`), recomputed from the
-    archive's files alone. `remembered`: the digests of the files that did not
-    change since an earlier command are taken from the user's cache
-    (`turn_digests`), for the everyday commands (status, post) that show or
-    check the codes; `pbp verify`, `reveal` and `audit` read every byte."""
-    from pbp.base import usercache
-
-    kept = None
+    archive's files alone: what `pbp verify`, `reveal` and `audit` read, every
+    byte. `remembered`: the everyday commands' chain (status, run, post), whose
+    cost does not grow with the campaign (`_remembered_codes`)."""
     if remembered:
-        name = str(campaign.root.resolve())
-        kept = usercache.read_entry("seals", VERSION, name)
-        kept = kept if isinstance(kept, dict) else {}
-        before = dict(kept)
+        return _remembered_codes(campaign, upto)
     codes: dict[int, str] = {}
     for n in campaign.resolved_turns():
         if upto is not None and n > upto:
             break
-        digests = turn_digests(campaign.turn_dir(n), kept)
-        codes[n] = code_of(campaign.secret, n, previous_of(campaign, n, codes), digests)
-    if kept is not None and kept != before:  # some file was read
-        usercache.write_entry("seals", VERSION, name, kept)
+        codes[n] = code_of(campaign.secret, n, previous_of(campaign, n, codes), turn_digests(campaign.turn_dir(n)))
+    return codes
+
+
+#: the last turns whose every file the everyday commands look at again (`_remembered_codes`)
+RECENT_TURNS = 10
+#: the user's cache folder tag of the chains kept between commands (a new shape, a new tag)
+_CHAIN_TAG = f"{VERSION}-chain-1"
+
+
+def _remembered_codes(campaign, upto: int | None) -> dict[int, str]:
+    """`archive_codes` at a cost that does not grow with the campaign's length
+    (docs/design.md, "The seal chain between commands"). The user's cache keeps
+    the campaign's chain: for each turn, its code, the code it chained on and
+    the `usercache.file_signature` of its state.yaml. Every file of the last
+    RECENT_TURNS turns is looked at again (a file with its signature unchanged
+    is not read: `turn_digests`); an older turn's kept code holds while its
+    state.yaml (written again whenever the turn is played again, the file an
+    MJ edits by hand) and the code before it are the same. Anything else is
+    computed from the files, and kept."""
+    from pbp.base import usercache
+
+    name = f"{campaign.root.resolve()}\n{commitment(campaign.secret)}"
+    kept = usercache.read_entry("seals", _CHAIN_TAG, name)
+    if not (isinstance(kept, dict) and isinstance(kept.get("chain"), dict) and isinstance(kept.get("files"), dict)):
+        kept = {"chain": {}, "files": {}}
+    states = campaign.resolved_states()
+    recent = set(list(states)[-RECENT_TURNS:])
+    chain, files = dict(kept["chain"]), dict(kept["files"])
+    codes: dict[int, str] = {}
+    previous = commitment(campaign.secret)
+    for n, info in states.items():
+        if upto is not None and n > upto:
+            break
+        signature = usercache.file_signature(info)
+        link = chain.get(n)
+        if n in recent or not (isinstance(link, tuple) and len(link) == 3 and link[:2] == (signature, previous)):
+            digests = turn_digests(campaign.turn_dir(n), files)
+            link = (signature, previous, code_of(campaign.secret, n, previous, digests))
+            if usercache.settled(info):
+                chain[n] = link
+        codes[n] = previous = link[2]
+    # the files remembered are the recent turns' only: the entry stays the same size
+    folders = tuple(f"{campaign.turn_dir(n)}{os.sep}" for n in recent)
+    files = {path: value for path, value in files.items() if path.startswith(folders)}
+    chain = {n: link for n, link in chain.items() if n in states}
+    if chain != kept["chain"] or files != kept["files"]:
+        usercache.write_entry("seals", _CHAIN_TAG, name, {"chain": chain, "files": files})
     return codes
 
 
@@ -418,8 +462,34 @@ def _save(campaign, seals: dict) -> None:
         turns[n] = {"printed": entry["printed"], **({"posted": entry["posted"]} if entry.get("posted") else {})}
     header = ("# The codes pbp printed in the public posts (pbp/engine/seal.py): for each turn, every code\n"
               "# a run printed (oldest first) and `posted`, the one the thread shows (pbp posted).\n")
-    atomic_write(campaign.root / SEALS_FILE, header + yamlio.dumps({"commitment": seals["commitment"],
-                                                                   "turns": turns}))
+    atomic_write(campaign.root / SEALS_FILE, header + seals_yaml({"commitment": seals["commitment"], "turns": turns}))
+
+
+#: a code as pbp writes it, which YAML reads as a text without quotes: hex digits, one
+#: of them a letter at least (all digits would be a number), not `0b` and binary digits
+_PLAIN_CODE = Lazy("(?!0b[01]*$)(?=[0-9]*[a-f])[0-9a-f]+")
+
+
+def seals_yaml(data: dict) -> str:
+    """seals.yaml's text, as `yamlio.dumps` writes it. Written here line by line
+    when every value is a code as pbp writes it: the file is written again at
+    every turn, and PyYAML takes some 15 ms for 500 turns (a cost that grew with
+    the campaign). Anything else (a file edited by hand) is left to PyYAML."""
+    commit, turns = data["commitment"], data["turns"]
+    values = [] if commit is None else [commit]
+    for entry in turns.values():
+        values += entry["printed"] + ([entry["posted"]] if "posted" in entry else [])
+    if not all(isinstance(v, str) and _PLAIN_CODE.fullmatch(v) for v in values) or \
+            not all(type(n) is int for n in turns):
+        return yamlio.dumps(data)
+    lines = [f"commitment: {'null' if commit is None else commit}", "turns:" if turns else "turns: {}"]
+    for n, entry in turns.items():
+        lines.append(f"  {n}:")
+        lines += ["    printed:", *(f"    - {code}" for code in entry["printed"])] if entry["printed"] \
+            else ["    printed: []"]
+        if "posted" in entry:
+            lines.append(f"    posted: {entry['posted']}")
+    return "\n".join(lines) + "\n"
 
 
 def record_printed(campaign, n: int, code: str) -> None:

@@ -18,6 +18,7 @@ from pbp.base import i18n, yamlio
 from pbp.base.errors import ForcedRollError, InputError, PbpError
 from pbp.base.i18n import closest
 from pbp.base.record import Record
+from pbp.engine import rules_record
 from pbp.engine.campaign import FORMATS, Campaign, atomic_write
 from pbp.engine.deadline import deadline_of, describe
 from pbp.engine.turn_inputs import TurnInputs, gather
@@ -237,8 +238,9 @@ def compute(campaign: Campaign, n: int, inputs: TurnInputs | None = None, files:
     events += [ev.gm("forced_unused", label=w.params["label"]) for w in warnings]
     record = new_record(campaign, inputs, previous,
                         campaign.ruleset.players_to_play(result.state, campaign.scenario), version)
+    copies = rules_record.stamp(campaign, n, record, previous)
     events += core_events(campaign, n, record, result.state)
-    out = _finish(campaign, n, result.state, events, dice, warnings, record, files)
+    out = _finish(campaign, n, result.state, events, dice, warnings, record, files, copies)
     out.inputs = inputs
     return out
 
@@ -272,11 +274,13 @@ def compute_setup(campaign: Campaign) -> TurnOutput:
     except ForcedRollError as exc:
         raise exc.located(campaign.rel(gm_path))
     record = new_record(campaign, None, {}, dice=version)
+    copies = rules_record.stamp(campaign, 0, record, {})
     events = list(result.events) + core_events(campaign, 0, record, result.state)
-    return _finish(campaign, 0, result.state, events, dice, [], record)
+    return _finish(campaign, 0, result.state, events, dice, [], record, copies=copies)
 
 
-def _finish(campaign, n, state, events, dice, warnings, record, files: bool = True) -> TurnOutput:
+def _finish(campaign, n, state, events, dice, warnings, record, files: bool = True,
+            copies: dict[str, bytes] | None = None) -> TurnOutput:
     forced = [r for r in dice.log if r.forced]
     if forced:  # the MJ report lists the dice set by hand (seal.j2); the audit shows them to the players
         events = list(events) + [ev.gm("forced_rolls", rolls=forced)]
@@ -291,6 +295,7 @@ def _finish(campaign, n, state, events, dice, warnings, record, files: bool = Tr
     out.files["state.yaml"] = yamldump.dumps(_plain(state)).encode()
     out.files["rolls.yaml"] = yamldump.dumps(log).encode()
     out.files["events.yaml"] = yamldump.dumps(stored_form(plain_events, log)).encode()
+    out.files.update(copies or {})  # the rules files, where they changed (pbp/engine/rules_record.py)
     return out
 
 
@@ -298,13 +303,19 @@ def _finish(campaign, n, state, events, dice, warnings, record, files: bool = Tr
 
 def record_as_archived(out: TurnOutput, archived: dict) -> None:
     """A turn archived before pbp recorded the rules it was played with (its
-    turn.yaml has no `rules`) was played with the campaign's: its replay's
-    record says none either, so an older archive still verifies."""
-    if RECORD_FILE not in out.files or "rules" in archived or "rules" not in out.record:
+    turn.yaml has no `rules`, or no `rules_files`) was played with the
+    campaign's: its replay's record says none either, nor keeps a copy of the
+    rules files, so an older archive still verifies."""
+    dropped = [key for key in ("rules", rules_record.KEY) if key not in archived and key in out.record]
+    if RECORD_FILE not in out.files or not dropped:
         return
     from pbp.base import yamldump
 
-    del out.record["rules"]
+    for key in dropped:
+        del out.record[key]
+    if rules_record.KEY in dropped:
+        for rel in [rel for rel in out.files if rel.startswith(rules_record.COPY_FOLDER + "/")]:
+            del out.files[rel]
     out.files[RECORD_FILE] = yamldump.dumps(out.record).encode()
 
 
@@ -345,6 +356,10 @@ def outputs_on_disk(campaign: Campaign, n: int) -> dict[str, bytes]:
     for path in list(folder.glob("*.*")) + list((folder / "private").glob("*.*")):
         if path.suffix.lstrip(".") in exts:
             found[str(path.relative_to(folder))] = path.read_bytes()
+    copies = folder / rules_record.COPY_FOLDER  # the rules files, kept where they changed
+    for path in sorted(copies.iterdir()) if copies.is_dir() else []:
+        if path.is_file():
+            found[rules_record.copy_path(path.name)] = path.read_bytes()
     return found
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pbp.base import yamlio
 from pbp.base.errors import PbpError
+from pbp.engine import rules_record
 from pbp.engine.campaign import FORMATS, Campaign, check_overrides, read_text
 from pbp.model import events as ev
 
@@ -37,6 +38,8 @@ def record_of(campaign: Campaign, n: int, remember: bool = True) -> dict:
     rules = data.get("rules") if isinstance(data, dict) else None
     if rules != (campaign.config.get("rules") or {}):  # the campaign's own were checked when it was opened
         check_overrides(campaign, rules, campaign.rel(path), text)
+    if isinstance(data, dict):
+        rules_record.check(data, n, campaign.rel(path), text)
     return data if isinstance(data, dict) else {}
 
 
@@ -60,18 +63,19 @@ def dice_version(campaign: Campaign, n: int, previous: dict) -> int:
 DEFAULT_RENDER = {"lang": "fr", "format": "bbcode", "dialect": "phpbb"}
 
 
-def as_recorded(campaign: Campaign, record: dict) -> Campaign:
-    """The campaign as turn n was played: its recorded roster, rules overrides
-    and rendering (a player who joined later, a rules number or a format changed
-    since, leave it as it was)."""
+def as_recorded(campaign: Campaign, record: dict, n: int | None = None) -> Campaign:
+    """The campaign as turn n was played: its recorded roster, rules overrides,
+    rules files (pbp/engine/rules_record.py) and rendering (a player who joined
+    later, a rules number or a format changed since, leave it as it was)."""
     if not record:
         return campaign
+    same_files = rules_record.same_as_now(campaign, record)
     roster = record.get("roster")
     render = {k: v for k, v in (record.get("render") or {}).items() if v is not None}
     same_roster = roster is None or roster == campaign.roster
     # a record without `rules` is from before pbp recorded them: the campaign's rules
     same_rules = "rules" not in record or (record["rules"] or {}) == (campaign.config.get("rules") or {})
-    if same_roster and same_rules and \
+    if same_roster and same_rules and same_files and \
             all(campaign.config.get(k, DEFAULT_RENDER.get(k)) == v for k, v in render.items()):
         return campaign  # as it is now: its world, sheets and rules already read and checked
     config = dict(campaign.config)
@@ -80,15 +84,21 @@ def as_recorded(campaign: Campaign, record: dict) -> Campaign:
     if not same_rules:
         config["rules"] = record["rules"]
     config.update(render)
-    replayed = campaign.replace(config=config)
-    # what does not depend on the roster, the rules or the rendering is not read again
-    # (the ruleset, when the rules are the same; the scenario, when the roster is too)
+    replayed = campaign.replace(config=config, recorded=None if same_files else rules_record.recorded(campaign, n,
+                                                                                                        record))
+    _keep_read(campaign, replayed, same_rules and same_files, same_roster)
+    return replayed
+
+
+def _keep_read(campaign: Campaign, replayed: Campaign, same_rules: bool, same_roster: bool) -> None:
+    """What does not depend on the roster, the rules or the rendering is not read
+    again (the ruleset, when the rules are the same; the scenario, when the
+    roster is too)."""
     kept = ("ruleset",) if same_rules else ()
     kept += ("scenario",) if same_roster and same_rules else ()
     for name in kept:
         if name in campaign.__dict__:
             replayed.__dict__[name] = campaign.__dict__[name]
-    return replayed
 
 
 # -- events.yaml: rolls by label -----------------------------------------------------

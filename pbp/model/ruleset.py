@@ -23,6 +23,7 @@ import importlib
 import marshal
 from abc import ABC, abstractmethod
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar
 
 from pbp.base import i18n, yamlio
@@ -128,6 +129,19 @@ class Ruleset(ABC):
     def for_campaign(cls, root: Path, overrides: dict | None = None, lang: str = "fr") -> "Ruleset":
         """The ruleset a campaign at `root` plays, with its `rules:` overrides: most
         are the data file's; the data ruleset reads the campaign's own rules.yaml."""
+        return cls(overrides)
+
+    #: the campaign files its rules were read from (name -> bytes), recorded with
+    #: every turn (pbp/engine/rules_record.py); a built-in ruleset's rules are its code
+    #: and data.yaml, and campaign.yaml's `rules:` (recorded too): none
+    sources: dict[str, bytes] = MappingProxyType({})
+
+    @classmethod
+    def from_sources(cls, sources: dict[str, bytes], overrides: dict | None = None, lang: str = "fr",
+                     shown: dict[str, str] | None = None) -> "Ruleset":
+        """The ruleset as a turn was played with it: from the bytes of its rules
+        files as the turn recorded them (`sources`, as `sources` gave them),
+        `shown` naming where each file was read (a turn folder's copy)."""
         return cls(overrides)
 
     @classmethod

@@ -133,6 +133,8 @@ class ActionReader:
                 if self.by_field[label.field].prose:
                     begin, name = label.end, label.field
                     break
+        if begin is None and None in self.by_field and self.by_field[None].prose:
+            begin = self.end  # a plain argument in the player's own words (a data ruleset's text): what follows
         if begin is None:
             return {}, range(0)
         stop = self.hi

@@ -93,7 +93,44 @@ def _environment_class():
                     raise SecurityError(f"a repeated value of {times * len(sequence)} items, over {MAX_REPEATED}")
             return SandboxedEnvironment.call_binop(self, context, operator, left, right)
 
+        def compile(self, source, name=None, filename=None, raw=False, defer_init=False):
+            """A template's Python code, as jinja2 generates it, kept as text in the
+            user's cache (`_generated_source`): a new command compiles that text
+            instead of lexing, parsing and generating the template again."""
+            if not isinstance(source, str) or raw or defer_init:
+                return SandboxedEnvironment.compile(self, source, name, filename, raw, defer_init)
+            python = _generated_source(self, source, name, filename)
+            return self._compile(python, filename or "<template>")
+
     return DataFirstEnvironment
+
+
+#: how many templates' generated code the user's cache keeps
+TEMPLATES_KEPT = 400
+
+
+def _generated_source(env, source: str, name: str | None, filename: str | None) -> str:
+    """jinja2's Python source for a template (`raw=True`), read back from the
+    user's cache when the same template text was compiled before (by name and
+    file; the entry holds the text it was made from), else generated and kept.
+    What is kept is a text, plain data as the cache's rule wants; the cache is the
+    user's alone and each entry is sealed with its key (pbp/usercache.py), the
+    trust Python's own __pycache__ has. Generating is most of the cost of a
+    template: `pbp run --dry-run` on the manhunt example spends about 0.5 s of
+    CPU in it at each command (docs/design.md, "Compiled templates between commands")."""
+    import jinja2
+
+    from pbp.base import usercache
+
+    tag = usercache.tag_of("templates", usercache.data_tag(), jinja2.__version__, type(env).__name__,
+                           env.finalize is not None, sorted(ENV_OPTIONS.items()))
+    key = f"{name}\n{filename}"
+    kept = usercache.read_entry("templates", tag, key)
+    if isinstance(kept, tuple) and len(kept) == 2 and kept[0] == source and isinstance(kept[1], str):
+        return kept[1]
+    python = jinja2.Environment.compile(env, source, name, filename, raw=True)
+    usercache.write_entry("templates", tag, key, (source, python), keep=TEMPLATES_KEPT)
+    return python
 
 
 MAX_TEMPLATE_BYTES = 1024 * 1024
@@ -163,11 +200,10 @@ def _bytecode_cache():
     is most of the cost of rendering. Every Renderer builds its environment with
     the same options, so the compiled code is the same for all.
 
-    In memory only: compiled code read back from the user's cache folder would
-    be code run from a file (jinja2's entries are a pickle and a marshalled code
-    object), and the folder holds plain data only (pbp.base.usercache). Measured on
-    `pbp post --format markdown` (manhunt): 0.29 s with such a disk cache, 0.39 s
-    without."""
+    In memory only: jinja2's own disk caches keep a pickle and a marshalled code
+    object, and the user's cache folder holds plain data only (pbp.base.usercache).
+    Between commands, what is kept is the Python text jinja2 generates
+    (`_generated_source`), compiled again by each new process."""
     global _BYTECODE_CACHE
     if _BYTECODE_CACHE is None:
         from jinja2 import BytecodeCache

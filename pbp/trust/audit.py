@@ -245,7 +245,7 @@ def replay_turn(campaign, n: int, previous: str, posts: bool = True) -> Replay:
 
     on_disk = turn.outputs_on_disk(campaign, n)
     record = turn_record.record_of(campaign, n, remember=False)
-    replayed = turn_record.as_recorded(campaign, record)
+    replayed = turn_record.as_recorded(campaign, record, n)
     try:
         out = turn.compute(replayed, n, at_deadline=True)  # as it was played: see turn.compute
         if turn_record.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns

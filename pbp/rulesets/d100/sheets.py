@@ -174,7 +174,6 @@ def _read_skills(handle, raw, rules, problems) -> dict:
     if not isinstance(raw, dict):
         problems.append(_problem("skills_not_mapping", where, valid=categories))
         return skills
-    low, high = rules["skills"]["level_min"], rules["skills"]["level_max"]
     for cat_key, entries in raw.items():
         cat = normalize_id(cat_key)
         cat = aliases.get(cat, cat)
@@ -190,38 +189,7 @@ def _read_skills(handle, raw, rules, problems) -> dict:
         bonus = malus = 0
         for name, value in entries.items():
             at = f"{where}.{cat_key}.{name}"
-            skill = {"id": normalize_id(name), "name": str(name), "category": cat, "level": 0,
-                     "passive": False, "force": False, "die": None, "range": 0, "carac": None}
-            spec = value if isinstance(value, dict) else {"niveau": value}
-            for key, field_value in spec.items():
-                field = _field_of(SKILL_KEYS, key, at, "skill_unknown_key", problems)
-                if field is None:
-                    continue
-                if field == "niveau":
-                    if not _int(field_value) or not low <= field_value <= high:
-                        problems.append(_problem("bad_skill_level", at, value=field_value, low=low, high=high))
-                    else:
-                        skill["level"] = field_value
-                elif field in ("passif", "force"):
-                    skill["passive" if field == "passif" else "force"] = bool(field_value)
-                elif field == "de":
-                    try:
-                        parse_dice(field_value)
-                        skill["die"] = str(field_value)
-                    except PbpError:
-                        problems.append(_problem("bad_skill_die", at, value=field_value))
-                elif field == "plage":
-                    limit = rules["situation"]["range_max"]
-                    if not _int(field_value) or not 0 <= field_value <= limit:
-                        problems.append(_problem("bad_skill_range", at, value=field_value, high=limit))
-                    else:
-                        skill["range"] = field_value
-                elif field == "carac":
-                    carac = carac_of(field_value, rules)
-                    if carac is None:
-                        problems.append(_problem("bad_skill_carac", at, value=field_value,
-                                                 valid=rules["characteristics"]))
-                    skill["carac"] = carac
+            skill = _read_skill(name, value, cat, at, rules, problems)
             if skill["id"] in skills:
                 problems.append(_problem("duplicate_skill", at, skill=name))
                 continue
@@ -230,14 +198,57 @@ def _read_skills(handle, raw, rules, problems) -> dict:
                 bonus += skill["level"]
             else:
                 malus -= skill["level"]
-        budget = (rules["skills"].get("budget") or {}).get(cat)
-        if budget is not None and (bonus > budget or malus > budget):
-            problems.append(_problem("skill_budget", f"{where}.{cat_key}", category=cat, bonus=bonus,
-                                     malus=malus, budget=budget))
-        if rules["skills"].get("more_bonus_than_malus") and malus and bonus <= malus:
-            problems.append(_problem("skill_balance", f"{where}.{cat_key}", category=cat, bonus=bonus,
-                                     malus=malus))
+        _check_category_points(rules, f"{where}.{cat_key}", cat, bonus, malus, problems)
     return skills
+
+
+def _read_skill(name, value, cat: str, at: str, rules, problems) -> dict:
+    """One skill of a sheet: a level, or its fields (niveau, passif, force, de, plage, carac)."""
+    skill = {"id": normalize_id(name), "name": str(name), "category": cat, "level": 0,
+             "passive": False, "force": False, "die": None, "range": 0, "carac": None}
+    spec = value if isinstance(value, dict) else {"niveau": value}
+    for key, field_value in spec.items():
+        field = _field_of(SKILL_KEYS, key, at, "skill_unknown_key", problems)
+        if field is not None:
+            _read_skill_field(skill, field, field_value, at, rules, problems)
+    return skill
+
+
+def _read_skill_field(skill: dict, field: str, value, at: str, rules, problems) -> None:
+    low, high = rules["skills"]["level_min"], rules["skills"]["level_max"]
+    if field == "niveau":
+        if not _int(value) or not low <= value <= high:
+            problems.append(_problem("bad_skill_level", at, value=value, low=low, high=high))
+        else:
+            skill["level"] = value
+    elif field in ("passif", "force"):
+        skill["passive" if field == "passif" else "force"] = bool(value)
+    elif field == "de":
+        try:
+            parse_dice(value)
+            skill["die"] = str(value)
+        except PbpError:
+            problems.append(_problem("bad_skill_die", at, value=value))
+    elif field == "plage":
+        limit = rules["situation"]["range_max"]
+        if not _int(value) or not 0 <= value <= limit:
+            problems.append(_problem("bad_skill_range", at, value=value, high=limit))
+        else:
+            skill["range"] = value
+    elif field == "carac":
+        carac = carac_of(value, rules)
+        if carac is None:
+            problems.append(_problem("bad_skill_carac", at, value=value, valid=rules["characteristics"]))
+        skill["carac"] = carac
+
+
+def _check_category_points(rules, where: str, cat: str, bonus: int, malus: int, problems) -> None:
+    """A category's bonus and malus points against its budget and the balance rule."""
+    budget = (rules["skills"].get("budget") or {}).get(cat)
+    if budget is not None and (bonus > budget or malus > budget):
+        problems.append(_problem("skill_budget", where, category=cat, bonus=bonus, malus=malus, budget=budget))
+    if rules["skills"].get("more_bonus_than_malus") and malus and bonus <= malus:
+        problems.append(_problem("skill_balance", where, category=cat, bonus=bonus, malus=malus))
 
 
 def _read_items(handle, fields, rules, problems) -> dict:

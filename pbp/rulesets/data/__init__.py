@@ -11,6 +11,7 @@ posts from generic templates (templates/data/), exact odds, bots.
 - resolve.py  the set-up and the turn: effects, gauges, thresholds, the end
 - checks.py   order legality (budget, costs, prerequisites, targets), the MJ's inputs
 - balance.py  bots' legal orders, exact odds of every table and check
+- places.py   places, doors, movement and items (pbp/datarules/places.py compiles them)
 """
 
 from __future__ import annotations
@@ -42,11 +43,41 @@ class DataRuleset(Ruleset):
     def for_campaign(cls, root, overrides: dict | None = None, lang: str = "fr") -> "DataRuleset":
         from pbp.datarules import load
 
-        return cls(None, load.read(root, overrides, lang))
+        return cls.from_sources(load.sources(root), overrides, lang)
+
+    @classmethod
+    def from_sources(cls, sources, overrides=None, lang="fr", shown=None) -> "DataRuleset":
+        """The rules from the bytes of rules.yaml (the campaign's, or the copy a
+        turn kept: pbp/engine/rules_record.py), every message naming it as `shown` says."""
+        from pbp.datarules import load
+        from pbp.datarules.format import RULES_FILE
+
+        name = (shown or {}).get(RULES_FILE, RULES_FILE)
+        if RULES_FILE not in sources:
+            raise load.missing(name)
+        ruleset = cls(None, load.parse(sources[RULES_FILE], name, overrides, lang))
+        ruleset.sources = {RULES_FILE: sources[RULES_FILE]}
+        return ruleset
+
+    def phrasings(self) -> dict:
+        """How players write these orders in a message (`pbp orders import`): each
+        action's names as the MJ wrote them (`Fouiller une salle`), besides its id,
+        English id and synonyms (the order schema's aliases); a free-text argument
+        is what follows them (pbp/import_args.py)."""
+        actions = {}
+        for action_id, spec in self.program.data["actions"].items():
+            names = R.name_of(spec, action_id)
+            actions[action_id] = {lang: [names[lang]] for lang in ("fr", "en") if names.get(lang)}
+        return {"actions": actions}
 
     # -- the scenario ------------------------------------------------------------------
     def validate_scenario(self, scenario):
         return checks.scenario_problems(self, scenario)
+
+    def validate_state(self, state, scenario):
+        from . import places
+
+        return places.state_problems(self.program.data, state)
 
     # -- turns ---------------------------------------------------------------------------
     def setup(self, scenario, dice, quiet: bool = False):
@@ -107,7 +138,9 @@ class DataRuleset(Ruleset):
                         continue
                     for name in set(R.name_of(spec, ident).values()):
                         found.add(f"{name} {values[ident]}")
-        return found
+        from . import places
+
+        return found | places.secret_values(self.program.data, state)
 
     # -- balance tools -------------------------------------------------------------------
     def legal_orders(self, state, scenario, player):
@@ -156,6 +189,8 @@ def core_arg(arg) -> dict:
         out.update(type="player")
     elif kind == "choice":
         out.update(type="choice", values=[str(v) for v in spec.get("values") or []])
+    elif kind in ("place", "direction", "item", "item_here"):  # a name, checked where the actor stands (places.py)
+        out.update(type="text")
     else:  # a free text: the player's own words (`pbp orders import` keeps them as written)
         out.update(type="text", prose=True)
     return out

@@ -17,10 +17,10 @@ MOST_OPTIONS = 60
 
 def legal_orders(rs, state: dict, scenario, handle: str) -> list[list[Action]]:
     """Every single action the rules allow now (each with each argument a bot may
-    give: no free text, which is a player's own words), each passing check_orders;
-    doing nothing when none is allowed (an empty order file reads as no orders at all)."""
+    give: a free text is checks.BOT_TEXT), each passing check_orders; doing
+    nothing when none is allowed (an empty order file reads as no orders at all)."""
     singles = [action for action_id in rs.program.data["actions"]
-               for action in checks.allowed(rs, state, scenario, handle, action_id, free_text=False)]
+               for action in checks.allowed(rs, state, scenario, handle, action_id, free_text=checks.BOT_TEXT)]
     options = [[a] for a in singles]
     longest = min((rs.program.data.get("budget") or {}).get("count") or MOST_ACTIONS, MOST_ACTIONS)
     layer = options
@@ -56,7 +56,10 @@ def order_context(rs, state: dict, scenario, handle: str) -> dict:
         actions.append({"id": action_id, "en": spec.get("en") or action_id, "name": R.name_of(spec, action_id),
                         "cost": _cost_now(rs, action_id, state, handle)})
     sheet = sheet_values(rs.program, state, handle, owner=True) if handle in state["characters"] else []
-    return {"possible": actions, "sheet": sheet, "budget": data.get("budget") or {}}
+    from . import places
+
+    return {"possible": actions, "sheet": sheet, "budget": data.get("budget") or {},
+            **places.form_hints(rs, state, handle)}
 
 
 def _cost_now(rs, action_id: str, state: dict, handle: str) -> int | None:
@@ -84,6 +87,7 @@ def calculators(rs) -> dict:
         default = spec["target"] if isinstance(spec["target"], int) else 10
         out[check_id] = Calculator(_title(spec, check_id), {"target": Param(default, "target")},
                                    lambda params, c=check_id: check_odds(rs, c, params["target"]))
+    out.update(move_calculators(rs))
     return out
 
 
@@ -156,3 +160,46 @@ def check_odds(rs, check_id: str, target: int):
     sign = spec.get("success", "<=")
     return Table(f"{_title(spec, check_id)}: {spec['dice']} {sign} {target}", ["", ""],
                  [["success", f"{success} ({pct(success)})"], ["failure", f"{1 - success} ({pct(1 - success)})"]])
+
+
+# -- places: `pbp odds --rule data.<action>.move` ------------------------------------------
+
+def move_calculators(rs) -> dict:
+    """A calculator per action that moves by a roll (`move: 1d3`): the exact chance
+    of each number of steps, bounded as the turn bounds it (0 to MOST_STEPS)."""
+    from pbp.balance.odds import Calculator
+
+    from .places import MOST_STEPS  # noqa: F401 (the bound _steps_odds applies)
+
+    out = {}
+    for action_id, effects in rs.program.actions.items():
+        for effect in _moves(effects):
+            formula = effect.formulas["move"]
+            if formula.dice_terms and not formula.names_used:
+                name = R.name_of(rs.program.data["actions"][action_id], action_id)["fr"]
+                out[f"{action_id}.move"] = Calculator(name, {}, lambda params, f=formula, a=name: _steps_odds(f, a))
+                break
+    return out
+
+
+def _moves(effects):
+    for effect in effects:
+        if effect.verb == "move":
+            yield effect
+        yield from _moves(effect.then)
+        yield from _moves(effect.otherwise)
+
+
+def _steps_odds(formula, name: str):
+    from fractions import Fraction
+
+    from pbp.balance.odds import Table, distribution, pct
+
+    from .places import MOST_STEPS
+
+    steps: dict[int, Fraction] = {}
+    for total, p in distribution(formula.source).items():
+        n = max(0, min(total, MOST_STEPS))
+        steps[n] = steps.get(n, Fraction(0)) + p
+    return Table(f"{name} ({formula.source})", ["", ""], [[str(n), f"{p} ({pct(p)})"] for n, p in sorted(steps.items())])
+

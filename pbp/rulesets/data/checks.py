@@ -8,7 +8,7 @@ from __future__ import annotations
 from pbp.base.errors import ByLang, PbpError
 from pbp.model.ruleset import Refusals
 
-from . import rules as R
+from . import places, rules as R
 
 
 def cost_of(rs, action, state, handle) -> int:
@@ -43,7 +43,11 @@ def possible(rs, state: dict, handle: str) -> list[str]:
     that matters), French ids: what a refusal lists as valid."""
     out = []
     for action_id, spec in rs.program.data["actions"].items():
-        if _arg_kind(spec) == "character":
+        if places.arg_kind(spec) is not None:
+            values = places.open_options(rs, places.arg_kind(spec), state, handle, state["characters"][handle]["place"])
+            if any(unmet(rs, action_id, state, handle, v) is None for v in values):
+                out.append(action_id)
+        elif _arg_kind(spec) == "character":
             targets = targets_of(rs, state, handle, spec)
             if any(unmet(rs, action_id, state, handle, t, t) is None for t in targets):
                 out.append(action_id)
@@ -67,6 +71,8 @@ def targets_of(rs, state: dict, handle: str, spec: dict) -> list[str]:
             continue
         if arg.get("others", True) and other == handle:
             continue
+        if arg.get("in_sight") and not places.in_sight(state, rs.program.data, handle, other):
+            continue
         found.append(other)
     return found
 
@@ -75,10 +81,15 @@ def targets_of(rs, state: dict, handle: str, spec: dict) -> list[str]:
 NUMBER_SAMPLES = 3
 
 
-def arg_values(rs, state: dict, handle: str, spec: dict, free_text: bool = True) -> list:
+#: the free text an action's argument is tried with (`possible`), and the one a bot writes
+SAMPLE_TEXT = "Mercier"
+BOT_TEXT = "simulation"
+
+
+def arg_values(rs, state: dict, handle: str, spec: dict, free_text: str = SAMPLE_TEXT) -> list:
     """The values an action's argument may take to try it ([None]: it takes none).
-    A free text is tried with a sample word (`free_text`); bots write none (a
-    player's own words are theirs to write)."""
+    A free text is tried with `free_text` (a bot's: BOT_TEXT, so that the
+    actions whose argument is a player's own words are played in simulations too)."""
     arg = spec.get("arg")
     if arg is None:
         return [None]
@@ -86,16 +97,18 @@ def arg_values(rs, state: dict, handle: str, spec: dict, free_text: bool = True)
     kind = R.word(arg["type"])
     if kind == "character":
         return targets_of(rs, state, handle, spec)
+    if places.arg_kind(spec) is not None:
+        return places.open_options(rs, kind, state, handle, state["characters"][handle]["place"])
     if kind == "choice":
         return [str(v) for v in arg.get("values") or []]
     if kind == "number":
         low, high = arg.get("min", 0), arg.get("max", arg.get("min", 0) + 10)
         return sorted({low, (low + high) // 2, high})[:NUMBER_SAMPLES]
-    return ["Mercier"] if free_text else []
+    return [free_text]
 
 
 def allowed(rs, state: dict, scenario, handle: str, action_id: str, first: bool = False,
-            free_text: bool = True) -> list:
+            free_text: str = SAMPLE_TEXT) -> list:
     """The orders of this one action `handle` may give now (each with an argument to
     try it with), each passing check_orders; `first`: stop at the first."""
     from pbp.model.orders import Action, PlayerOrders
@@ -122,6 +135,7 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
     budget = rs.program.data.get("budget") or {}
     count, points, seen = 0, budget_points(rs, state, handle), []
     spent = 0
+    where = state["characters"][handle].get("place")  # as the orders before each action leave it
     for action in orders.actions:
         spec = rs.program.data["actions"][action.id]
         count += 1
@@ -133,6 +147,13 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
                                                                             if a not in seen]))
             continue
         seen.append(action.id)
+        kind = places.arg_kind(spec)  # after a move by a roll (where None): checked when the turn is played
+        if kind is not None and action.arg is not None and where is not None:
+            named = places.check_arg(rs, kind, action.arg, state, handle, where, action.at, problems)
+            if named is None:
+                continue
+            action = action.replace(arg=named)  # the id it names, as the turn plays it
+            where = places.project(rs, action.id, named, state, handle, where)
         target = _target(rs, action)
         if target is not None:
             valid = targets_of(rs, state, handle, spec)
@@ -217,6 +238,7 @@ def simulated_inputs(rs, scenario) -> dict:
 def _input_value(spec: dict, value, at: tuple, problems: Refusals):
     kind = R.word(spec["type"])
     if kind == "bool":
+        value = YES_NO.get(value.strip().lower(), value) if isinstance(value, str) else value
         if not isinstance(value, bool):
             problems.add("input_type", at, expected=ByLang(fr="oui/non (true/false)", en="true/false"), value=value)
         return value
@@ -234,8 +256,15 @@ def _input_value(spec: dict, value, at: tuple, problems: Refusals):
             problems.add("bad_choice", at, value=value, valid=values)
         return str(value)
     if isinstance(value, (dict, list)):
-        problems.add("input_type", at, expected=ByLang(fr="un texte", en="a text"), value="…")
+        found = ByLang(fr="une liste", en="a list") if isinstance(value, list) else \
+            ByLang(fr="des clés et des valeurs", en="keys and values")
+        problems.add("input_type", at, expected=ByLang(fr="un texte", en="a text"), value=found)
     return str(value)
+
+
+#: what an MJ writes for yes or no in gm.yaml (YAML itself reads only true/false, yes/no, on/off)
+YES_NO = {"oui": True, "non": False, "vrai": True, "faux": False, "yes": True, "no": False, "true": True,
+          "false": False}
 
 
 def scenario_problems(rs, scenario) -> list[PbpError]:
@@ -249,6 +278,7 @@ def scenario_problems(rs, scenario) -> list[PbpError]:
     characters = scenario.characters or {}
     if not isinstance(characters, dict):
         return [PbpError("file_not_mapping", file="characters.yaml", at=())]
+    known += [k for k in places.SHEET_KEYS if places.P.used(program.data)]
     for handle, sheet in characters.items():
         if handle not in scenario.roster:
             errors.append(PbpError("data.sheet_not_player", file="characters.yaml", at=(handle,), handle=handle,
@@ -260,6 +290,13 @@ def scenario_problems(rs, scenario) -> list[PbpError]:
             continue
         for key, value in sheet.items():
             if key in ("name", "nom"):
+                continue
+            if key in places.SHEET_KEYS and key in known:
+                problem = places.sheet_problems(program.data, handle, key, value)
+                if problem:
+                    errors.append(PbpError(problem, file="characters.yaml", at=(handle, key), key=key, value=value,
+                                           valid=list(program.data.get("places" if key in ("lieu", "place")
+                                                                       else "items") or {})))
                 continue
             if key not in known:
                 errors.append(PbpError("data.sheet_unknown", file="characters.yaml", at=(handle, key), key=key,

@@ -16,7 +16,7 @@ import math
 from pbp.base.errors import PbpError
 from pbp.model import events as ev
 
-from . import rules as R
+from . import places, rules as R
 
 
 def initial_state(program, scenario) -> dict:
@@ -32,8 +32,10 @@ def initial_state(program, scenario) -> dict:
                               "revealed": []}
     inputs = {k: spec["default"] for k, spec in (data.get("inputs") or {}).items()
               if spec.get("default") is not None and R.word(spec.get("per", "game")) == "game"}
-    return {"turn": 0, "characters": characters, "inputs": inputs, "inputs_by": {}, "over": False,
-            "winners": []}
+    state = {"turn": 0, "characters": characters, "inputs": inputs, "inputs_by": {}, "over": False,
+             "winners": []}
+    places.set_up(data, scenario, state)
+    return state
 
 
 def _blank(spec: dict):
@@ -69,7 +71,7 @@ def sheet_values(program, state: dict, handle: str, owner: bool) -> list[dict]:
         for ident, spec in getattr(program, section).items():
             rows.append({"id": ident, "name": R.name_of(spec, ident), "value": values[ident],
                          "visibility": list(R.visibility(spec.get("visibility")))})
-    return rows
+    return rows + places.sheet_rows(program.data, state, handle)
 
 
 class Turn:
@@ -128,21 +130,26 @@ class Turn:
     def action(self, handle: str, action) -> None:
         spec = self.data["actions"][action.id]
         target = action.arg if R.word(_arg_type(spec)) == "character" else None
-        scope = Scope(handle, target, action.arg, f"{handle}.{action.id}")
+        arg = places.normalized(self.data, spec, action.arg, self.state, handle)
+        scope = Scope(handle, target, arg, f"{handle}.{action.id}")
         audience = R.audience(R.visibility(spec.get("visibility")), handle, target)
         self.emit(audience, "action", who=handle, action=action.id, name=R.name_of(spec, action.id),
-                  target=target, arg=None if target else action.arg)
+                  target=target, arg=None if target else places.shown(self.data, spec, arg))
         gauge = (self.data.get("budget") or {}).get("gauge")
         if gauge is not None and action.id in self.program.costs:  # points that do not come back: paid now
             from .checks import cost_of
 
-            cost = cost_of(self.rs, action, self.state, handle)
+            cost = cost_of(self.rs, action.replace(arg=arg), self.state, handle)
             seen_by = R.visibility(spec.get("visibility"))  # a secret action's price is as secret as it
             if cost:
                 self.change(handle, gauge, -cost, scope, None if "public" in seen_by else seen_by)
         self.run(self.program.actions[action.id], scope)
 
     # -- effects -------------------------------------------------------------------------
+    # places, movement and items (pbp/rulesets/data/places.py)
+    do_move, do_gain, do_lose, do_drop = places.do_move, places.do_gain, places.do_lose, places.do_drop
+    do_pick_up, do_use, do_find = places.do_pick_up, places.do_use, places.do_find
+
     def run(self, effects, scope) -> None:
         for effect in effects:
             self.steps += 1
@@ -213,6 +220,11 @@ class Turn:
             key = f"{gauge_id}.{i}"
             if threshold.get("once") and key in me["fired"]:
                 continue
+            # each time a threshold goes off counts, its effects or none: `every: 1` on a
+            # gauge moved by 10**11 would otherwise loop 10**11 times
+            self.steps += 1 if threshold.get("once") else times
+            if self.steps > self.limit:
+                raise PbpError("data.effects_limit", limit=self.limit)
             for _ in range(times):
                 if threshold.get("once"):
                     me["fired"].append(key)

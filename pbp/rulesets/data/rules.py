@@ -114,6 +114,8 @@ def env(names, state: dict, rules: dict, actor: str | None, target: str | None, 
             out[name] = arg
         elif key.startswith("gm."):
             out[name] = gm_value(state, rules, key[3:], actor)
+        elif places_reads(key, rules):
+            out[name] = places_value(key, state, rules, actor, target)
         elif key.startswith("target."):
             out[name] = value_of(state, target, key[7:])
         else:
@@ -153,3 +155,16 @@ def as_number(value):
     if isinstance(value, Fraction):
         return int(value) if value.denominator == 1 else float(value)
     return value
+
+
+def places_reads(key: str, rules: dict) -> bool:
+    """A name about places and items, in rules that have them (pbp/datarules/places.py reads it)."""
+    from pbp.datarules import places
+
+    return places.reads(key) and places.used(rules)
+
+
+def places_value(key: str, state: dict, rules: dict, actor, target):
+    from pbp.datarules import places
+
+    return places.value(key, state, rules, actor, target)

@@ -1,0 +1,137 @@
+"""`pbp rules check` follows the rules as they would play (pbp/datarules/lint_play.py):
+an action nobody can take, a threshold its gauge never reaches, a secret in a
+public message, a formula out of bounds. Each problem planted in a rules file
+that loads, said at its line, all at once, in French and in English."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import pbp, write
+
+#: a rules file that loads and plays, without a problem
+CLEAN = """\
+caractéristiques:
+  race: {type: texte, défaut: inconnue, visibilité: propriétaire}
+  force: {défaut: 10, min: 0, max: 20}
+jauges:
+  pv: {départ: 10, min: 0, max: 10}
+  fatigue:
+    départ: 0
+    min: 0
+    max: 10
+    seuils:
+      - à: 5
+        effets: [{dire: "{name} est épuisé."}]
+tables:
+  coup:
+    dé: 1d4
+    visibilité: mj
+    lignes:
+      - {jet: 1-2, degats: 1}
+      - {jet: 3-4, degats: 2}
+tests:
+  esquive: {dé: 1d100, chance: force * 4}
+actions:
+  frapper:
+    coût: 1
+    effets:
+      - tirer: coup
+      - ajouter: {pv: -coup.degats, fatigue: 1}
+      - dire: "{name} frappe."
+      - dire: "{name} ({race}) frappe pour {coup.degats}."
+        pour: acteur
+  courir:
+    coût: 2
+    conditions:
+      - si: fatigue < 3
+        message: trop fatigué
+    effets: [{ajouter: {fatigue: 2}}]
+  espionner:
+    coût: 1
+    visibilité: propriétaire
+    effets: [{dire: "{name} espionne.", pour: acteur}, {tester: esquive}]
+par_tour: {points: 2}
+"""
+
+#: (what is planted, the text replaced, its replacement, a text on the line said, the French warning, the English one)
+PLANTED = [
+    ("a threshold no effect moves its gauge to", "pv: {départ: 10, min: 0, max: 10}",
+     "pv: {départ: 10, min: 0, max: 10, seuils: [{au_dessus: 5, effets: [{dire: soigné}]}]}", "au_dessus",
+     "le seuil 5 de la jauge pv ne sera jamais atteint : aucun effet ne la fait aller dans ce sens, "
+     "elle reste de 0 à 10 depuis son départ (une fiche peut donner un autre départ).",
+     "the threshold 5 of the gauge pv is never reached: no effect moves it that way, it stays from 0 to 10 "
+     "from its start (a sheet may give another start)."),
+    ("a check that always succeeds", "chance: force * 4", "chance: force * 10 + 200", "chance:",
+     "le test esquive réussit toujours : sa chance va de 200 à 400 sur 1d100.",
+     "the check esquive always succeeds: its chance goes from 200 to 400 on 1d100."),
+    ("a check that never succeeds", "chance: force * 4", "chance: force - 30", "chance:",
+     "le test esquive ne réussit jamais : sa chance va de -30 à -10 sur 1d100.",
+     "the check esquive never succeeds: its chance goes from -30 to -10 on 1d100."),
+    ("a secret stat in a public message", "pour {coup.degats}.\"\n        pour: acteur",
+     "pour {coup.degats}.\"", "({race})",
+     "ce message est public (pas de « pour: ») et montre {race}, qui ne l'est pas (stats.race) : tout le fil "
+     "le lirait.",
+     "this message is public (no `to:`) and shows {race}, which is not (stats.race): the whole thread would read"),
+    ("a secret table's result in a public message", "- dire: \"{name} frappe.\"",
+     "- dire: \"{name} frappe ({coup.degats}).\"", "frappe ({coup",
+     "ce message est public (pas de « pour: ») et montre {coup.degats}, qui ne l'est pas (tables.coup)",
+     "this message is public (no `to:`) and shows {coup.degats}, which is not (tables.coup)"),
+    ("a public message in a secret action", "espionne.\", pour: acteur}", "espionne.\"}", "espionne.",
+     "ce message est public (pas de « pour: »), dans une action secrète : tout le fil apprendrait l'action.",
+     "this message is public (no `to:`), in a secret action: the whole thread would learn of the action."),
+    ("a condition that never holds", "si: fatigue < 3", "si: fatigue > 10", "si: fatigue",
+     "cette condition ne peut jamais être vraie (vu les bornes et les valeurs de départ des règles) : personne "
+     "ne pourra jamais prendre l'action courir.",
+     "this condition can never be true (given the bounds and the rules' starting values): nobody can ever take "
+     "the action courir."),
+    ("a cost above the budget", "coût: 2\n", "coût: 3\n", "coût: 3",
+     "l'action courir coûte au moins 3 points, et personne n'en a jamais plus de 2 : personne ne pourra jamais "
+     "la prendre.",
+     "the action courir costs at least 3 points, and nobody ever has more than 2: nobody can ever take it."),
+    ("a cost that can be negative", "coût: 2\n", "coût: 2 - force\n", "coût: 2 - force",
+     "ce coût peut être négatif (-18) : l'action rendrait des points au lieu d'en coûter.",
+     "this cost can be negative (-18): the action would give points back instead of costing them."),
+    ("a value set outside its bounds", "effets: [{ajouter: {fatigue: 2}}]", "effets: [{fixer: {pv: force * 2}}]",
+     "fixer", "pv peut recevoir de 0 à 40, hors de ses bornes 0 à 10 : pbp la garde dans ses bornes.",
+     "pv can be given 0 to 40, outside its bounds 0 to 10: pbp keeps it within them."),
+    ("a number past the formulas' limit", "ajouter: {fatigue: 2}", "ajouter: {pv: force * 100000000000000000}",
+     "100000",
+     "cette formule peut dépasser 10^18, la limite des calculs de pbp : le tour s'arrêterait sur elle.",
+     "this formula can go past 10^18, the limit of pbp's arithmetic: the turn would stop on it."),
+]
+
+
+def check(tmp_path, text: str, lang: str, monkeypatch):
+    monkeypatch.setenv("PBP_LANG", lang)
+    path = write(tmp_path, "regles.yaml", text)
+    return pbp("-C", tmp_path, "rules", "check", path), path
+
+
+def test_the_clean_rules_have_none_of_these_problems(tmp_path, monkeypatch):
+    r, _ = check(tmp_path, CLEAN, "fr", monkeypatch)
+    assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize("what,old,new,marker,french,english", PLANTED, ids=[p[0] for p in PLANTED])
+def test_a_planted_problem_is_said_at_its_line_in_either_language(tmp_path, monkeypatch, what, old, new, marker,
+                                                                   french, english):
+    assert CLEAN.count(old) == 1, what
+    text = CLEAN.replace(old, new)
+    line = next(i for i, written in enumerate(text.splitlines(), 1) if marker in written)
+    for lang, said in (("fr", french), ("en", english)):
+        r, path = check(tmp_path, text, lang, monkeypatch)
+        assert r.exit_code == 1, (what, r.output)
+        assert f"{path}:{line}: {said}" in r.output.replace("\xa0", " "), (what, r.output)
+
+
+def test_every_problem_is_said_at_once(tmp_path, monkeypatch):
+    text = CLEAN
+    for _, old, new, *_ in PLANTED[:2] + PLANTED[3:4] + PLANTED[5:]:
+        if old in text:
+            text = text.replace(old, new, 1)
+    r, path = check(tmp_path, text, "fr", monkeypatch)
+    assert r.exit_code == 1
+    said = [line for line in r.output.splitlines() if line.startswith(f"{path}:")]
+    assert len(said) >= 6, r.output
+    assert r.output.rstrip().endswith(f"{len(said)} problèmes.")
