@@ -134,3 +134,15 @@ def test_a_result_rolled_on_two_tables_reads_0_for_a_column_only_one_has(tmp_pat
     assert pbp("run", cwd=camp).exit_code == 0
     state = yamlio.load_file(camp / "turns" / "001" / "state.yaml")
     assert [state["characters"][h]["gauges"]["pv"] for h in ("joueur1", "joueur2")] == [10, 8]
+
+
+@pytest.mark.parametrize("step, before, after, times", [
+    (25, 100, 90, 0), (25, 100, 75, 1), (25, 100, 74, 1), (25, 76, 75, 1), (25, 75, 74, 0), (25, 100, 0, 4),
+    (25, 74, 75, 1), (25, 75, 76, 0), (25, 0, 100, 4), (5, 5, -5, 2), (5, -5, 5, 2), (5, 4, 1, 0),
+])
+def test_every_n_counts_the_multiples_reached_or_passed_not_the_one_left(step, before, after, times):
+    """The docs' `tous_les: 25` ("chaque tranche de 25 franchie") on an energy of 100: losing 10
+    passes no multiple of 25; a new MJ computing 100 -> 90 by hand says nothing happens."""
+    from pbp.rulesets.data.rules import crossings
+
+    assert crossings({"every": step}, before, after) == times
