@@ -146,3 +146,18 @@ def test_every_n_counts_the_multiples_reached_or_passed_not_the_one_left(step, b
     from pbp.rulesets.data.rules import crossings
 
     assert crossings({"every": step}, before, after) == times
+
+
+def test_a_comma_splitting_a_formula_in_braces_is_named_with_the_fix(tmp_path):
+    """`ajouter: {faim: si(chasse.critical, -4, -2)}`: YAML reads three keys; the new MJ
+    got « -4 n'est ni une jauge ni une caractéristique ». The error now says why, and how."""
+    source = (EVENTS / "ile" / "rules.yaml").read_text(encoding="utf-8")
+    assert "si(chasse.critical; -4; -2)" in source
+    rules = tmp_path / "regles.yaml"
+    rules.write_text(source.replace("si(chasse.critical; -4; -2)", "si(chasse.critical, -4, -2)"), encoding="utf-8")
+    r = pbp("rules", "check", rules)
+    assert r.exit_code == 1
+    said = r.output.replace("\u00a0", " ")
+    assert "regles.yaml:80: « -4 » n'est pas un nom de jauge : entre accolades `{jauge: formule}`, une virgule" in said
+    assert "séparez par `;` (`si(a; b; c)`)" in said
+    assert "n'est ni une jauge" not in said

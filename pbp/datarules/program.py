@@ -275,8 +275,10 @@ class _Compiler:
             known.update(self.data.get("stats") or {})
         for name, source in value.items():
             if name not in known:
-                self.errors.append(self.rules.error("rules_unknown_name", path + (name,), name=name,
-                                                    valid=sorted(known)))
+                # `{faim: si(a, -4, -2)}`: YAML's commas split the formula into keys `-4`, `-2)`
+                split = not str(name).replace("_", "a").isalnum()
+                self.errors.append(self.rules.error("rules_change_split" if split else "rules_unknown_name",
+                                                    path + (name,), name=name, valid=sorted(known)))
                 continue
             formulas[name] = self.formula(source, path + (name,), scope, "number")
         return value
