@@ -76,11 +76,13 @@ class Formula0(Record):
 
 
 class Effect(Record):
-    __slots__ = ("verb", "value", "on", "as_name", "to", "then", "otherwise", "path", "formulas")
+    __slots__ = ("verb", "value", "on", "as_name", "to", "then", "otherwise", "path", "formulas", "blanks")
 
-    def __init__(self, verb, value, on, as_name, to, then, otherwise, path, formulas):
+    def __init__(self, verb, value, on, as_name, to, then, otherwise, path, formulas, blanks=({}, {})):
         self.verb, self.value, self.on, self.as_name, self.to = verb, value, on, as_name, to
         self.then, self.otherwise, self.path, self.formulas = then, otherwise, path, formulas
+        # (after `then`, after `else`): columns of a result bound on both sides that only the other side gives
+        self.blanks = blanks
 
 
 class Program(Record):
@@ -326,8 +328,10 @@ class _Compiler:
         if isinstance(raw.get("else"), list):
             otherwise = self.effects(raw["else"], path + ("else",), else_scope)
         # a result bound in both branches (`as:` in `then` and in `else`) is known after them
-        scope.update({k: v for k, v in then_scope.items() if k not in scope and else_scope.get(k) == v})
-        return Effect(verb, value, on, as_name, to, then, otherwise, path, formulas)
+        both = {k: v for k, v in then_scope.items() if k not in scope and else_scope.get(k) == v}
+        blanks = one_sided_columns(then_scope, else_scope, scope, both)
+        scope.update(both)
+        return Effect(verb, value, on, as_name, to, then, otherwise, path, formulas, blanks)
 
     def changes(self, value, path, scope, formulas, verb) -> dict:
         """`add: {energie: -5}`: gauge (or, for `set`, stat) -> formula."""
@@ -339,8 +343,10 @@ class _Compiler:
             known.update(self.data.get("stats") or {})
         for name, source in value.items():
             if name not in known:
-                self.errors.append(self.rules.error("rules_unknown_name", path + (name,), name=name,
-                                                    valid=sorted(known)))
+                # `{faim: si(a, -4, -2)}`: YAML's commas split the formula into keys `-4`, `-2)`
+                split = not str(name).replace("_", "a").isalnum()
+                self.errors.append(self.rules.error("rules_change_split" if split else "rules_unknown_name",
+                                                    path + (name,), name=name, valid=sorted(known)))
                 continue
             formulas[name] = self.formula(source, path + (name,), scope, "number")
         return value
@@ -385,6 +391,25 @@ class _Compiler:
                                                     valid=["public", "actor", "target", "gm"]))
             out.append(found)
         return tuple(out)
+
+
+BLANK = {"number": 0, "bool": False, "text": ""}
+
+
+def one_sided_columns(then_scope: dict, else_scope: dict, scope: dict, both: dict) -> tuple[dict, dict]:
+    """A result bound on both sides of an `if`/`check` (`as: loot` rolling table A
+    in `then`, table B in `else`) whose tables have different columns: every
+    column is known after it (added to `both`), 0 (false, empty) on the side whose
+    table lacks it, as a row that does not say a column. Returns the blanks to
+    bind after `then` ran and after `else` ran."""
+    blanks: tuple[dict, dict] = ({}, {})
+    for side, other, missing in ((then_scope, else_scope, blanks[1]), (else_scope, then_scope, blanks[0])):
+        for name, kind in side.items():
+            result = name.rsplit(".", 1)[0]
+            if "." in name and name not in scope and name not in other and result in both and kind in BLANK:
+                missing[name] = BLANK[kind]
+                both[name] = kind
+    return blanks
 
 
 def fill_columns(table: dict) -> None:

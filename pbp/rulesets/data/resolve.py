@@ -312,9 +312,12 @@ class Turn:
                       target=chance, success=result["success"], critical=result["critical"],
                       margin=result["margin"], band=result["band"], sign=spec.get("success", "<="))
         self.run(effect.then if result["success"] else effect.otherwise, scope)
+        scope.bound.update(effect.blanks[0 if result["success"] else 1])
 
     def do_if(self, effect, scope) -> None:
-        self.run(effect.then if self.evaluate(effect.formulas["if"], scope, effect.to) else effect.otherwise, scope)
+        chosen = bool(self.evaluate(effect.formulas["if"], scope, effect.to))
+        self.run(effect.then if chosen else effect.otherwise, scope)
+        scope.bound.update(effect.blanks[0 if chosen else 1])
 
     def do_say(self, effect, scope) -> None:
         if self.out.quiet:  # a simulated turn: a message changes nothing, and nobody reads it

@@ -146,10 +146,14 @@ def clamp(value: int, gauge: dict) -> int:
 def crossings(threshold: dict, before: int, after: int) -> int:
     """How many times a move of a gauge from `before` to `after` sets a threshold off:
     `at: N` reaching N, `below: N` going under N, `above: N` going over N,
-    `every: N` each multiple of N crossed."""
+    `every: N` each multiple of N reached or passed: going up, the multiples m with
+    before < m <= after; going down, after <= m < before (leaving a multiple is not
+    passing one: 100 -> 90 with `every: 25` sets nothing off, 100 -> 75 once)."""
     if "every" in threshold:
         step = threshold["every"]
-        return abs(after // step - before // step)
+        if after >= before:
+            return after // step - before // step
+        return (before - 1) // step - (after - 1) // step
     if "at" in threshold:
         return int(before != threshold["at"] and after == threshold["at"])
     if "below" in threshold:
