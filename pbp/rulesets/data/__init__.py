@@ -77,7 +77,7 @@ class DataRuleset(Ruleset):
     def validate_state(self, state, scenario):
         from . import places
 
-        return places.state_problems(self.program.data, state)
+        return places.state_problems(self.program.data, state, scenario.roster)
 
     # -- turns ---------------------------------------------------------------------------
     def setup(self, scenario, dice, quiet: bool = False):

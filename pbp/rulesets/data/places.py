@@ -76,8 +76,9 @@ SHEET_KEYS = ("lieu", "place", "objets", "items")
 def sheet_problems(data: dict, handle: str, key: str, value) -> str | None:
     """What is wrong with a characters.yaml key of this block (None: nothing)."""
     if key in ("lieu", "place"):
-        return None if value in (data.get("places") or {}) else "data.sheet_unknown_place"
-    if not isinstance(value, list) or any(v not in (data.get("items") or {}) for v in value):
+        return None if isinstance(value, str) and value in (data.get("places") or {}) else "data.sheet_unknown_place"
+    if not isinstance(value, list) or any(not isinstance(v, str) or v not in (data.get("items") or {})
+                                          for v in value):
         return "data.sheet_unknown_items"
     return None
 
@@ -411,7 +412,7 @@ def form_hints(rs, state: dict, handle: str) -> dict:
     return {"exits": exits_open, "carried": carried}
 
 
-def state_problems(data: dict, state: dict) -> list:
+def state_problems(data: dict, state: dict, roster=()) -> list:
     """A state.yaml the MJ edited by hand, against the rules' map: each character's
     place a place of the rules, their items and the floors' items items of the
     rules, each door's state open, closed or locked."""
@@ -419,16 +420,23 @@ def state_problems(data: dict, state: dict) -> list:
         return []
     places, items = data.get("places") or {}, data.get("items") or {}
     errors = []
-    for handle, me in (state.get("characters") or {}).items():
-        if me.get("place") not in places:
+    characters = state.get("characters") if isinstance(state.get("characters"), dict) else {}
+    for handle in roster:
+        if handle not in characters:  # the engine reads every player's place
+            errors.append(PbpError("data.state_missing_character", file="state.yaml", at=("characters",),
+                                   handle=handle))
+    for handle, me in characters.items():
+        if not isinstance(me, dict):
+            continue
+        if not isinstance(me.get("place"), str) or me.get("place") not in places:
             errors.append(PbpError("data.state_unknown_place", file="state.yaml", at=("characters", handle, "place"),
                                    value=me.get("place"), valid=list(places)))
-        for i, item in enumerate(me.get("items") or []):
-            if item not in items:
+        for i, item in enumerate(me.get("items") if isinstance(me.get("items"), list) else []):
+            if not isinstance(item, str) or item not in items:
                 errors.append(PbpError("data.state_unknown_item", file="state.yaml",
                                        at=("characters", handle, "items", i), value=item, valid=list(items)))
-    for key, door in (state.get("doors") or {}).items():
-        if door not in ("open", "closed", "locked"):
+    for key, door in (state.get("doors") if isinstance(state.get("doors"), dict) else {}).items():
+        if not isinstance(door, str) or door not in ("open", "closed", "locked"):
             errors.append(PbpError("data.state_door", file="state.yaml", at=("doors", key), value=door,
                                    valid=["open", "closed", "locked"]))
     return errors
