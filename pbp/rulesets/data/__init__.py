@@ -23,6 +23,11 @@ from . import checks, rules as R
 from .resolve import Turn, set_up
 
 
+#: words the import cuts a message at ("attendre et observer" would be two orders):
+#: a name holding one is no phrasing (its id and synonyms still are)
+_SEQUENCE_WORDS = frozenset({"et", "puis", "ensuite", "and", "then"})
+
+
 class DataRuleset(Ruleset):
     id = "data"
     example = "energy-duel"
@@ -67,17 +72,26 @@ class DataRuleset(Ruleset):
         actions = {}
         for action_id, spec in self.program.data["actions"].items():
             names = R.name_of(spec, action_id)
-            actions[action_id] = {lang: [names[lang]] for lang in ("fr", "en") if names.get(lang)}
+            actions[action_id] = {lang: [names[lang]] for lang in ("fr", "en")
+                                  if names.get(lang) and not _SEQUENCE_WORDS & set(names[lang].lower().split())}
         return {"actions": actions}
 
     # -- the scenario ------------------------------------------------------------------
     def validate_scenario(self, scenario):
         return checks.scenario_problems(self, scenario)
 
+    def import_names(self, state, scenario, player):
+        """The core's names (characters, choices), and the exits, places and items
+        the player's position lets them name (places.py)."""
+        from . import places
+
+        return {**super().import_names(state, scenario, player), **places.import_names(self, state, player)}
+
     def validate_state(self, state, scenario):
         from . import places
 
-        return places.state_problems(self.program.data, state, scenario.roster)
+        return values_missing(self.program, state) + places.state_problems(self.program.data, state,
+                                                                           scenario.roster)
 
     # -- turns ---------------------------------------------------------------------------
     def setup(self, scenario, dice, quiet: bool = False):
@@ -217,3 +231,22 @@ def core_arg(arg) -> dict:
 
 
 RULESET = DataRuleset
+
+
+def values_missing(program, state: dict) -> list:
+    """A state.yaml the MJ edited by hand: each character holds every stat and
+    gauge of the rules (the turn reads them all), else refused at its place."""
+    from pbp.base.errors import PbpError
+
+    errors = []
+    characters = state.get("characters") if isinstance(state.get("characters"), dict) else {}
+    for handle, me in characters.items():
+        if not isinstance(me, dict):
+            continue
+        for section in ("stats", "gauges"):
+            held = me.get(section) if isinstance(me.get(section), dict) else {}
+            for name in getattr(program, section):
+                if name not in held:
+                    errors.append(PbpError("data.state_missing_value", file="state.yaml",
+                                           at=("characters", handle, section), name=name, handle=handle))
+    return errors

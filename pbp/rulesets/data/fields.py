@@ -16,7 +16,7 @@ id of one of the actor's stats or gauges among `among` (`parmi`). In formulas,
 `arg.<field>` is the field's value; for a stat field it is the actor's VALUE of
 the stat named (0 when the field is left out) and `arg.<field>.id` the id named
 ("" when left out). A field left out takes its `default` (a number 0, a text "").
-The core checks the order's fields (pbp.model.orders.check_arg, `map`); what
+The core checks the order's fields (pbp.model.argtypes, `map`); what
 the rules file means by them is pbp/datarules/fields.py; this module plays them.
 """
 

@@ -412,6 +412,33 @@ def form_hints(rs, state: dict, handle: str) -> dict:
     return {"exits": exits_open, "carried": carried}
 
 
+def import_names(rs, state: dict, handle: str) -> dict:
+    """What `pbp orders import` may read for an argument of this block, by action:
+    the exits of the player's place (by their word), the places next to it, the items they carry or that lie here; only
+    what their own position lets them name (the same options a refusal lists)."""
+    from pbp.model.vocabulary import Entry
+
+    data = rs.program.data
+    me = state["characters"].get(handle)
+    if not P.used(data) or not isinstance(me, dict) or me.get("place") not in (data.get("places") or {}):
+        return {}
+    out = {}
+    for action_id, spec in data["actions"].items():
+        kind = arg_kind(spec)
+        if kind is None:
+            continue
+        entries = []
+        for option in options(data, kind, state, handle):
+            if kind == "direction":  # its word alone: a place's name may hold another exit's word ("couloir ouest")
+                spellings = [option]
+            else:
+                section = "places" if kind == "place" else "items"
+                spellings = [option, *R.name_of((data.get(section) or {}).get(option) or {}, option).values()]
+            entries.append(Entry(option, tuple(dict.fromkeys(s.replace("_", " ") for s in spellings))))
+        out[action_id] = entries
+    return out
+
+
 def state_problems(data: dict, state: dict, roster=()) -> list:
     """A state.yaml the MJ edited by hand, against the rules' map: each character's
     place a place of the rules, their items and the floors' items items of the
