@@ -152,6 +152,17 @@ def test_a_template_reaching_beyond_the_sandbox_is_refused_by_file_and_line(read
     assert not (ready / "pwned").exists()
 
 
+def test_a_template_drawing_at_random_is_refused_by_file_and_line(ready):
+    """A post is replayed byte for byte (pbp verify, pbp audit): jinja2's `random`
+    filter, which draws from Python's own generator, is no filter of pbp's."""
+    write(ready, "templates/public.j2", "{{ m.h(turn) }}\n{{ ['a', 'b'] | random }}\n")
+    before = snapshot(ready)
+    r = pbp("run", "--no-orders", cwd=ready)
+    assert r.exit_code == 1
+    assert r.stderr.startswith("templates/public.j2:2: ") and "random" in r.stderr, r.stderr
+    assert snapshot(ready) == before
+
+
 def test_a_template_writing_without_end_is_refused_by_file(ready):
     write(ready, "templates/public.j2", "{% for i in range(90000) %}{{ 'x' * 100 }}{% endfor %}\n")
     r = pbp("run", "--no-orders", cwd=ready)
