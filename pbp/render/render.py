@@ -355,7 +355,7 @@ class Renderer:
         where = frames[-1] if frames else (None, None)
         params: dict = {}
         if isinstance(exc, jinja2.TemplateSyntaxError):
-            key, params = "template_syntax", {"error": exc.message}
+            key, params = "template_syntax", {"error": (exc.message or "").rstrip(".")}
             where = (exc.filename, exc.lineno) if exc.filename else where
         elif isinstance(exc, jinja2.TemplateNotFound):
             missing = list(getattr(exc, "templates", None) or [exc.name])
