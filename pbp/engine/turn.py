@@ -224,9 +224,9 @@ def compute(campaign: Campaign, n: int, inputs: TurnInputs | None = None, files:
     version = dice_version(campaign, n, previous)
     dice = Dice(campaign.secret, n, dict(inputs.gm.rolls), version)
     try:
-        import pickle  # a deep copy of the state, quicker than copy.deepcopy
+        from pbp.model.ruleset import plain_copy  # the ruleset gets a copy: the state read stays as read
 
-        result = campaign.ruleset.resolve(pickle.loads(pickle.dumps(state)), campaign.scenario, inputs.orders,
+        result = campaign.ruleset.resolve(plain_copy(state), campaign.scenario, inputs.orders,
                                           inputs.gm, dice)
     except ForcedRollError as exc:
         raise exc.located(campaign.rel(campaign.gm_file(n)), _forced_line(inputs.gm, exc.params.get("label")))

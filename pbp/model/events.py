@@ -24,6 +24,7 @@ from pbp.base.record import FrozenRecord
 class Audience:
     """Who may read an event, or a post. Subclasses: Public, Gm, Players.
 
+    Each subclass writes itself for events.yaml (`to_yaml`).
     Templates read it through `is_public`, `is_gm` and `handles` (also
     `handle in e.audience`, `e.audience[0]`, iteration over the handles)."""
 
@@ -46,9 +47,6 @@ class Audience:
 
     def __contains__(self, handle) -> bool:
         return handle in self.handles
-
-    def to_yaml(self):
-        raise NotImplementedError
 
 
 class Public(Audience):
