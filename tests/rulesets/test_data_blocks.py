@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbp.base import yamlio
-from tests.helpers import pbp, write
+from tests.helpers import pbp, play_turn, rules_campaign, turn_post, write
 
 RULES = """\
 titre: Le donjon
@@ -81,30 +80,15 @@ ordres_manqués: {ordres: []}
 
 @pytest.fixture
 def dungeon(tmp_path):
-    root = tmp_path / "donjon"
-    write(tmp_path, "rules.yaml", RULES)
-    r = pbp("init", root, "--rules", tmp_path / "rules.yaml", "--no-git")
-    assert r.exit_code == 0, r.output
-    write(root, "characters.yaml", {"joueur1": {"secret_role": "loup-garou", "agilite": 40},
-                                    "joueur2": {"secret_role": "voyante"}})
-    assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
-    return root
+    return rules_campaign(tmp_path, RULES, "donjon", {"joueur1": {"secret_role": "loup-garou", "agilite": 40},
+                                                     "joueur2": {"secret_role": "voyante"}})
 
 
 def play(root, n: int, orders: dict, gm: dict | None = None):
-    for handle, actions in orders.items():
-        write(root, f"turns/{n:03d}/orders/{handle}.yaml", {"actions": actions})
-    if gm:
-        write(root, f"turns/{n:03d}/gm.yaml", gm)
-    r = pbp("run", "--no-commit", cwd=root)
-    assert r.exit_code == 0, r.output
-    return yamlio.load_file(root / f"turns/{n:03d}/state.yaml")["characters"]
+    return play_turn(root, n, orders, gm)["characters"]
 
 
-def post(root, n: int, who: str = "public") -> str:
-    name = "public.bbcode" if who == "public" else f"private/{who}.bbcode" if who != "gm" else "gm.bbcode"
-    text = (root / f"turns/{n:03d}" / name).read_text(encoding="utf-8")
-    return text.replace("\xa0", " ").replace("\u2060", "")  # (a word joiner keeps `cible.force` from being a link)
+post = turn_post
 
 
 def test_a_check_against_a_chance_its_bands_margin_and_else(dungeon):
