@@ -7,6 +7,28 @@ from tests.toy import Toy
 ruleset.register(Toy)
 ruleset.register(Duel)
 
+#: the files holding the slowest tests (`--durations`: a minute and more each on a busy
+#: machine), slowest first: they run first, so that with `-n 2` neither worker is left
+#: alone with one of them at the end of the run
+SLOW_FIRST = ("tests/test_secrecy.py", "tests/test_mj_files.py", "tests/test_readme_tour.py",
+              "tests/test_property_orders.py", "tests/test_rules_tutorial.py", "tests/test_yaml_reader.py",
+              "tests/test_template_bounds.py", "tests/test_conformance.py", "tests/test_forum_structure.py",
+              "tests/test_perf_invariants.py")
+
+
+def pytest_collection_modifyitems(items):
+    rank = {path: i for i, path in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.partition("::")[0], len(SLOW_FIRST)))
+
+
+def pytest_configure(config):
+    """With `-n`, tests go to the workers by work stealing (pytest-xdist's `worksteal`:
+    an idle worker takes half of what the other has left) rather than in fixed chunks,
+    unless the command line names its own `--dist`."""
+    if getattr(config.option, "dist", "no") == "load" and \
+            not any(arg.startswith(("--dist", "-d")) for arg in config.invocation_params.args):
+        config.option.dist = "worksteal"
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _cache_home(tmp_path_factory):
