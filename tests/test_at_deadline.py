@@ -239,7 +239,7 @@ def deadline_night(root):
     closed door and a trap search: stress 5), so turn 2 is lost for Nox."""
     from tests.helpers import REPO
 
-    assert pbp("init", root, "--ruleset", "manhunt").exit_code == 0
+    assert pbp("init", root, "--ruleset", "manhunt", "--no-git").exit_code == 0
     # a secret of the test's own, not the one `pbp init` draws: the night's dice are the same at every run
     (root / "secret.yaml").write_text("secret: nuit-de-l-echeance\n", encoding="utf-8")
     (root / "world.yaml").write_bytes((REPO / "campaigns/manhunt/world.yaml").read_bytes())

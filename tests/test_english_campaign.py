@@ -28,7 +28,7 @@ ENGLISH = re.compile(r"\b(the|then|each|with|handle|sheets?|run)\b")
 def test_the_skeleton_speaks_the_campaigns_language_and_sets_up(tmp_path, ruleset_id):
     for lang, own, other in (("fr", FRENCH, ENGLISH), ("en", ENGLISH, FRENCH)):
         root = tmp_path / lang
-        assert pbp("init", root, "--ruleset", ruleset_id, "--lang", lang).exit_code == 0
+        assert pbp("init", root, "--ruleset", ruleset_id, "--lang", lang, "--no-git").exit_code == 0
         text = comments(root)
         assert own.search(text) and not other.search(text), (lang, text)
         assert yamlio.load_file(root / "campaign.yaml")["lang"] == lang
@@ -38,7 +38,7 @@ def test_the_skeleton_speaks_the_campaigns_language_and_sets_up(tmp_path, rulese
 
 def test_an_english_murder_has_english_rooms_and_sheets(tmp_path):
     root = tmp_path / "murder"
-    assert pbp("init", root, "--ruleset", "murder", "--lang", "en").exit_code == 0
+    assert pbp("init", root, "--ruleset", "murder", "--lang", "en", "--no-git").exit_code == 0
     rooms = [r["name"] for r in yamlio.load_file(root / "world.yaml")["rooms"].values()]
     assert len(rooms) == 14 and all(name.startswith("the ") for name in rooms), rooms
     sheets = yamlio.load_file(root / "characters.yaml")
@@ -53,7 +53,7 @@ def test_an_english_murder_has_english_rooms_and_sheets(tmp_path):
 @pytest.mark.parametrize("ruleset_id", RULESETS)
 def test_the_english_gm_report_is_the_gm_report_in_words(tmp_path, ruleset_id):
     root = tmp_path / ruleset_id
-    assert pbp("init", root, "--ruleset", ruleset_id, "--example", "--lang", "en").exit_code == 0
+    assert pbp("init", root, "--ruleset", ruleset_id, "--example", "--lang", "en", "--no-git").exit_code == 0
     (root / "campaign.yaml").write_text((root / "campaign.yaml").read_text() + "nmr: {flag_after: 1}\n")
     orders = sorted((root / "turns").glob("*/orders/*.yaml"))[-1]
     orders.unlink()  # one player sends nothing: the report says who to chase
@@ -68,7 +68,7 @@ def test_the_english_gm_report_is_the_gm_report_in_words(tmp_path, ruleset_id):
 
 def test_the_french_gm_report_shows_no_internal_ids_either(tmp_path):
     root = tmp_path / "murder"
-    assert pbp("init", root, "--ruleset", "murder", "--example").exit_code == 0
+    assert pbp("init", root, "--ruleset", "murder", "--example", "--no-git").exit_code == 0
     assert pbp("run", cwd=root).exit_code == 0
     report = pbp("post", "--gm", cwd=root).output
     assert "(public) standing" not in report and "(MJ) missed_orders" not in report

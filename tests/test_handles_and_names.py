@@ -12,7 +12,7 @@ from tests.helpers import copy_example, pbp, write
 
 def with_vieux_loup(tmp_path, lang):
     root = tmp_path / lang
-    assert pbp("init", root, "--ruleset", "manhunt", "--lang", lang).exit_code == 0
+    assert pbp("init", root, "--ruleset", "manhunt", "--lang", lang, "--no-git").exit_code == 0
     for name in ("campaign.yaml", "characters.yaml"):
         path = root / name
         path.write_text(path.read_text(encoding="utf-8").replace("  johannes:", "  Vieux Loup:"), encoding="utf-8")
@@ -50,7 +50,7 @@ def test_a_handle_with_a_space_plays_a_whole_turn(tmp_path, lang, reminder, writ
 ])
 def test_two_handles_sharing_a_file_name_are_refused(tmp_path, lang, expected):
     root = tmp_path / lang
-    assert pbp("init", root, "--ruleset", "manhunt", "--lang", lang).exit_code == 0
+    assert pbp("init", root, "--ruleset", "manhunt", "--lang", lang, "--no-git").exit_code == 0
     config = root / "campaign.yaml"
     config.write_text(config.read_text(encoding="utf-8").replace("  lucy: Mélétê", "  Vieux Loup: Mélétê")
                       .replace("  johannes: Johannes", "  vieux_loup: Johannes"), encoding="utf-8")
@@ -61,7 +61,7 @@ def test_two_handles_sharing_a_file_name_are_refused(tmp_path, lang, expected):
 @pytest.mark.parametrize("handle", ["Vieux  Loup", " Vieux", "Vieux ", "a/b"])
 def test_a_handle_is_still_refused_when_it_cannot_be_a_file_name(tmp_path, handle):
     root = tmp_path / "c"
-    assert pbp("init", root, "--ruleset", "manhunt").exit_code == 0
+    assert pbp("init", root, "--ruleset", "manhunt", "--no-git").exit_code == 0
     config = root / "campaign.yaml"
     config.write_text(config.read_text(encoding="utf-8").replace("  lucy: Mélétê", f'  "{handle}": Mélétê'),
                       encoding="utf-8")

@@ -26,7 +26,7 @@ def test_preview_help_says_it_shows_the_last_resolved_turn(monkeypatch, lang, ex
 def panicked(tmp_path, lang):
     """Mélétê panics on turn 1 (a trap's stress over a lowered panic threshold): her turn 2 is lost."""
     root = tmp_path / lang
-    assert pbp("init", root, "--ruleset", "manhunt", "--lang", lang).exit_code == 0
+    assert pbp("init", root, "--ruleset", "manhunt", "--lang", lang, "--no-git").exit_code == 0
     config = root / "campaign.yaml"
     config.write_text(config.read_text(encoding="utf-8").replace("  turn_limit: 12", "  stress: {panic: 4}"),
                       encoding="utf-8")
@@ -83,7 +83,7 @@ def test_post_after_a_dialect_change_says_it_prints_another_text(tmp_path, lang,
 
 def test_french_reports_and_receipts_read_as_french(tmp_path):
     root = tmp_path / "c"
-    assert pbp("init", root, "--ruleset", "manhunt").exit_code == 0
+    assert pbp("init", root, "--ruleset", "manhunt", "--no-git").exit_code == 0
     assert pbp("setup", cwd=root).exit_code == 0
     write(root, "turns/001/orders/lucy.yaml", "actions:\n  - recherche_pieges\n  - deplacement_normal: nord\n")
     write(root, "turns/001/orders/johannes.yaml", "actions:\n  - fouille\n")
