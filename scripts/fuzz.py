@@ -40,6 +40,7 @@ timeout measures wall time, not CPU. An earlier run of the same seed reached
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import multiprocessing
 import os
@@ -472,7 +473,7 @@ def hostile_string(rng: random.Random, data) -> tuple[object, str]:
 
 # -- running one case -----------------------------------------------------------------------
 
-def _signature(path: Path) -> tuple:
+def _signature(path) -> tuple:
     """What says an entry changed: its kind, size, inode and modification time
     (pbp writes by renaming a new file, so even an identical rewrite shows), a
     link's target. A FIFO is never opened."""
@@ -482,14 +483,26 @@ def _signature(path: Path) -> tuple:
 
 
 def snapshot(root: Path) -> dict:
-    found = {}
-    for folder, dirs, files in os.walk(root):
-        for name in dirs + files:
-            path = Path(folder) / name
+    """Every entry under root (relative path -> signature), read with scandir:
+    the fuzzer takes three per case, so they must cost little."""
+    found: dict = {}
+    todo = [("", str(root))]
+    while todo:
+        rel_dir, folder = todo.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            rel = rel_dir + entry.name
             try:
-                found[str(path.relative_to(root))] = _signature(path)
+                info = entry.stat(follow_symlinks=False)
+                target = os.readlink(entry.path) if entry.is_symlink() else None
             except OSError:
                 continue
+            found[rel] = stat.S_IFMT(info.st_mode), info.st_size, info.st_ino, info.st_mtime_ns, target
+            if stat.S_ISDIR(info.st_mode):
+                todo.append((rel + "/", entry.path))
     return found
 
 
@@ -533,10 +546,11 @@ def _commands(ex: Example, timeout: float, damaged: str) -> tuple[str, str]:
     """`damaged`: the file the case broke (a refusal must name it; a player
     case names the orders folder, as some cases rename the file)."""
     worst, shown = "valid", ""
+    before = snapshot(ex.work)
     for args in (["check"], ["run", "--no-commit"]):
-        before = snapshot(ex.work)
         outcome, output = run_command(ex.work, args, timeout)
-        if outcome == "clean_refusal" and snapshot(ex.work) != before:
+        after = snapshot(ex.work)
+        if outcome == "clean_refusal" and after != before:
             outcome = "state_changed"
         elif outcome == "clean_refusal" and damaged not in output:
             outcome = "wrong_file"
@@ -544,36 +558,77 @@ def _commands(ex: Example, timeout: float, damaged: str) -> tuple[str, str]:
             worst, shown = outcome, f"pbp {' '.join(args)}: {output.strip()[:600]}"
         if outcome == "hang":
             break
+        before = after
     return worst, shown
 
 
-def run_case(ex: Example, family: str, rng: random.Random, timeout: float) -> tuple[str, str, str]:
-    """Damage a fresh copy, then run the commands in a forked child: pbp is
-    already imported there (a fork costs milliseconds), and a crash (a
-    segmentation fault in a C extension) or a hang in C code the alarm cannot
-    interrupt ends the child, not the fuzzer."""
+def damage_case(ex: Example, family: str, rng: random.Random) -> tuple[str, str]:
+    """Back to the pristine copy, then one input damaged: (what, the file a refusal must name)."""
     ex.reset()
     note = {"player": player_case, "mj": mj_case, "rules": rules_case}[family](rng, ex)
-    what = f"{ex.name}, {note}"
     damaged = str(ex.orders_rel) if family == "player" else note.split(": ", 1)[0]
+    return f"{ex.name}, {note}", damaged
+
+
+def draw(seed: int, case: int, names: tuple[str, ...], only: str | None) -> tuple[random.Random, Example, str]:
+    """A case's own random source, example and family: the same whatever `--jobs`."""
+    rng = random.Random(f"{seed}:{case}")
+    ex = _examples[rng.choice(names)]
+    families = [f for f in FAMILIES if f != "rules" or (ex.pristine / "rules.yaml").is_file()]
+    return rng, ex, only or rng.choice(families)
+
+
+def _child(out, seed: int, cases: list[int], names: tuple[str, ...], only: str | None, timeout: float) -> None:
+    """In a forked child: each case damaged and run, two JSON lines each (what
+    is tried, then its outcome), so the parent knows which case a crash ended."""
+    for case in cases:
+        rng, ex, family = draw(seed, case, names, only)
+        what, damaged = damage_case(ex, family, rng)
+        out.write(json.dumps({"case": case, "family": family, "what": what}).encode("utf-8", "surrogateescape") + b"\n")
+        out.flush()
+        worst, shown = _commands(ex, timeout, damaged)
+        out.write(json.dumps({"case": case, "outcome": worst, "output": shown}).encode("utf-8", "surrogateescape")
+                  + b"\n")
+        out.flush()
+
+
+def run_cases(seed: int, cases: list[int], names: tuple[str, ...], only: str | None, timeout: float) -> list:
+    """The cases in a forked child (pbp already imported there: a fork costs
+    milliseconds), one child for as many cases as it survives: a crash (a
+    segmentation fault in a C extension) or a hang in C code the timers cannot
+    interrupt ends the child, counts against the case it was on, and a new
+    child goes on with the next."""
+    results, todo = [], list(cases)
+    while todo:
+        done, current, ended = _one_child(seed, todo, names, only, timeout)
+        results += done
+        todo = todo[len(done):]
+        if current is not None:
+            results.append((current[0], current[1], *ended, current[2]))
+            todo = todo[1:]
+    return [(case, family, outcome, what, output) for case, family, outcome, output, what in results]
+
+
+def _one_child(seed, cases, names, only, timeout):
+    """(finished cases, the case it was on when it ended or None, (outcome, output) of that end)."""
     read, write = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
-    if pid == 0:  # the child
+    if pid == 0:
         code = 0
         try:
             os.close(read)
             with os.fdopen(write, "wb") as out:
-                out.write(json.dumps(_commands(ex, timeout, damaged)).encode("utf-8", "surrogateescape"))
+                _child(out, seed, cases, names, only, timeout)
         except BaseException:
             code = 3
         finally:
             os._exit(code)
     os.close(write)
     backstop = 2 * BACKSTOP * timeout + 5  # two commands, each bounded in wall time by the child's own timer
+    done, current, buffer, killed = [], None, b"", False
     deadline = time.monotonic() + backstop
-    data, killed = b"", False
     with os.fdopen(read, "rb") as pipe:
         while True:
             left = deadline - time.monotonic()
@@ -582,20 +637,33 @@ def run_case(ex: Example, family: str, rng: random.Random, timeout: float) -> tu
                 killed = True
                 break
             ready, _, _ = select.select([pipe], [], [], left)
-            if ready:
-                chunk = os.read(pipe.fileno(), 65536)
-                if not chunk:
-                    break
-                data += chunk
+            if not ready:
+                continue
+            chunk = os.read(pipe.fileno(), 65536)
+            if not chunk:
+                break
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\n")
+            for line in lines:
+                record = json.loads(line.decode("utf-8", "surrogateescape"))
+                if "what" in record:
+                    current = (record["case"], record["family"], record["what"])
+                    deadline = time.monotonic() + backstop
+                else:
+                    done.append((current[0], current[1], record["outcome"], record["output"], current[2]))
+                    current = None
     _, status = os.waitpid(pid, 0)
+    if current is None and len(done) < len(cases) and not killed:
+        # ended between two cases (should not happen): the next case is counted against the child
+        rng, ex, family = draw(seed, cases[len(done)], names, only)
+        current = (cases[len(done)], family, f"{ex.name}, (not damaged yet)")
     if killed:
-        return "hang", what, f"no answer after {backstop:.0f}s of wall time (stuck outside Python)"
-    if os.WIFSIGNALED(status):
-        return "crash", what, f"killed by {signal.Signals(os.WTERMSIG(status)).name}"
-    if os.WEXITSTATUS(status) != 0 or not data:
-        return "crash", what, f"the case itself failed (exit {os.WEXITSTATUS(status)})"
-    worst, shown = json.loads(data.decode("utf-8", "surrogateescape"))
-    return worst, what, shown
+        ended = ("hang", f"no answer after {backstop:.0f}s of wall time (stuck outside Python)")
+    elif os.WIFSIGNALED(status):
+        ended = ("crash", f"killed by {signal.Signals(os.WTERMSIG(status)).name}")
+    else:
+        ended = ("crash", f"the case itself failed (exit {os.WEXITSTATUS(status)})")
+    return done, current, ended
 
 
 _examples: dict[str, Example] = {}
@@ -610,6 +678,7 @@ def _worker_init(base: str, names: tuple[str, ...], timeout: float) -> None:
     for name in names:
         _examples[name] = Example(name, Path(base) / "pristine" / name, work / name)
         _warm(Path(base) / "pristine" / name)
+    gc.freeze()  # what the warm-up built stays shared with the forked children, not copied on their first collection
 
 
 def _warm(root: Path) -> None:
@@ -627,15 +696,7 @@ def _warm(root: Path) -> None:
 
 def _run_chunk(job: tuple[int, list[int], str, tuple[str, ...], str | None, float]) -> list:
     seed, cases, _, names, only, timeout = job
-    out = []
-    for case in cases:
-        rng = random.Random(f"{seed}:{case}")
-        ex = _examples[rng.choice(names)]
-        families = [f for f in FAMILIES if f != "rules" or (ex.pristine / "rules.yaml").is_file()]
-        family = only or rng.choice(families)
-        outcome, what, output = run_case(ex, family, rng, timeout)
-        out.append((case, family, outcome, what, output))
-    return out
+    return run_cases(seed, cases, names, only, timeout)
 
 
 def package_dir_of(name: str) -> Path:
