@@ -535,6 +535,24 @@ def test_too_many_members_are_refused_before_anything_is_written(tmp_path, writt
     assert written() == []
 
 
+def test_a_bundle_larger_in_all_than_an_audit_holds_in_memory_is_refused_at_its_headers(tmp_path, written):
+    """Seven members of 15 MiB each, every one within the member limit: 105 MiB
+    in all, over the 96 MiB an audit holds in memory (its peak stays under
+    200 MB: bench/bench_hostile_bundle.py). Refused from the headers."""
+    blocks, data = [], b"a" * (15 * 1024 * 1024)
+    for i in range(7):
+        member = tarfile.TarInfo(f"campaign/turns/000/private/p{i}.bbcode")
+        member.size = len(data)
+        blocks += [member.tobuf(), data]
+    bundle = _raw_bundle(tmp_path / "lourd.tar.gz", blocks)
+    _WRITES.clear()  # the bundle itself
+    r = pbp("audit", bundle)
+    assert r.exit_code == 1
+    assert r.stderr == (f"{bundle}: l'archive dépasse ce qu'un audit accepte (100663296) : ce n'est pas une archive "
+                        "de pbp reveal.\n")
+    assert written() == []
+
+
 def test_an_extended_header_larger_than_pbp_writes_is_refused(tmp_path, written):
     member = tarfile.TarInfo("campaign/campaign.yaml")
     member.size = 0
