@@ -94,3 +94,15 @@ def test_a_data_campaigns_map_in_state_yaml_edited_wrong_is_refused_at_its_line(
     state.write_text(state.read_text().replace(old, new, 1))
     for command in ("check", "run"):
         assert said in refused(camp, command, *(["--no-commit"] if command == "run" else []))
+
+
+def test_an_mj_input_kept_in_state_yaml_with_a_wrong_type_is_refused_at_its_line(tmp_path):
+    """An input the MJ gave per character (investigation-event's `salle_autorisee`,
+    yes or no), edited by hand in state.yaml: state.yaml's line is named, not the
+    formula of rules.yaml that would read it."""
+    camp = copy_example("investigation-event", tmp_path)
+    state = camp / "turns/003/state.yaml"
+    state.write_text(state.read_text().replace("    salle_autorisee: true\n", "    salle_autorisee: {}\n", 1))
+    for command in ("check", "run"):
+        err = refused(camp, command, *(["--no-commit"] if command == "run" else []))
+        assert "turns/003/state.yaml:30: attendu oui/non (true/false), trouvé {}." in err.splitlines(), err

@@ -273,10 +273,10 @@ def gm_inputs(rs, scenario, raw: dict) -> tuple[dict, Refusals]:
                 if handle not in scenario.roster:
                     problems.add("unknown_player_arg", (name, handle), value=handle, valid=list(scenario.roster))
                     continue
-                checked[handle] = _input_value(spec, given, (name, handle), problems)
+                checked[handle] = input_value(spec, given, (name, handle), problems)
             values[name] = checked
         else:
-            values[name] = _input_value(spec, value, (name,), problems)
+            values[name] = input_value(spec, value, (name,), problems)
     return values, problems
 
 
@@ -290,7 +290,7 @@ def simulated_inputs(rs, scenario) -> dict:
     return values
 
 
-def _input_value(spec: dict, value, at: tuple, problems: Refusals):
+def input_value(spec: dict, value, at: tuple, problems: Refusals):
     kind = R.word(spec["type"])
     if kind == "bool":
         value = YES_NO.get(value.strip().lower(), value) if isinstance(value, str) else value
