@@ -542,9 +542,10 @@ def run_command(root: Path, args: list[str], timeout: float) -> tuple[str, str]:
     return ("clean_refusal" if NAMES_A_FILE.search(result.stderr) else "refusal_without_file"), output
 
 
-def _commands(ex: Example, timeout: float, damaged: str) -> tuple[str, str]:
-    """`damaged`: the file the case broke (a refusal must name it; a player
-    case names the orders folder, as some cases rename the file)."""
+def _commands(ex: Example, timeout: float, damaged: tuple[str, ...]) -> tuple[str, str]:
+    """`damaged`: the files a refusal may name (the file the case broke; a
+    player case's orders folder, as some cases rename the file; for a rules
+    case, also the orders the changed rules no longer allow)."""
     worst, shown = "valid", ""
     before = snapshot(ex.work)
     for args in (["check"], ["run", "--no-commit"]):
@@ -552,7 +553,7 @@ def _commands(ex: Example, timeout: float, damaged: str) -> tuple[str, str]:
         after = snapshot(ex.work)
         if outcome == "clean_refusal" and after != before:
             outcome = "state_changed"
-        elif outcome == "clean_refusal" and damaged not in output:
+        elif outcome == "clean_refusal" and not any(name in output for name in damaged):
             outcome = "wrong_file"
         if CLASSES.index(outcome) < CLASSES.index(worst):
             worst, shown = outcome, f"pbp {' '.join(args)}: {output.strip()[:600]}"
@@ -562,11 +563,12 @@ def _commands(ex: Example, timeout: float, damaged: str) -> tuple[str, str]:
     return worst, shown
 
 
-def damage_case(ex: Example, family: str, rng: random.Random) -> tuple[str, str]:
-    """Back to the pristine copy, then one input damaged: (what, the file a refusal must name)."""
+def damage_case(ex: Example, family: str, rng: random.Random) -> tuple[str, tuple[str, ...]]:
+    """Back to the pristine copy, then one input damaged: (what, the files a refusal may name)."""
     ex.reset()
     note = {"player": player_case, "mj": mj_case, "rules": rules_case}[family](rng, ex)
-    damaged = str(ex.orders_rel) if family == "player" else note.split(": ", 1)[0]
+    damaged = {"player": (ex.orders_rel,), "rules": ("rules.yaml", ex.orders_rel)}.get(family,
+                                                                                      (note.split(": ", 1)[0],))
     return f"{ex.name}, {note}", damaged
 
 
