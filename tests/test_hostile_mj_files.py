@@ -84,6 +84,8 @@ def test_a_forced_roll_out_of_range_names_its_line_in_gm_yaml(camp):
     ("hidden: {}\n", "hidden: 3\n",
      "turns/003/state.yaml:84: `hidden:` du plan est une table (clé : valeur) que pbp tient à jour, pas « 3 ».\n"),
     ("floor: {}\n", "floor: {S01: [zzz]}\n", "turns/003/state.yaml:83: « zzz » n'est pas un objet des règles"),
+    ("    items:\n", "    items: -7\n    x_items:\n",
+     "turns/003/state.yaml:17: les objets de « lucy » (`items:`) sont une liste, pas « -7 ».\n"),
 ])
 def test_a_data_campaigns_map_in_state_yaml_edited_wrong_is_refused_at_its_line(tmp_path, old, new, said):
     """The doors, and the items on the floor or hidden, of a campaign whose rules
@@ -106,3 +108,14 @@ def test_an_mj_input_kept_in_state_yaml_with_a_wrong_type_is_refused_at_its_line
     for command in ("check", "run"):
         err = refused(camp, command, *(["--no-commit"] if command == "run" else []))
         assert "turns/003/state.yaml:30: attendu oui/non (true/false), trouvé {}." in err.splitlines(), err
+
+
+def test_a_stat_kept_in_state_yaml_of_another_kind_is_refused_at_its_line(tmp_path):
+    """village-vote's `camp` is a text its formulas compare (`camp = "loups"`):
+    a number in its place names state.yaml's line, not the formula."""
+    camp = copy_example("village-vote", tmp_path)
+    state = camp / "turns/003/state.yaml"
+    state.write_text(state.read_text().replace("      camp: loups\n", "      camp: -7\n", 1))
+    for command in ("check", "run"):
+        err = refused(camp, command, *(["--no-commit"] if command == "run" else []))
+        assert "turns/003/state.yaml:5: « camp » de « anna » est un texte, pas « -7 »." in err.splitlines(), err

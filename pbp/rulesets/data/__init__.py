@@ -257,7 +257,8 @@ def inputs_mistyped(program, state: dict) -> list:
 
 def values_missing(program, state: dict) -> list:
     """A state.yaml the MJ edited by hand: each character holds every stat and
-    gauge of the rules (the turn reads them all), else refused at its place."""
+    gauge of the rules (the turn reads them all), each of its kind, else
+    refused at its place."""
     from pbp.base.errors import PbpError
 
     errors = []
@@ -271,4 +272,8 @@ def values_missing(program, state: dict) -> list:
                 if name not in held:
                     errors.append(PbpError("data.state_missing_value", file="state.yaml",
                                            at=("characters", handle, section), name=name, handle=handle))
+                elif (expected := checks.value_kind_problem(program, section, name, held[name])) is not None:
+                    errors.append(PbpError("data.state_value_kind", file="state.yaml",
+                                           at=("characters", handle, section, name), name=name, handle=handle,
+                                           expected=expected, value=held[name]))
     return errors

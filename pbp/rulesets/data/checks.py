@@ -322,6 +322,26 @@ YES_NO = {"oui": True, "non": False, "vrai": True, "faux": False, "yes": True, "
           "false": False}
 
 
+#: what a stat or gauge of each kind holds, as a state.yaml or a sheet must give it
+VALUE_KINDS = {"number": ((int,), ByLang(fr="un nombre entier", en="a whole number")),
+               "text": ((str,), ByLang(fr="un texte", en="a text")),
+               "bool": ((bool,), ByLang(fr="oui/non (true/false)", en="true/false")),
+               "list": ((list,), ByLang(fr="une liste", en="a list"))}
+
+
+def value_kind_problem(program, section: str, name: str, value) -> ByLang | None:
+    """What a stat or gauge of the rules should hold, if `value` is not of its
+    kind (a gauge: a whole number; a stat: its `type`); None if it is."""
+    from pbp.datarules.program import KIND
+
+    kind = "number" if section == "gauges" else KIND.get(R.word((program.stats.get(name) or {}).get("type", "number")),
+                                                          "number")
+    types, expected = VALUE_KINDS[kind]
+    if isinstance(value, types) and (kind == "bool" or not isinstance(value, bool)):
+        return None
+    return expected
+
+
 def scenario_problems(rs, scenario) -> list[PbpError]:
     """characters.yaml: a sheet per player at most, its keys stats or gauges of the
     rules (or `name`/`nom`), each value of its type."""

@@ -458,6 +458,10 @@ def state_problems(data: dict, state: dict, roster=()) -> list:
         if not isinstance(me.get("place"), str) or me.get("place") not in places:
             errors.append(PbpError("data.state_unknown_place", file="state.yaml", at=("characters", handle, "place"),
                                    value=me.get("place"), valid=list(places)))
+        if not isinstance(me.get("items"), list):
+            errors.append(PbpError("data.state_items_shape", file="state.yaml",
+                                   at=("characters", handle, "items") if "items" in me else ("characters", handle),
+                                   handle=handle, value="null" if me.get("items") is None else me.get("items")))
         for i, item in enumerate(me.get("items") if isinstance(me.get("items"), list) else []):
             if not isinstance(item, str) or item not in items:
                 errors.append(PbpError("data.state_unknown_item", file="state.yaml",
