@@ -369,6 +369,7 @@ class _Compiler:
 
             self.errors.append(self.rules.error("rules_unknown_ref", path, value=value, section=section,
                                                 valid=known, suggestion=i18n.closest(str(value), known)))
+            return str(value)  # refused above; a name the rest of the compilation can still hold (`as:`, scope)
         return value
 
     def message(self, value, path: tuple):

@@ -273,10 +273,10 @@ def gm_inputs(rs, scenario, raw: dict) -> tuple[dict, Refusals]:
                 if handle not in scenario.roster:
                     problems.add("unknown_player_arg", (name, handle), value=handle, valid=list(scenario.roster))
                     continue
-                checked[handle] = _input_value(spec, given, (name, handle), problems)
+                checked[handle] = input_value(spec, given, (name, handle), problems)
             values[name] = checked
         else:
-            values[name] = _input_value(spec, value, (name,), problems)
+            values[name] = input_value(spec, value, (name,), problems)
     return values, problems
 
 
@@ -290,7 +290,7 @@ def simulated_inputs(rs, scenario) -> dict:
     return values
 
 
-def _input_value(spec: dict, value, at: tuple, problems: Refusals):
+def input_value(spec: dict, value, at: tuple, problems: Refusals):
     kind = R.word(spec["type"])
     if kind == "bool":
         value = YES_NO.get(value.strip().lower(), value) if isinstance(value, str) else value
@@ -320,6 +320,26 @@ def _input_value(spec: dict, value, at: tuple, problems: Refusals):
 #: what an MJ writes for yes or no in gm.yaml (YAML itself reads only true/false, yes/no, on/off)
 YES_NO = {"oui": True, "non": False, "vrai": True, "faux": False, "yes": True, "no": False, "true": True,
           "false": False}
+
+
+#: what a stat or gauge of each kind holds, as a state.yaml or a sheet must give it
+VALUE_KINDS = {"number": ((int,), ByLang(fr="un nombre entier", en="a whole number")),
+               "text": ((str,), ByLang(fr="un texte", en="a text")),
+               "bool": ((bool,), ByLang(fr="oui/non (true/false)", en="true/false")),
+               "list": ((list,), ByLang(fr="une liste", en="a list"))}
+
+
+def value_kind_problem(program, section: str, name: str, value) -> ByLang | None:
+    """What a stat or gauge of the rules should hold, if `value` is not of its
+    kind (a gauge: a whole number; a stat: its `type`); None if it is."""
+    from pbp.datarules.program import KIND
+
+    kind = "number" if section == "gauges" else KIND.get(R.word((program.stats.get(name) or {}).get("type", "number")),
+                                                          "number")
+    types, expected = VALUE_KINDS[kind]
+    if isinstance(value, types) and (kind == "bool" or not isinstance(value, bool)):
+        return None
+    return expected
 
 
 def scenario_problems(rs, scenario) -> list[PbpError]:
