@@ -116,7 +116,7 @@ POSTS = {
                  "[*]Chasse de Cy : 1d100 (3) ≤ 30 : réussite critique."],
     ("ile", 3): ["[*]Ana est affamé."],
     ("arene", 1): ["[*]Points de vie d'Ana : 20 − 3 = 17.", "[*]Bob pare l'attaque de Ana."],
-    ("moisson", 1): ["[*]Corne d'abondance d'Ana : 1d20 (20) → un couteau.", "[*]Bonus d'arme d'Ana : 0 + 2 = 2.",
+    ("moisson", 1): ["[*]Corne d'abondance d'Ana : 1d20 (20) → un parachute de sponsor ; Sponsor : 1d6 (6) → un couteau.", "[*]Bonus d'arme d'Ana : 0 + 2 = 2.",
                      "[*]Chasse de Bob : 1d20 (20) ≤ 6 : échec critique.", "[*]Soif de Cy : 3 + 1 = 4.",
                      "[*]PV de Cy : 9 − 1 = 8."],
     ("moisson", 2): ["[*]Dés d'Ana : 1d20 (8) → 1d20 + agilite + arme >= 12 + cible.\u2060agilite = vrai.",

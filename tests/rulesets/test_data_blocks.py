@@ -245,4 +245,4 @@ def test_a_sub_tables_columns_are_read_through_the_result_even_those_its_table_l
                             "joueur2.fouiller.corne": 3}})
     assert chars["joueur1"]["gauges"] == {"vivres": 0, "arme": 2}
     assert chars["joueur2"]["gauges"] == {"vivres": 2, "arme": 0}
-    assert "corne de Personnage 1 : 1d20 (20) → un couteau." in post(root, 1)
+    assert "corne de Personnage 1 : 1d20 (20) → un parachute ; sponsor : 1d6 (6) → un couteau." in post(root, 1)
