@@ -191,7 +191,8 @@ def test_exact_odds_of_each_events_check(event, rule, values, expected, tmp_path
 @pytest.mark.parametrize("event, turn, handle, orders, said", [
     # cy hid in turn 1: hidden for turn 2
     ("moisson", 2, "ana", "  - attaquer: cy\n",
-     "turns/002/orders/ana.yaml:2: « attaquer » n'est pas possible : la cible est cachée."),
+     "turns/002/orders/ana.yaml:2: « attaquer » n'est pas possible sur Cy : la cible est cachée. "
+     "Valeurs possibles : bob."),
     # hunger above 7 in turn 2's night: weakened for turns 3 and 4
     ("moisson", 3, "cy", "  - attaquer: ana\n",
      "turns/003/orders/cy.yaml:2: « attaquer » n'est pas possible : état « Affaibli » (encore 2 tours)."),
