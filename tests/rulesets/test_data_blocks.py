@@ -190,3 +190,43 @@ def test_an_opposed_roll_written_in_a_formula_shows_its_dice(tmp_path):
                  {"rolls": {"joueur1.lutter.d1": 12, "joueur1.lutter.d2": 10}})
     assert chars["joueur1"]["gauges"]["pv"] == 9 and chars["joueur2"]["gauges"]["pv"] == 10
     assert "Dés de Personnage 1 : 1d20 (12), 1d20 (10) → 1d20 + force > 1d20 + cible.force = faux." in post(root, 1)
+
+
+LOOT = """\
+jauges:
+  vivres: {départ: 0, min: 0, max: 9}
+  arme: {départ: 0, min: 0, max: 9}
+tables:
+  corne:
+    dé: 1d20
+    lignes:
+      - {jet: 1-19, vivres: 2, texte: "un sac de vivres"}
+      - {jet: 20, texte: "un parachute", table: sponsor}
+  sponsor:
+    dé: 1d6
+    lignes:
+      - {jet: 1-5, vivres: 1, texte: "un panier"}
+      - {jet: 6, arme: 2, texte: "un couteau"}
+actions:
+  fouiller:
+    effets:
+      - tirer: corne
+        comme: butin
+      - ajouter: {vivres: butin.vivres, arme: butin.arme}
+"""
+
+
+def test_a_sub_tables_columns_are_read_through_the_result_even_those_its_table_lacks(tmp_path):
+    # `arme` is a column of the sub-table only: the roll on `corne` reads it all the same,
+    # 0 on a row that chains nothing (as a row that does not say a column)
+    write(tmp_path, "rules.yaml", LOOT)
+    root = tmp_path / "corne"
+    r = pbp("init", root, "--rules", tmp_path / "rules.yaml", "--no-git")
+    assert r.exit_code == 0, r.output
+    assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
+    chars = play(root, 1, {"joueur1": ["fouiller"], "joueur2": ["fouiller"]},
+                 {"rolls": {"joueur1.fouiller.corne": 20, "joueur1.fouiller.corne.sponsor": 6,
+                            "joueur2.fouiller.corne": 3}})
+    assert chars["joueur1"]["gauges"] == {"vivres": 0, "arme": 2}
+    assert chars["joueur2"]["gauges"] == {"vivres": 2, "arme": 0}
+    assert "corne de Personnage 1 : 1d20 (20) → un parachute ; sponsor : 1d6 (6) → un couteau." in post(root, 1)

@@ -117,7 +117,9 @@ def test_a_forbidden_action_and_a_condition_on_a_state_are_refused_with_what_is_
     out = r.output.replace("\xa0", " ")
     assert "joueur3.yaml:2: « frapper » n'est pas possible : état « Surpris » (encore 1 tour). " \
            "Valeurs possibles : arreter, surprendre, marquer, soigner." in out
-    assert "joueur1.yaml:2: « frapper » n'est pas possible : la cible est en prison." in out
+    # the condition is on the target: the other targets that meet it are what is valid
+    assert "joueur1.yaml:2: « frapper » n'est pas possible sur Personnage 2 : la cible est en prison. " \
+           "Valeurs possibles : joueur3." in out
 
 
 def test_stacking_extends_a_state_when_the_rules_say_so(jail):
