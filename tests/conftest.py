@@ -66,3 +66,18 @@ def toy_campaign(tmp_path):
     """)
     write(root, "secret.yaml", "secret: s3cret\n")  # where `pbp init` puts it (pbp/engine/secret.py)
     return root
+
+
+@pytest.fixture
+def played(toy_campaign):
+    """The toy campaign set up and played for two turns (Lucy's coin forced on turn 1)."""
+    from tests.helpers import pbp, write
+
+    assert pbp("setup", "--no-commit", cwd=toy_campaign).exit_code == 0
+    write(toy_campaign, "turns/001/orders/lucy.yaml", "player: lucy\nturn: 1\nactions:\n  - avancer: 1\n"
+                                                      "  - pile_ou_face\nroleplay: Lucy avance.\n")
+    write(toy_campaign, "turns/001/gm.yaml", "rolls: {lucy.piece: 5}\n")
+    assert pbp("run", "--no-commit", cwd=toy_campaign).exit_code == 0
+    write(toy_campaign, "turns/002/orders/bob.yaml", "player: bob\nturn: 2\nactions:\n  - pile_ou_face\n")
+    assert pbp("run", "--no-commit", cwd=toy_campaign).exit_code == 0
+    return toy_campaign

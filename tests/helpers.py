@@ -103,6 +103,21 @@ def reference_rules(heading: str):
     return load.parse(section[start:section.index("```\n", start)])
 
 
+def stored(value):
+    """A value as events.yaml stores it and the templates get it: plain YAML values (a
+    roll becomes its dict, a tuple a list), by the archive's own conversion."""
+    from pbp.engine import turn
+
+    return turn._plain(value)
+
+
+def as_stored(events) -> list:
+    """Events as events.yaml stores them (see `stored`)."""
+    from pbp.model.events import Event
+
+    return [Event.from_dict(stored(e.to_dict())) for e in events]
+
+
 def unsealed(post: str) -> str:
     """A post without the seal block the core adds at its end (templates/common/<lang>/seal.j2:
     the dice commitment on turn 0, the turn's code): for tests that compare a whole post with

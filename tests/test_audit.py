@@ -38,18 +38,6 @@ def audit(bundle, tmp_path, thread=None, *more):
     return pbp(*args, *more)
 
 
-@pytest.fixture
-def played(toy_campaign):
-    assert pbp("setup", "--no-commit", cwd=toy_campaign).exit_code == 0
-    write(toy_campaign, "turns/001/orders/lucy.yaml", "player: lucy\nturn: 1\nactions:\n  - avancer: 1\n"
-                                                      "  - pile_ou_face\nroleplay: Lucy avance.\n")
-    write(toy_campaign, "turns/001/gm.yaml", "rolls: {lucy.piece: 5}\n")
-    assert pbp("run", "--no-commit", cwd=toy_campaign).exit_code == 0
-    write(toy_campaign, "turns/002/orders/bob.yaml", "player: bob\nturn: 2\nactions:\n  - pile_ou_face\n")
-    assert pbp("run", "--no-commit", cwd=toy_campaign).exit_code == 0
-    return toy_campaign
-
-
 def short_codes(root):
     return {n: seal.short(c) for n, c in seal.archive_codes(open_campaign(root)).items()}
 

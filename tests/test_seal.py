@@ -17,19 +17,6 @@ from tests.helpers import pbp, write
 SECRET = "s3cret"  # the toy campaign's (tests/conftest.py)
 
 
-@pytest.fixture
-def played(toy_campaign):
-    """The toy campaign set up and played for two turns (Lucy's coin forced on turn 1)."""
-    assert pbp("setup", "--no-commit", cwd=toy_campaign).exit_code == 0
-    write(toy_campaign, "turns/001/orders/lucy.yaml", "player: lucy\nturn: 1\nactions:\n  - avancer: 1\n"
-                                                      "  - pile_ou_face\nroleplay: Lucy avance.\n")
-    write(toy_campaign, "turns/001/gm.yaml", "rolls: {lucy.piece: 5}\n")
-    assert pbp("run", "--no-commit", cwd=toy_campaign).exit_code == 0
-    write(toy_campaign, "turns/002/orders/bob.yaml", "player: bob\nturn: 2\nactions:\n  - pile_ou_face\n")
-    assert pbp("run", "--no-commit", cwd=toy_campaign).exit_code == 0
-    return toy_campaign
-
-
 def codes_of(root):
     return seal.archive_codes(open_campaign(root))
 

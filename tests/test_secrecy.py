@@ -41,7 +41,7 @@ from pbp.model import events as ev, ruleset
 from pbp.model.dice import Dice
 from pbp.model.orders import GmOrders, PlayerOrders
 from pbp.render.render import Renderer, package_dir
-from tests.helpers import copy_example, pbp, write
+from tests.helpers import as_stored, copy_example, pbp, write
 
 LANGS = ("fr", "en")
 EXAMPLES = sorted(d.name for d in package_dir("campaigns").iterdir() if (d / "campaign.yaml").exists())
@@ -328,7 +328,7 @@ def output(n: int, state: dict, events) -> turns.TurnOutput:
     """A turn's output as render_all gets it from compute: the events as they are
     stored (plain YAML values). The state, roll and event files a bot turn does
     not need are not written (dumping them is most of a turn's time)."""
-    return turns.TurnOutput(n, state, [ev.Event.from_dict(turns._plain(e.to_dict())) for e in events])
+    return turns.TurnOutput(n, state, as_stored(events))
 
 
 def bot_post(campaign, out) -> str:

@@ -7,10 +7,10 @@ import copy
 
 from pbp.base import yamlio
 from pbp.model.dice import Dice
-from pbp.model.events import Event
 from pbp.model.orders import GmOrders, PlayerOrders, parse_player_orders
 from pbp.model.ruleset import Scenario
 from pbp.rulesets.d100 import D100
+from tests.helpers import as_stored
 
 SECRET = "d100-tests"
 
@@ -81,22 +81,9 @@ def resolve(rs: D100, sc: Scenario, state: dict, orders: dict, gm: dict | None =
         assert not rs.check_orders(state, sc, o), rs.check_orders(state, sc, o)
     dice = Dice(SECRET, turn, forced or {})
     result = rs.resolve(copy.deepcopy(state), sc, parsed, gm_orders, dice)
-    return result.state, plain_events(result.events), dice
+    return result.state, as_stored(result.events), dice
 
 
-def plain(value):
-    """Event data as the archive stores it (rolls become dicts)."""
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    if hasattr(value, "to_dict"):
-        return plain(value.to_dict())
-    return value
-
-
-def plain_events(events) -> list[Event]:
-    return [Event.from_dict(plain(e.to_dict())) for e in events]
 
 
 def of(events, kind: str, player: str | None = None) -> list:

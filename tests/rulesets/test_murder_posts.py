@@ -28,7 +28,7 @@ from pbp.model.ruleset import Scenario
 from pbp.render.render import Renderer, package_dir, template_paths
 from pbp.rulesets.murder import Murder
 from pbp.rulesets.murder import rules as murder_rules
-from tests.helpers import copy_example, pbp, write
+from tests.helpers import as_stored, copy_example, pbp, write
 
 WORLD = {"hall": "hall",
          "rooms": {"hall": {"name": "le Hall"}, "labo": {"name": "le Labo"}, "serre": {"name": "la Serre"},
@@ -78,19 +78,6 @@ def scenario(roster=ROSTER):
     return Scenario(copy.deepcopy(WORLD), copy.deepcopy(CHARACTERS), copy.deepcopy(roster))
 
 
-def _plain(value):
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return _plain(value.to_dict()) if hasattr(value, "to_dict") else value
-
-
-def plain(events):
-    """Events as events.yaml stores them (a roll becomes its dict)."""
-    return [ev.Event.from_dict(_plain(e.to_dict())) for e in events]
-
-
 def play(state, orders, forced=None, rules=None, sc=None):
     rs = Murder(rules)
     sc = sc or scenario()
@@ -100,7 +87,7 @@ def play(state, orders, forced=None, rules=None, sc=None):
     for h, o in built.items():
         assert rs.check_orders(state, sc, o) == [], h
     res = rs.resolve(copy.deepcopy(state), sc, built, None, Dice("secret", n, dict(forced or {})))
-    return res.state, plain(res.events)
+    return res.state, as_stored(res.events)
 
 
 def render(events, template="public", lang="fr", fmt="markdown", player=None, names=NAMES):
@@ -252,7 +239,7 @@ ROLL = {"label": "x.deplacement", "expr": "2d6", "faces": [2, 1], "total": 3}
 
 
 def _public_lines(events, lang="fr"):
-    events = plain([ev.public("genres", genres=murder_rules.genres(scenario()))] + events)
+    events = as_stored([ev.public("genres", genres=murder_rules.genres(scenario()))] + events)
     return [line[2:] for line in render(events, lang=lang).splitlines() if line.startswith("- ")]
 
 

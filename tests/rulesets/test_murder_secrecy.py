@@ -31,7 +31,7 @@ from pbp.model.dice import FreeDice
 from pbp.model.orders import PlayerOrders
 from pbp.render.render import Renderer, package_dir, template_paths
 from pbp.rulesets.murder import Murder
-from tests.helpers import copy_example, pbp, unsealed, write
+from tests.helpers import as_stored, copy_example, pbp, unsealed, write
 
 SHEET_KEYS = {"player", "role", "lot", "sheet", "scores", "story", "job", "seniority", "alibi"}
 CLOCK = {"turn", "day", "start", "end", "accusation_day"}
@@ -87,19 +87,6 @@ def render_public(rend, n, events, names, title="T"):
     template = "setup_public" if n == 0 else "public"
     return rend.render(template, turn=n, title=title, events=ev.by_audience(events)[ev.PUBLIC], names=names,
                        audience=ev.PUBLIC, player=None, character=None)
-
-
-def _plain(value):
-    """Event data as events.yaml stores it (a roll becomes its dict)."""
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return _plain(value.to_dict()) if hasattr(value, "to_dict") else value
-
-
-def plain(events):
-    return [ev.Event.from_dict(_plain(e.to_dict())) for e in events]
 
 
 def check_public_events(events, state, over):
@@ -185,7 +172,7 @@ def simulate(total_turns=600, max_turns=40):
         dice = FreeDice(games)
         setup = rs.setup(scenario, dice)
         state = setup.state
-        events = plain(setup.events)
+        events = as_stored(setup.events)
         check_public_events(events, state, False)
         check_rendered(rends[games % len(rends)], 0, events, names)
         games += 1
@@ -197,7 +184,7 @@ def simulate(total_turns=600, max_turns=40):
                 assert rs.check_orders(state, scenario, orders[h]) == [], (h, actions)
             result = rs.resolve(pickle.loads(pickle.dumps(state)), scenario, orders, None, dice)
             state = result.state
-            events = plain(result.events)
+            events = as_stored(result.events)
             check_public_events(events, state, state["over"])
             check_rendered(rends[turns % len(rends)], state["turn"], events, names)
             seen_public |= {e.kind for e in events if e.audience is ev.PUBLIC}
@@ -223,14 +210,14 @@ def test_the_checks_catch_a_leak():
     state = campaign.state(1)
     leak = [ev.public("moved", player="alice", path=["Hall"], roll=None, forced=False, role="investigator")]
     with pytest.raises(AssertionError):
-        check_public_events(plain(leak), state, False)
+        check_public_events(as_stored(leak), state, False)
     rend = renderers()[("fr", "bbcode")]
     names = {h: campaign.scenario.name(h) for h in campaign.roster}
     leak = [ev.public("moved", player="bruno", path=["Hall", "Cave"], steps=[2], roll=None, forced=False),
             ev.public("narration", markdown="x"), ev.public("stayed", player="yann", room="le piège", roll={
                 "label": "yann.deplacement", "expr": "2d6", "faces": [1, 1], "total": 2})]
     with pytest.raises(AssertionError):
-        check_rendered(rend, 1, plain(leak), names)
+        check_rendered(rend, 1, as_stored(leak), names)
 
 
 # -- a ghost's roleplay ---------------------------------------------------------------------------

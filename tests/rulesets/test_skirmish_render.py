@@ -14,8 +14,8 @@ from pbp.model.ruleset import Scenario
 from pbp.render.formatters import BBCodeFormatter, MarkdownFormatter
 from pbp.render.render import Renderer, template_paths
 from pbp.rulesets.skirmish import Skirmish
-from tests.helpers import needs
-from tests.rulesets.test_skirmish_support import DICE_VERSION, Game, creature, sheet, stored
+from tests.helpers import needs, stored
+from tests.rulesets.test_skirmish_support import DICE_VERSION, Game, creature, sheet
 
 
 def render(g: Game, template: str, lang="fr", fmt="bbcode", player=None, events=None, **extra) -> str:

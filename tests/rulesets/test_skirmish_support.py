@@ -11,23 +11,12 @@ from pbp.model.dice import Dice
 from pbp.model.orders import GmOrders
 from pbp.model.ruleset import Scenario
 from pbp.rulesets.skirmish import Skirmish
+from tests.helpers import as_stored
 
 #: the dice version these scenarios were written with: the rolls no test forces
 #: (initiative, a dodge...) are the seed's, and version 0 stays supported, so its
 #: numbers hold (docs/dice.md)
 DICE_VERSION = 0
-
-
-def stored(value):
-    """Event data as events.yaml stores it: plain YAML values (a Roll becomes its
-    dict, a tuple a list), so that tests read what the templates get."""
-    if isinstance(value, dict):
-        return {str(k): stored(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [stored(v) for v in value]
-    if hasattr(value, "to_dict"):
-        return stored(value.to_dict())
-    return value
 
 
 def deep_update(base: dict, extra: dict) -> dict:
@@ -114,7 +103,7 @@ class Game:
         self.dice = Dice("secret", self.state["turn"] + 1, forced or {}, DICE_VERSION)
         result = self.rs.resolve(copy.deepcopy(self.state), self.scenario, orders, gm_orders, self.dice)
         self.state = result.state
-        self.events = [ev.Event.from_dict(stored(e.to_dict())) for e in result.events]
+        self.events = as_stored(result.events)
         return self.events
 
     def public(self, kind: str) -> list[dict]:
