@@ -118,6 +118,26 @@ def as_stored(events) -> list:
     return [Event.from_dict(stored(e.to_dict())) for e in events]
 
 
+def walk_acyclic(graph: dict, starts) -> set:
+    """Every node reached from `starts` along `graph` ({node: what it imports}); a
+    circle fails the test, naming its path."""
+    done, path = set(), []
+
+    def visit(node):
+        assert node not in path, " -> ".join(path + [node])
+        if node in done:
+            return
+        path.append(node)
+        for dep in sorted(graph.get(node, ())):
+            visit(dep)
+        path.pop()
+        done.add(node)
+
+    for node in starts:
+        visit(node)
+    return done
+
+
 def unsealed(post: str) -> str:
     """A post without the seal block the core adds at its end (templates/common/<lang>/seal.j2:
     the dice commitment on turn 0, the turn's code): for tests that compare a whole post with

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import pbp.rulesets.d100 as package
+from tests.helpers import walk_acyclic
 
 FOLDER = Path(package.__file__).parent
 PACKAGE = "pbp.rulesets.d100"
@@ -80,20 +81,7 @@ def test_imports_follow_the_shape(module):
 
 def test_no_import_circle_and_nothing_imports_the_package():
     assert [m for m, deps in GRAPH.items() if "__init__" in deps] == []
-    done, path = set(), []
-
-    def visit(m):
-        assert m not in path, " -> ".join(path + [m])
-        if m in done:
-            return
-        path.append(m)
-        for dep in GRAPH.get(m, ()):
-            visit(dep)
-        path.pop()
-        done.add(m)
-
-    for m in MODULES:
-        visit(m)
+    walk_acyclic(GRAPH, MODULES)
     assert GRAPH["__init__"] == ALLOWED["__init__"]  # it delegates to each of them
 
 

@@ -6,6 +6,7 @@ import ast
 from pathlib import Path
 
 import pbp.rulesets.manhunt as package
+from tests.helpers import walk_acyclic
 
 PACKAGE = "pbp.rulesets.manhunt"
 FOLDER = Path(package.__file__).parent
@@ -62,21 +63,7 @@ def test_the_import_graph_is_the_designed_one():
 def test_no_module_imports_the_package_and_there_is_no_circle():
     edges = graph()
     assert [m for m, deps in edges.items() if m != INIT and INIT in deps] == []
-    done, path = set(), []
-
-    def visit(module):
-        assert module not in path, " -> ".join(path + [module])
-        if module in done:
-            return
-        path.append(module)
-        for dep in sorted(edges[module]):
-            visit(dep)
-        path.pop()
-        done.add(module)
-
-    for module in sorted(edges):
-        visit(module)
-    assert done == set(EXPECTED)
+    assert walk_acyclic(edges, sorted(edges)) == set(EXPECTED)
 
 
 def test_the_reader_finds_hidden_imports(tmp_path):

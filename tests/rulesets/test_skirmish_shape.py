@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import pbp.rulesets.skirmish as package
+from tests.helpers import walk_acyclic
 
 FOLDER = Path(package.__file__).parent
 PACKAGE = "pbp.rulesets.skirmish"
@@ -85,21 +86,7 @@ def test_the_init_declares_and_delegates():
 
 def test_no_import_circle():
     graph = {m: {t for t, _ in imports(m)} for m in MODULES}
-    done, path = set(), []
-
-    def visit(m):
-        assert m not in path, " -> ".join(path + [m])
-        if m in done:
-            return
-        path.append(m)
-        for n in graph.get(m, ()):
-            visit(n)
-        path.pop()
-        done.add(m)
-
-    for m in MODULES:
-        visit(m)
-    assert done == set(MODULES)
+    assert walk_acyclic(graph, MODULES) == set(MODULES)
 
 
 @pytest.mark.parametrize("module", MODULES)
