@@ -376,27 +376,10 @@ def square_arg(cell) -> list[str]:
 def legal_orders(rules: dict, state: dict, player: str) -> list[list[Action]]:
     """Nothing; each single legal action of each character; one plan with an action
     per character (attack if possible, else a step). Each passes check_orders."""
-    units = state["units"]
     options: dict[str, list[tuple]] = {}
-    for uid, u in units.items():
-        if u["type"] != R.CHARACTER or u["player"] != player or not R.alive(u):
-            continue
-        found = []
-        for aid, spec in rules["actions"].items():
-            kind = spec.get("kind")
-            if kind == "attack":
-                for target in in_reach(rules, state, uid, spec, player):
-                    found.append((aid, {"perso": uid, "cible": target, "arme": None}))
-            elif kind == "spell":
-                for sid in u["spells"]:
-                    for target, t in units.items():
-                        if R.alive(t):
-                            found.append((aid, {"perso": uid, "sort": sid, "cible": target}))
-            elif kind == "move":
-                x, y = u["position"]
-                for dx, dy in NEIGHBOURS:
-                    found.append((aid, {"perso": uid, "vers": square_arg((x + dx, y + dy))}))
-        options[uid] = [f for f in found if _passes(rules, state, player, [f])]
+    for uid, u in state["units"].items():
+        if u["type"] == R.CHARACTER and u["player"] == player and R.alive(u):
+            options[uid] = [f for f in _unit_options(rules, state, uid, player) if _passes(rules, state, player, [f])]
     out = [[]]
     for uid, found in options.items():
         out += [[Action(aid, arg, 0)] for aid, arg in found]
@@ -409,6 +392,26 @@ def legal_orders(rules: dict, state: dict, player: str) -> list[list[Action]]:
     if len(picks) > 1:
         out.append([Action(aid, arg, i) for i, (aid, arg) in enumerate(picks)])
     return out
+
+
+def _unit_options(rules: dict, state: dict, uid: str, player: str) -> list[tuple]:
+    """(action, argument) of every action a character might take: an attack on each
+    unit in reach, each of its spells on each standing unit, a step each way."""
+    units = state["units"]
+    u = units[uid]
+    found = []
+    for aid, spec in rules["actions"].items():
+        kind = spec.get("kind")
+        if kind == "attack":
+            found += [(aid, {"perso": uid, "cible": target, "arme": None})
+                      for target in in_reach(rules, state, uid, spec, player)]
+        elif kind == "spell":
+            found += [(aid, {"perso": uid, "sort": sid, "cible": target})
+                      for sid in u["spells"] for target, t in units.items() if R.alive(t)]
+        elif kind == "move":
+            x, y = u["position"]
+            found += [(aid, {"perso": uid, "vers": square_arg((x + dx, y + dy))}) for dx, dy in NEIGHBOURS]
+    return found
 
 
 def _passes(rules: dict, state: dict, player: str, picks: list[tuple]) -> bool:
