@@ -455,7 +455,7 @@ def test_a_turn_is_committed_without_git_looking_at_the_whole_archive(tmp_path, 
     assert r.exit_code == 0 and "Archivé dans git" in r.output, r.output
     # is it a repository (the command says when not), add, what add staged, HEAD, and the commit
     assert [next(a for a in call if a != "--literal-pathspecs") for call in calls] == [
-        "rev-parse", "add", "diff", "rev-parse", "write-tree", "commit-tree", "update-ref", "rev-parse"]
+        "rev-parse", "add", "diff", "rev-parse", "write-tree", "commit-tree", "update-ref", "gc", "rev-parse"]
     assert "." not in calls[1] and ":(literal)turns/004" in calls[1] and ":(literal)campaign.yaml" in calls[1]
     log = _git_out(camp, "log", "--format=%h %s", "-1")
     assert log.split()[0] in r.output and log.split()[1:] == ["Tour", "4"]

@@ -34,7 +34,7 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes, at_deadline)
         for problem in problems:
             click.echo(i18n.t(campaign.lang, problem.key, **problem.params), err=True)
         refusals = []  # what a run refuses; a dry run shows the turn all the same, and says them
-        # git is asked which files changed only when a code did: a run stays at its three git processes
+        # git is asked which files changed only when a code did (that look goes through the whole archive)
         edited = _edited_archive(campaign, n) if any(p.serious for p in problems) else []
         if edited and not accept_changes:
             first = min(int(rel.split("/")[1]) for rel in edited)

@@ -19,13 +19,9 @@ from pbp.cli.common import (FILE_PATH, FOLDER_PATH, FORMAT, PbpCommand, campaign
 @click.pass_context
 def init(ctx, path, ruleset_id, rules_file, example, lang, no_git):
     """Create a new campaign folder."""
-    import shutil
-
     from pbp.base.errors import PbpError
-    from pbp.engine import archive, secret
-    from pbp.engine.campaign import atomic_write
+    from pbp.engine import archive
     from pbp.model import ruleset
-    from pbp.render.render import package_dir
 
     if lang:
         ctx.obj["lang"] = lang
@@ -39,37 +35,9 @@ def init(ctx, path, ruleset_id, rules_file, example, lang, no_git):
     if not no_git and not archive.installed():  # said before anything is written
         raise PbpError("git_missing")
     if example is not None:
-        source = _example_folder(cls, ruleset_id, example)
-        shutil.copytree(source, path, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns(".pbp.lock", "*.tmp", "__pycache__"))
-        config = path / "campaign.yaml"
-        if lang:  # the turns played so far keep theirs (turn.yaml); the next ones are in `lang`
-            atomic_write(config, _with_lang(config.read_text(encoding="utf-8"), lang))
-        # a public demo's secret, but the copy is laid out as any new campaign
-        secret.move(path, lang or local_help.campaign_lang(str(path)) or "en")
+        _copy_example(path, _example_folder(cls, ruleset_id, example), lang)
     else:
-        # the skeleton in the campaign's language (rooms, sheets, comments): skeleton-en/ for
-        # English, skeleton/ (French, the seeds' language) otherwise
-        skeleton = cls.folder() / "skeleton"
-        if lang and lang != "fr" and (cls.folder() / f"skeleton-{lang}").is_dir():
-            skeleton = cls.folder() / f"skeleton-{lang}"
-        if rules_text is not None:  # the MJ's own rules: the data skeleton's campaign.yaml beside them
-            atomic_write(path / "rules.yaml", rules_text)
-            shutil.copy(skeleton / "campaign.yaml", path / "campaign.yaml")
-        elif skeleton.is_dir():
-            shutil.copytree(skeleton, path, dirs_exist_ok=True)
-        else:
-            path.mkdir(parents=True, exist_ok=True)
-        config = path / "campaign.yaml"
-        text = config.read_text(encoding="utf-8") if config.exists() else (
-            f"ruleset: {ruleset_id}\ntitle: {path.name}\nlang: fr\nformat: bbcode\nplayers: {{}}\n")
-        text = text.replace("{title}", path.name)
-        if lang or rules_text is not None:  # a rules file's campaign speaks the rules' language
-            text = _with_lang(text, lang or ctx.obj["lang"])
-        atomic_write(config, text)
-        # the dice secret out of campaign.yaml, in a file git ignores (pbp/engine/secret.py)
-        atomic_write(path / secret.SECRET_FILE, secret.file_text(secret.new_secret(),
-                                                                  local_help.campaign_lang(str(path)) or "fr"))
+        _copy_skeleton(ctx, path, cls, ruleset_id, lang, rules_text)
     archive.ignore(path)  # even with --no-git: git may come later
     # from here on pbp speaks the new campaign's language, as every command in it will
     ctx.obj["lang"] = lang or local_help.campaign_lang(str(path)) or lang_of(ctx)
@@ -81,6 +49,54 @@ def init(ctx, path, ruleset_id, rules_file, example, lang, no_git):
         else:
             archive.commit(path.resolve(), f"pbp init ({ruleset_id})")
     say("init_example_next" if example is not None else "init_next", path=path)
+
+
+def _copy_example(path, source, lang) -> None:
+    """`pbp init --example`: the example campaign copied, in `lang` from its next turn on."""
+    import shutil
+
+    from pbp.engine import secret
+    from pbp.engine.campaign import atomic_write
+
+    shutil.copytree(source, path, dirs_exist_ok=True,
+                    ignore=shutil.ignore_patterns(".pbp.lock", "*.tmp", "__pycache__"))
+    config = path / "campaign.yaml"
+    if lang:  # the turns played so far keep theirs (turn.yaml); the next ones are in `lang`
+        atomic_write(config, _with_lang(config.read_text(encoding="utf-8"), lang))
+    # a public demo's secret, but the copy is laid out as any new campaign
+    secret.move(path, lang or local_help.campaign_lang(str(path)) or "en")
+
+
+def _copy_skeleton(ctx, path, cls, ruleset_id: str, lang, rules_text) -> None:
+    """`pbp init`: the ruleset's skeleton (or the MJ's rules file beside the data
+    skeleton's campaign.yaml), a campaign.yaml titled after the folder, a new secret."""
+    import shutil
+
+    from pbp.engine import secret
+    from pbp.engine.campaign import atomic_write
+
+    # the skeleton in the campaign's language (rooms, sheets, comments): skeleton-en/ for
+    # English, skeleton/ (French, the seeds' language) otherwise
+    skeleton = cls.folder() / "skeleton"
+    if lang and lang != "fr" and (cls.folder() / f"skeleton-{lang}").is_dir():
+        skeleton = cls.folder() / f"skeleton-{lang}"
+    if rules_text is not None:  # the MJ's own rules: the data skeleton's campaign.yaml beside them
+        atomic_write(path / "rules.yaml", rules_text)
+        shutil.copy(skeleton / "campaign.yaml", path / "campaign.yaml")
+    elif skeleton.is_dir():
+        shutil.copytree(skeleton, path, dirs_exist_ok=True)
+    else:
+        path.mkdir(parents=True, exist_ok=True)
+    config = path / "campaign.yaml"
+    text = config.read_text(encoding="utf-8") if config.exists() else (
+        f"ruleset: {ruleset_id}\ntitle: {path.name}\nlang: fr\nformat: bbcode\nplayers: {{}}\n")
+    text = text.replace("{title}", path.name)
+    if lang or rules_text is not None:  # a rules file's campaign speaks the rules' language
+        text = _with_lang(text, lang or ctx.obj["lang"])
+    atomic_write(config, text)
+    # the dice secret out of campaign.yaml, in a file git ignores (pbp/engine/secret.py)
+    atomic_write(path / secret.SECRET_FILE, secret.file_text(secret.new_secret(),
+                                                              local_help.campaign_lang(str(path)) or "fr"))
 
 
 def _example_folder(cls, ruleset_id: str, name: str):

@@ -164,8 +164,9 @@ def _scope(path: Path, turns_from: int | None, also: Iterable[str]) -> tuple[str
 
 def _commit_index(path: Path, message: str) -> str | None:
     """Commit the whole index on the current branch with git's plumbing
-    (write-tree, commit-tree, update-ref: the same commit `git commit` makes,
-    with no look at the work tree); its short id. None, nothing done, when HEAD
+    (write-tree, commit-tree, update-ref, then gc --auto: the same commit and
+    upkeep `git commit` makes, with no look at the work tree; not its hooks);
+    its short id. None, nothing done, when HEAD
     is not a branch with a commit: `git commit` says what there is to say."""
     head = _git(path, "rev-parse", "HEAD", "--symbolic-full-name", "HEAD", check=False)
     found = head.stdout.split()
@@ -183,6 +184,7 @@ def _commit_index(path: Path, message: str) -> str | None:
     sha = made.stdout.strip()
     # the reflog line `git commit` writes; the branch moves only from the commit it was on
     _git(path, "update-ref", "-m", f"commit: {message.splitlines()[0] if message else ''}", branch, sha, parent)
+    _git(path, "gc", "--auto", "--quiet", check=False)  # as `git commit` does: packs a repository grown large
     return _git(path, "rev-parse", "--short", sha).stdout.strip()
 
 

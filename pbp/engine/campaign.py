@@ -526,32 +526,8 @@ def open_campaign(path: str | Path | MemoryPath) -> Campaign:
     def bad(key, at, /, **params):
         return PbpError(key, file=CAMPAIGN_FILE, line=yamlio.line_of(text, at), **params)
 
-    for key in config:
-        if key not in CONFIG_KEYS:
-            raise bad("unknown_key", (key,), key=key, valid=list(CONFIG_KEYS),
-                      suggestion=i18n.closest(str(key), CONFIG_KEYS))
-    for key in ("ruleset", "players"):  # the secret: secret.yaml, or here (pbp/engine/secret.py)
-        if not config.get(key):
-            raise bad("config_missing", (), key=key)
-    for key, default, valid in (("lang", "fr", i18n.LANGS), ("format", formats.DEFAULT, FORMATS),
-                                ("dialect", "phpbb", DIALECTS)):
-        value = config.get(key, default)
-        if isinstance(value, str) and value not in valid:  # not text at all: the schema below says so
-            raise bad("bad_choice", (key,), value=value, valid=list(valid))
-    if not isinstance(config["players"], dict):
-        raise bad("players_not_mapping", ("players",))
-    files: dict[str, str] = {}
-    for handle in config["players"]:
-        if not HANDLE.match(str(handle)):
-            raise bad("bad_handle", ("players", handle), handle=handle)
-        name = handle_file(handle).casefold()
-        if name in files:  # "Vieux Loup" and vieux_loup: one order file for two players
-            raise bad("handle_same_file", ("players", handle), handle=handle, other=files[name],
-                      name=f"{handle_file(handle)}.yaml")
-        files[name] = str(handle)
-        if name in RESERVED_HANDLES or str(handle).casefold() in RESERVED_HANDLES:
-            raise bad("reserved_handle", ("players", handle), handle=handle,
-                      reserved=sorted({n.split(".")[0] for n in RESERVED_HANDLES}))
+    _check_keys(config, bad)
+    _check_players(config["players"], bad)
     if config.get("rules") is not None and not isinstance(config["rules"], dict):
         raise bad("file_not_mapping", ("rules",))
     _check_limits(config.get("limits"), bad)
@@ -568,6 +544,41 @@ def open_campaign(path: str | Path | MemoryPath) -> Campaign:
         raise exc.located(CAMPAIGN_FILE, yamlio.line_of(text, ("ruleset",)))
     check_overrides(campaign, config.get("rules"), CAMPAIGN_FILE, text)
     return campaign
+
+
+def _check_keys(config: dict, bad) -> None:
+    """campaign.yaml's keys: each one pbp knows, the required ones there, the
+    language, format and dialect among the valid ones; `players` a mapping."""
+    for key in config:
+        if key not in CONFIG_KEYS:
+            raise bad("unknown_key", (key,), key=key, valid=list(CONFIG_KEYS),
+                      suggestion=i18n.closest(str(key), CONFIG_KEYS))
+    for key in ("ruleset", "players"):  # the secret: secret.yaml, or here (pbp/engine/secret.py)
+        if not config.get(key):
+            raise bad("config_missing", (), key=key)
+    for key, default, valid in (("lang", "fr", i18n.LANGS), ("format", formats.DEFAULT, FORMATS),
+                                ("dialect", "phpbb", DIALECTS)):
+        value = config.get(key, default)
+        if isinstance(value, str) and value not in valid:  # not text at all: the schema below says so
+            raise bad("bad_choice", (key,), value=value, valid=list(valid))
+    if not isinstance(config["players"], dict):
+        raise bad("players_not_mapping", ("players",))
+
+
+def _check_players(players: dict, bad) -> None:
+    """The roster's handles: well formed, each with an order file of its own, none reserved."""
+    files: dict[str, str] = {}
+    for handle in players:
+        if not HANDLE.match(str(handle)):
+            raise bad("bad_handle", ("players", handle), handle=handle)
+        name = handle_file(handle).casefold()
+        if name in files:  # "Vieux Loup" and vieux_loup: one order file for two players
+            raise bad("handle_same_file", ("players", handle), handle=handle, other=files[name],
+                      name=f"{handle_file(handle)}.yaml")
+        files[name] = str(handle)
+        if name in RESERVED_HANDLES or str(handle).casefold() in RESERVED_HANDLES:
+            raise bad("reserved_handle", ("players", handle), handle=handle,
+                      reserved=sorted({n.split(".")[0] for n in RESERVED_HANDLES}))
 
 
 def check_overrides(campaign: Campaign, rules, file, text: str) -> None:

@@ -18,45 +18,10 @@ def sample_scenario(rules: dict, players: int, rng) -> Scenario:
     """A random maze on a grid (a spanning tree plus a few extra passages, so it
     is connected), one exit, some traps, the hunters of `simulation.hunters`."""
     sim = rules["simulation"]
-    n = sim["cells"]
-    width = max(2, round(n ** 0.5))
-    ids = [f"S{i:03d}" for i in range(n)]
-    pos = {cid: (i % width, i // width) for i, cid in enumerate(ids)}
-    at = {xy: cid for cid, xy in pos.items()}
-    steps = {d: tuple(xy) for d, xy in sim["steps"].items()}
-    opposite = {d: back for d, xy in steps.items() for back, other in steps.items()
-                if other == (-xy[0], -xy[1])}
-    closable = {d for d, spec in rules["doors"].items() if spec.get("closable")}
-    cells = {cid: {"name": sim["cell_name"].replace("{id}", cid), "orientation": rng.choice(sim["orientations"]),
-                   "exits": {}} for cid in ids}
-
-    def link(a, b, d):
-        door = rng.choice(sim["doors"])
-        exit_ = {"to": b, "door": door}
-        if door in closable:
-            exit_["state"] = CLOSED if rng.random() < sim["closed"] else OPEN
-        cells[a]["exits"][d] = exit_
-        cells[b]["exits"][opposite[d]] = dict(exit_, to=a)
-
-    def around(cid):
-        x, y = pos[cid]
-        return [(d, at[(x + dx, y + dy)]) for d, (dx, dy) in steps.items() if (x + dx, y + dy) in at]
-
-    seen, stack = {ids[0]}, [ids[0]]
-    while stack:  # randomised depth-first maze
-        cid = stack[-1]
-        fresh = [(d, o) for d, o in around(cid) if o not in seen]
-        if not fresh:
-            stack.pop()
-            continue
-        d, other = rng.choice(fresh)
-        link(cid, other, d)
-        seen.add(other)
-        stack.append(other)
-    for cid in ids:
-        for d, other in around(cid):
-            if d not in cells[cid]["exits"] and rng.random() < sim["extra_passages"] / 2:
-                link(cid, other, d)
+    maze = _Maze(rules, rng)
+    maze.carve()
+    maze.add_passages()
+    ids, cells = maze.ids, maze.cells
     exit_cell = rng.choice(ids)
     cells[exit_cell]["exit"] = True
     others = [c for c in ids if c != exit_cell]
@@ -66,6 +31,61 @@ def sample_scenario(rules: dict, players: int, rng) -> Scenario:
     hunters = {f"h{i + 1}": dict(sheet, start=None) for i, sheet in enumerate(sim["hunters"])}
     return Scenario({"cells": cells, "traps": traps}, {"pejis": pejis, "hunters": hunters},
                     {h: {"character": h} for h in handles})
+
+
+class _Maze:
+    """sample_scenario's grid of `simulation.cells` cells (each with a random
+    orientation, no exits yet) and how its passages are drawn."""
+
+    def __init__(self, rules: dict, rng):
+        sim = self.sim = rules["simulation"]
+        self.rng = rng
+        n = sim["cells"]
+        width = max(2, round(n ** 0.5))
+        self.ids = [f"S{i:03d}" for i in range(n)]
+        self.pos = {cid: (i % width, i // width) for i, cid in enumerate(self.ids)}
+        self.at = {xy: cid for cid, xy in self.pos.items()}
+        self.steps = {d: tuple(xy) for d, xy in sim["steps"].items()}
+        self.opposite = {d: back for d, xy in self.steps.items() for back, other in self.steps.items()
+                         if other == (-xy[0], -xy[1])}
+        self.closable = {d for d, spec in rules["doors"].items() if spec.get("closable")}
+        self.cells = {cid: {"name": sim["cell_name"].replace("{id}", cid),
+                            "orientation": rng.choice(sim["orientations"]), "exits": {}} for cid in self.ids}
+
+    def link(self, a, b, d):
+        """A passage from a to b in direction d (and back), through a random door."""
+        door = self.rng.choice(self.sim["doors"])
+        exit_ = {"to": b, "door": door}
+        if door in self.closable:
+            exit_["state"] = CLOSED if self.rng.random() < self.sim["closed"] else OPEN
+        self.cells[a]["exits"][d] = exit_
+        self.cells[b]["exits"][self.opposite[d]] = dict(exit_, to=a)
+
+    def around(self, cid):
+        """(direction, cell) of each cell next to `cid` on the grid."""
+        x, y = self.pos[cid]
+        return [(d, self.at[(x + dx, y + dy)]) for d, (dx, dy) in self.steps.items() if (x + dx, y + dy) in self.at]
+
+    def carve(self):
+        """A randomised depth-first maze: every cell reached by one way."""
+        seen, stack = {self.ids[0]}, [self.ids[0]]
+        while stack:
+            cid = stack[-1]
+            fresh = [(d, o) for d, o in self.around(cid) if o not in seen]
+            if not fresh:
+                stack.pop()
+                continue
+            d, other = self.rng.choice(fresh)
+            self.link(cid, other, d)
+            seen.add(other)
+            stack.append(other)
+
+    def add_passages(self):
+        """A few more passages (`simulation.extra_passages`), so that there are loops."""
+        for cid in self.ids:
+            for d, other in self.around(cid):
+                if d not in self.cells[cid]["exits"] and self.rng.random() < self.sim["extra_passages"] / 2:
+                    self.link(cid, other, d)
 
 
 def legal_orders(rules: dict, lab, state: dict, scenario, player: str) -> list[list[Action]]:

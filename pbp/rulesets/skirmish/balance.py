@@ -193,35 +193,43 @@ def game_summary(state: dict, scenario) -> dict:
     stands), `inachevée` (stopped by --max-turns). Deaths of characters by cause;
     figures: damage of each hit (the chart) and spell, XP gained and turns survived
     by each character, PV of the survivors."""
-    units = state["units"]
-    characters = {uid: u for uid, u in units.items() if u["type"] == R.CHARACTER}
+    characters = {uid: u for uid, u in state["units"].items() if u["type"] == R.CHARACTER}
     tally = state.get("simulation") or {}
     downed = tally.get("downed") or {}
-    standing = sorted({u.get("faction") or NO_FACTION for u in characters.values() if R.alive(u)})
-    if not state.get("over"):
-        outcome = UNFINISHED
-    elif not standing:
-        outcome = NOBODY
-    else:
-        outcome = standing[0] if len(standing) == 1 else DRAW
     deaths: dict[str, int] = {}
     for uid, u in characters.items():
         if not R.alive(u):
             cause = (downed.get(uid) or {}).get("cause", UNKNOWN)
             deaths[cause] = deaths.get(cause, 0) + 1
+    return {
+        "turns": state.get("turn", 0),
+        "outcomes": [_outcome(state, characters)],
+        "deaths": deaths,
+        "figures": _figures(state, scenario, characters, tally, downed),
+        "main": "degats_par_touche",
+    }
+
+
+def _outcome(state: dict, characters: dict) -> str:
+    """The faction left standing, or UNFINISHED, NOBODY, DRAW."""
+    standing = sorted({u.get("faction") or NO_FACTION for u in characters.values() if R.alive(u)})
+    if not state.get("over"):
+        return UNFINISHED
+    if not standing:
+        return NOBODY
+    return standing[0] if len(standing) == 1 else DRAW
+
+
+def _figures(state: dict, scenario, characters: dict, tally: dict, downed: dict) -> dict:
+    """game_summary's figures: damage of each hit and spell, and by character the XP
+    gained since its sheet, the turns survived and the PV of the survivors."""
     sheets = (scenario.characters or {}).get("personnages") or {} if scenario is not None else {}
     turn = state.get("turn", 0)
     return {
-        "turns": turn,
-        "outcomes": [outcome],
-        "deaths": deaths,
-        "figures": {
-            "degats_par_touche": list(tally.get("hits") or []),
-            "degats_par_sort": list(tally.get("spell_damage") or []),
-            "xp": [u["xp"] - ((sheets.get(uid) or {}).get("xp") or 0) for uid, u in characters.items()],
-            "tours_survecus": [(downed.get(uid) or {}).get("turn", turn) if not R.alive(u) else turn
-                               for uid, u in characters.items()],
-            "pv_restants": [u["hp"] for u in characters.values() if R.alive(u)],
-        },
-        "main": "degats_par_touche",
+        "degats_par_touche": list(tally.get("hits") or []),
+        "degats_par_sort": list(tally.get("spell_damage") or []),
+        "xp": [u["xp"] - ((sheets.get(uid) or {}).get("xp") or 0) for uid, u in characters.items()],
+        "tours_survecus": [(downed.get(uid) or {}).get("turn", turn) if not R.alive(u) else turn
+                           for uid, u in characters.items()],
+        "pv_restants": [u["hp"] for u in characters.values() if R.alive(u)],
     }

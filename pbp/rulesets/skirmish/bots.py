@@ -167,38 +167,44 @@ def _support(rules: dict, sim, uid, ap, rng, foes, done):
 def _best_attack(rules: dict, sim, uid, foes, ap, done, dodges, rng):
     """The attack or damage spell with the best expected damage per PA now (a tie
     drawn with the bot's rng, so that neither side of a mirrored board is favoured)."""
-    state = sim.state
+    best = _Best()
+    for option, value in _attack_values(rules, sim.state, uid, foes, ap, done, dodges):
+        best.consider(option, value)
+    for option, value in _spell_values(rules, sim.state, uid, foes, ap, done):
+        best.consider(option, value)
+    return best.pick(rng)
+
+
+class _Best:
+    """The options of the highest value seen so far, ties (within rounding) kept."""
+
+    def __init__(self):
+        self.options, self.value = [], 0.0
+
+    def consider(self, option, value):
+        if value > self.value + 1e-9:
+            self.options, self.value = [option], value
+        elif value > 0 and abs(value - self.value) <= 1e-9:
+            self.options.append(option)
+
+    def pick(self, rng):
+        if not self.options:
+            return None
+        return self.options[0] if rng is None or len(self.options) == 1 else rng.choice(self.options)
+
+
+def _attack_values(rules: dict, state: dict, uid, foes, ap, done, dodges):
+    """Each attack the unit can afford on a foe in its reach, with its expected damage per PA."""
     units = state["units"]
     me = units[uid]
-    here = me["position"]
-    adjacent = rules["grid"]["adjacent_below"] ** 2
     floor = rules["simulation"]["bot"]["damage_floor"]  # a blow that reduction stops still has some worth
-    best, best_value = [], 0.0
-
-    def consider(option, value):
-        nonlocal best, best_value
-        if value > best_value + 1e-9:
-            best, best_value = [option], value
-        elif value > 0 and abs(value - best_value) <= 1e-9:
-            best.append(option)
-
-    def dodge(f):
-        if f not in dodges:
-            dodges[f] = R.dodge_chance(rules, state, f)["chance"] / 100 if R.can_dodge(rules, units[f]) else 0.0
-        return dodges[f]
-
     reductions: dict[str, int] = {}
     for aid, spec in rules["actions"].items():
         if spec.get("kind") != "attack" or spec["cost"] > ap:
             continue
-        if spec.get("weapon_type"):
-            weapons = [w for w, a in me.get("weapons", {}).items() if a["type"] == spec["weapon_type"]]
-        else:
-            weapons = [None]
-        if spec["placement"] == "adjacent":
-            reachable = [f for f in foes if R.dist2(here, units[f]["position"]) < adjacent]
-        else:
-            reachable = [f for f in foes if R.dist2(here, units[f]["position"]) <= spec["max_distance"] ** 2]
+        weapons = [w for w, a in me.get("weapons", {}).items() if a["type"] == spec["weapon_type"]] \
+            if spec.get("weapon_type") else [None]
+        reachable = _in_attack_reach(rules, units, me["position"], spec, foes)
         if not reachable or not weapons:
             continue
         # the chance depends on the target only through the range malus; the damage not at all
@@ -212,10 +218,34 @@ def _best_attack(rules: dict, sim, uid, foes, ap, done, dodges, rng):
                     continue
                 chance = R.attack_chance(rules, state, uid, spec, w, f)["chance"] / 100 if spec.get("range_malus") \
                     else chances[w]
-                if chance <= 0:
-                    continue
-                consider((aid, {"cible": f, **({"arme": w} if w else {})}),
-                         chance * (1 - dodge(f)) * max(floor, damages[w] - reductions[f]) / spec["cost"])
+                if chance > 0:
+                    yield ((aid, {"cible": f, **({"arme": w} if w else {})}),
+                           chance * (1 - _dodge(rules, state, f, dodges)) * max(floor, damages[w] - reductions[f])
+                           / spec["cost"])
+
+
+def _in_attack_reach(rules: dict, units: dict, here, spec: dict, foes) -> list:
+    """The foes an attack of `spec` reaches from `here`: adjacent ones, or within its distance."""
+    if spec["placement"] == "adjacent":
+        adjacent = rules["grid"]["adjacent_below"] ** 2
+        return [f for f in foes if R.dist2(here, units[f]["position"]) < adjacent]
+    return [f for f in foes if R.dist2(here, units[f]["position"]) <= spec["max_distance"] ** 2]
+
+
+def _dodge(rules: dict, state: dict, f, dodges: dict) -> float:
+    """The chance that `f` dodges, kept in `dodges` for the rest of the turn."""
+    if f not in dodges:
+        units = state["units"]
+        dodges[f] = R.dodge_chance(rules, state, f)["chance"] / 100 if R.can_dodge(rules, units[f]) else 0.0
+    return dodges[f]
+
+
+def _spell_values(rules: dict, state: dict, uid, foes, ap, done):
+    """Each damage spell the unit can afford on a foe in its range, with its expected
+    damage per PA (a zone spell counts the foes it hits less the friends)."""
+    units = state["units"]
+    me = units[uid]
+    here = me["position"]
     for sid, spell in _spells(rules, me, ("degats",), ap):
         reach = R.spell_range(spell, me.get("level", 1)) ** 2
         chance = None
@@ -228,15 +258,10 @@ def _best_attack(rules: dict, sim, uid, foes, ap, done, dodges, rng):
                 chance = R.magic_chance(rules, state, uid, spell)["chance"] / 100
             countered = R.counter_chance(rules, state, f)["chance"] / 100 \
                 if units[f]["type"] == R.CHARACTER and R.can_counter(rules, units[f]) else 0.0
-            hits = 1
-            if spell.get("zone"):
-                hit = R.spell_targets(state, uid, f, spell)
-                hits = sum(1 if h in foes else -1 for h in hit)
-            consider(("sort", {"sort": sid, "cible": f}), chance * (1 - countered) * mean_of(spell["dice"]) * hits
-                     / spell["cost"])
-    if not best:
-        return None
-    return best[0] if rng is None or len(best) == 1 else rng.choice(best)
+            hits = sum(1 if h in foes else -1 for h in R.spell_targets(state, uid, f, spell)) \
+                if spell.get("zone") else 1
+            yield ("sort", {"sort": sid, "cible": f}), chance * (1 - countered) * mean_of(spell["dice"]) * hits \
+                / spell["cost"]
 
 
 def _reach2(rules: dict, me: dict) -> int:
@@ -291,10 +316,19 @@ def _approach(rules: dict, sim, uid, foes, ap, rng):
     goals = {(tx + dx, ty + dy) for tx, ty in targets for dx, dy in _offsets(limit)
              if 0 <= tx + dx < width and 0 <= ty + dy < height}
     blocked = {tuple(c) for c in grid["walls"]} | {tuple(u["position"]) for u in units.values() if R.alive(u)}
+    directions = R.NEIGHBOURS if rng is None else rng.sample(R.NEIGHBOURS, len(R.NEIGHBOURS))
+    path = _shortest_path(grid, start, goals, blocked, directions, targets)
+    return _move_along(rules, path, ap) if path else None
+
+
+def _shortest_path(grid: dict, start, goals: set, blocked: set, directions, targets) -> list:
+    """The squares from `start` (left out) to the nearest of `goals`, a breadth-first
+    search around `blocked` trying `directions` in their order; when no goal can be
+    reached, to the square closest to a target; empty when that is `start`."""
+    width, height = grid["width"], grid["height"]
     previous = {start: None}
     queue = deque([start])
     goal = None
-    directions = R.NEIGHBOURS if rng is None else rng.sample(R.NEIGHBOURS, len(R.NEIGHBOURS))
     while queue:
         cell = queue.popleft()
         if cell in goals:
@@ -307,13 +341,17 @@ def _approach(rules: dict, sim, uid, foes, ap, rng):
                 queue.append(nxt)
     if goal is None:  # no foe can be reached: as close as one can get
         goal = min(previous, key=lambda c: (min(R.dist2(c, t) for t in targets), R.dist2(c, start), c))
-    if goal == start:
-        return None
     path = []
     while goal != start:
         path.append(goal)
         goal = previous[goal]
     path.reverse()
+    return path
+
+
+def _move_along(rules: dict, path: list, ap):
+    """The move order along `path`, as far as the PA go while keeping those of the
+    cheapest attack when the whole way leaves them; None when no step can be paid."""
     move = next((aid for aid, s in rules["actions"].items() if s.get("kind") == "move"), None)
     if move is None:
         return None
@@ -327,8 +365,6 @@ def _approach(rules: dict, sim, uid, foes, ap, rng):
                                       "cost": steps * per_square}
 
 
-
-
 def square_arg(cell) -> list[str]:
     """A square as a player's `vers: 4-2` reads once checked (`["4-2"]`), so that a
     bot's orders written to a file read back the same."""
@@ -340,27 +376,10 @@ def square_arg(cell) -> list[str]:
 def legal_orders(rules: dict, state: dict, player: str) -> list[list[Action]]:
     """Nothing; each single legal action of each character; one plan with an action
     per character (attack if possible, else a step). Each passes check_orders."""
-    units = state["units"]
     options: dict[str, list[tuple]] = {}
-    for uid, u in units.items():
-        if u["type"] != R.CHARACTER or u["player"] != player or not R.alive(u):
-            continue
-        found = []
-        for aid, spec in rules["actions"].items():
-            kind = spec.get("kind")
-            if kind == "attack":
-                for target in in_reach(rules, state, uid, spec, player):
-                    found.append((aid, {"perso": uid, "cible": target, "arme": None}))
-            elif kind == "spell":
-                for sid in u["spells"]:
-                    for target, t in units.items():
-                        if R.alive(t):
-                            found.append((aid, {"perso": uid, "sort": sid, "cible": target}))
-            elif kind == "move":
-                x, y = u["position"]
-                for dx, dy in NEIGHBOURS:
-                    found.append((aid, {"perso": uid, "vers": square_arg((x + dx, y + dy))}))
-        options[uid] = [f for f in found if _passes(rules, state, player, [f])]
+    for uid, u in state["units"].items():
+        if u["type"] == R.CHARACTER and u["player"] == player and R.alive(u):
+            options[uid] = [f for f in _unit_options(rules, state, uid, player) if _passes(rules, state, player, [f])]
     out = [[]]
     for uid, found in options.items():
         out += [[Action(aid, arg, 0)] for aid, arg in found]
@@ -373,6 +392,26 @@ def legal_orders(rules: dict, state: dict, player: str) -> list[list[Action]]:
     if len(picks) > 1:
         out.append([Action(aid, arg, i) for i, (aid, arg) in enumerate(picks)])
     return out
+
+
+def _unit_options(rules: dict, state: dict, uid: str, player: str) -> list[tuple]:
+    """(action, argument) of every action a character might take: an attack on each
+    unit in reach, each of its spells on each standing unit, a step each way."""
+    units = state["units"]
+    u = units[uid]
+    found = []
+    for aid, spec in rules["actions"].items():
+        kind = spec.get("kind")
+        if kind == "attack":
+            found += [(aid, {"perso": uid, "cible": target, "arme": None})
+                      for target in in_reach(rules, state, uid, spec, player)]
+        elif kind == "spell":
+            found += [(aid, {"perso": uid, "sort": sid, "cible": target})
+                      for sid in u["spells"] for target, t in units.items() if R.alive(t)]
+        elif kind == "move":
+            x, y = u["position"]
+            found += [(aid, {"perso": uid, "vers": square_arg((x + dx, y + dy))}) for dx, dy in NEIGHBOURS]
+    return found
 
 
 def _passes(rules: dict, state: dict, player: str, picks: list[tuple]) -> bool:
