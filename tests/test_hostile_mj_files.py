@@ -119,3 +119,12 @@ def test_a_stat_kept_in_state_yaml_of_another_kind_is_refused_at_its_line(tmp_pa
     for command in ("check", "run"):
         err = refused(camp, command, *(["--no-commit"] if command == "run" else []))
         assert "turns/003/state.yaml:5: « camp » de « anna » est un texte, pas « -7 »." in err.splitlines(), err
+
+
+def test_a_sheets_stat_of_another_kind_is_refused_at_its_line_in_characters_yaml(tmp_path):
+    """Before the set-up copies it into the state: `camp` is a text."""
+    camp = copy_example("village-vote", tmp_path)
+    sheets = camp / "characters.yaml"
+    sheets.write_text(sheets.read_text().replace("anna: {camp: loups,", "anna: {camp: -7,", 1))
+    err = refused(camp, "check")
+    assert "characters.yaml:2: la caractéristique « camp » prend un texte, pas « -7 »." in err.splitlines(), err
