@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Fuzz pbp's boundary: many hostile inputs on the four example campaigns.
+"""Fuzz pbp's boundary: many hostile inputs on the example campaigns.
 
     python scripts/fuzz.py [--cases 10000] [--seed 0] [--jobs 2] [--timeout 10]
-                           [--only player|mj] [--examples manhunt,murder,...] [--show 3]
+                           [--only player|mj|rules] [--examples manhunt,energy-duel,...] [--show 3]
+                           [--log cases.jsonl]
 
-Each case copies a fresh example campaign (from a pristine copy in a temporary
-folder), damages one input, and runs `pbp check` then `pbp run --no-commit`
-in-process, with an alarm that turns a hang into a counted failure. Two
-families of cases:
+The examples: the four built-in rulesets (manhunt, murder, skirmish, d100) and
+the six campaigns whose rules are data (manhunt-data, d100-data, energy-duel,
+wizard-duels, investigation-event, village-vote). Each case puts an example
+campaign back as it was (only what the last case changed is copied again),
+damages one input, and runs `pbp check` then `pbp run --no-commit` in-process.
+Three families of cases:
 
 - player files: the next turn's turns/NNN/orders/<handle>.yaml, generated from
   the ruleset's own vocabulary and then damaged (aliases, tags, depth, huge
@@ -17,14 +20,28 @@ families of cases:
 - MJ files: campaign.yaml, world.yaml, characters.yaml, the next turn's gm.yaml
   and the last resolved state.yaml, with a key deleted, a type swapped, a
   wrong reference, a string or list for a mapping, or replaced by a FIFO or a
-  link loop.
+  link loop;
+- rules files (the data campaigns only): rules.yaml, a stranger's, with a key
+  deleted, a type swapped, a formula, dice or message replaced by a hostile one
+  (a power tower, a billion dice, Python, format fields, 200,000 characters),
+  damaged bytes, or replaced by a FIFO, a link loop, a folder, /dev/zero.
+
+A hang is a command past `--timeout` seconds of its own CPU time (the machine
+may be shared: wall time would count other work), or past ten times that in
+wall time (a command blocked without using CPU, as on a FIFO). The cases run in
+a forked child of a worker that has imported pbp and compiled every example's
+templates once, one child for a batch of cases: a crash (a signal) or a hang
+the timers cannot interrupt ends the child and counts against its case, and a
+new child goes on with the next.
 
 A case is counted by the worst outcome of its commands: crash (the process
 killed by a signal, e.g. a segmentation fault), hang, traceback,
-internal error, state changed after a refusal, refusal naming no file, clean
-refusal (exit 1 naming a file), valid (exit 0). Cases are numbered and each
-draws from its own seed, so a run is the same whatever `--jobs`; a failure's
-case number replays it alone with `--first N --cases 1`.
+internal error, state changed after a refusal, refusal naming no file, refusal
+naming another file than the damaged one (a rules case may name the orders
+its rules no longer allow), clean refusal (exit 1 naming a file), valid (exit
+0). Cases are numbered and each draws from its own seed, so a run is the same
+whatever `--jobs`; a failure's case number replays it alone with `--first N
+--cases 1` (with the same `--examples` and `--only`).
 
 Figures (3 December 2026, seed 0, 2 jobs, --timeout 5, on a 2-core machine
 shared with a full test run and other work, load 8 to 10): 975 cases in 27
