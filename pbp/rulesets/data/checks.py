@@ -204,22 +204,39 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
                 continue
         failed = unmet(rs, action.id, state, handle, action.arg, target)
         if failed is not None:
-            formula, message, _ = failed
-            problems.add("requires", action.at, action=action.id,
-                         reason=ByLang(**R.words(message, str(getattr(formula, "source", "")))),
-                         valid=_english(rs, [a for a in possible(rs, state, handle) if a != action.id]))
+            _refuse_unmet(rs, problems, failed, action, state, scenario, handle, target)
             continue
         cost = cost_of(rs, action, state, handle)
         spent += cost
         if points is not None and spent > points:
-            gauge = budget.get("gauge")
-            if gauge is not None:
-                problems.add("over_gauge", action.at, action=action.id, cost=cost, left=points - spent + cost,
-                             gauge=ByLang(**R.name_of(rs.program.gauges[gauge], gauge)))
-            else:
-                problems.add("over_budget", action.at, action=action.id, cost=cost, left=points - spent + cost,
-                             points=points)
+            _refuse_over(rs, problems, action, cost, points - spent + cost, points)
     return problems
+
+
+def _refuse_unmet(rs, problems: Refusals, failed: tuple, action, state: dict, scenario, handle: str, target) -> None:
+    """An action whose condition fails: what would be valid is the other targets
+    that meet it when the condition is on this target, else the other actions."""
+    formula, message, _ = failed
+    reason = ByLang(**R.words(message, str(getattr(formula, "source", ""))))
+    spec = rs.program.data["actions"][action.id]
+    others = [] if target is None else [t for t in targets_of(rs, state, handle, spec)
+                                        if t != target and unmet(rs, action.id, state, handle, t, t) is None]
+    if others:
+        problems.add("requires_target", action.at, action=action.id, target=scenario.name(target),
+                     reason=reason, valid=others)
+    else:
+        problems.add("requires", action.at, action=action.id, reason=reason,
+                     valid=_english(rs, [a for a in possible(rs, state, handle) if a != action.id]))
+
+
+def _refuse_over(rs, problems: Refusals, action, cost: int, left: int, points: int) -> None:
+    """An action that costs more than the points left this turn (or in the budget's gauge)."""
+    gauge = (rs.program.data.get("budget") or {}).get("gauge")
+    if gauge is not None:
+        problems.add("over_gauge", action.at, action=action.id, cost=cost, left=left,
+                     gauge=ByLang(**R.name_of(rs.program.gauges[gauge], gauge)))
+    else:
+        problems.add("over_budget", action.at, action=action.id, cost=cost, left=left, points=points)
 
 
 def _budget_now(rs, state: dict, handle: str) -> tuple[int | None, int | None]:
