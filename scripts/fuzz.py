@@ -95,7 +95,7 @@ LABELS = {"tried": "tried", "clean_refusal": "clean refusals (exit 1 naming a fi
           "state_changed": "state changed after a refusal", "refusal_without_file": "refusals naming no file",
           "wrong_file": "refusals naming another file than the damaged one",
           "other_exit": "other exit codes"}
-NAMES_A_FILE = re.compile(r"(campaign\.yaml|world\.yaml|characters\.yaml|rules\.yaml|turns/\d+/\S*)")
+NAMES_A_FILE = re.compile(r"(campaign\.yaml|secret\.yaml|world\.yaml|characters\.yaml|rules\.yaml|turns/\d+/\S*)")
 
 HOSTILE_TEXTS = ["[url=javascript:alert(1)]clic[/url]", "<script>alert(1)</script>", "https://evil.example/x",
                  "www.evil.example", "**gras** ~~barré~~ ```code```", "[/quote][b]", "&amp; &lt;",
@@ -586,6 +586,8 @@ def damage_case(ex: Example, family: str, rng: random.Random) -> tuple[str, tupl
     note = {"player": player_case, "mj": mj_case, "rules": rules_case}[family](rng, ex)
     damaged = {"player": (ex.orders_rel,), "rules": ("rules.yaml", ex.orders_rel)}.get(family,
                                                                                       (note.split(": ", 1)[0],))
+    if damaged == ("campaign.yaml",):  # the dice secret taken out of campaign.yaml is looked for in secret.yaml
+        damaged += ("secret.yaml",)
     return f"{ex.name}, {note}", damaged
 
 
