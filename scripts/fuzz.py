@@ -3,7 +3,7 @@
 
     python scripts/fuzz.py [--cases 10000] [--seed 0] [--jobs 2] [--timeout 10]
                            [--only player|mj|rules] [--examples manhunt,energy-duel,...] [--show 3]
-                           [--log cases.jsonl]
+                           [--log cases.jsonl] [--again cases.jsonl]
 
 The examples: the four built-in rulesets (manhunt, murder, skirmish, d100) and
 the six campaigns whose rules are data (manhunt-data, d100-data, energy-duel,
@@ -720,6 +720,12 @@ def _run_chunk(job: tuple[int, list[int], str, tuple[str, ...], str | None, floa
     return run_cases(seed, cases, names, only, timeout)
 
 
+def failed_cases(log: str) -> list[int]:
+    """The case numbers an earlier run's log counts as failures."""
+    with open(log, encoding="utf-8") as lines:
+        return sorted({record["case"] for record in map(json.loads, lines) if record["outcome"] in FAILURES})
+
+
 def package_dir_of(name: str) -> Path:
     from pbp.render.render import package_dir
 
@@ -740,6 +746,9 @@ def main(argv=None) -> int:
     parser.add_argument("--log", default=None,
                         help="a file each case's outcome is appended to as it is known (JSON lines): a long run "
                              "stopped early still says what it found")
+    parser.add_argument("--again", default=None, metavar="LOG",
+                        help="run again only the failed cases of an earlier run's --log (same --seed, --examples, "
+                             "--only): whether a fix holds for each")
     args = parser.parse_args(argv)
     global MJ_TARGETS
     MJ_TARGETS = tuple(f for f in args.mj_files.split(",") if f)
@@ -754,7 +763,7 @@ def main(argv=None) -> int:
         for name in names:
             shutil.copytree(package_dir("campaigns") / name, Path(base) / "pristine" / name,
                             ignore=shutil.ignore_patterns(".pbp.lock"))
-        cases = list(range(args.first, args.first + args.cases))
+        cases = list(range(args.first, args.first + args.cases)) if args.again is None else failed_cases(args.again)
         chunk = 25
         jobs = [(args.seed, cases[i:i + chunk], base, names, args.only, args.timeout)
                 for i in range(0, len(cases), chunk)]
