@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Fuzz pbp's boundary: many hostile inputs on the four example campaigns.
+"""Fuzz pbp's boundary: many hostile inputs on the example campaigns.
 
     python scripts/fuzz.py [--cases 10000] [--seed 0] [--jobs 2] [--timeout 10]
-                           [--only player|mj] [--examples manhunt,murder,...] [--show 3]
+                           [--only player|mj|rules] [--examples manhunt,energy-duel,...] [--show 3]
+                           [--log cases.jsonl] [--again cases.jsonl]
 
-Each case copies a fresh example campaign (from a pristine copy in a temporary
-folder), damages one input, and runs `pbp check` then `pbp run --no-commit`
-in-process, with an alarm that turns a hang into a counted failure. Two
-families of cases:
+The examples: the four built-in rulesets (manhunt, murder, skirmish, d100) and
+the six campaigns whose rules are data (manhunt-data, d100-data, energy-duel,
+wizard-duels, investigation-event, village-vote). Each case puts an example
+campaign back as it was (only what the last case changed is copied again),
+damages one input, and runs `pbp check` then `pbp run --no-commit` in-process.
+Three families of cases:
 
 - player files: the next turn's turns/NNN/orders/<handle>.yaml, generated from
   the ruleset's own vocabulary and then damaged (aliases, tags, depth, huge
@@ -17,14 +20,28 @@ families of cases:
 - MJ files: campaign.yaml, world.yaml, characters.yaml, the next turn's gm.yaml
   and the last resolved state.yaml, with a key deleted, a type swapped, a
   wrong reference, a string or list for a mapping, or replaced by a FIFO or a
-  link loop.
+  link loop;
+- rules files (the data campaigns only): rules.yaml, a stranger's, with a key
+  deleted, a type swapped, a formula, dice or message replaced by a hostile one
+  (a power tower, a billion dice, Python, format fields, 200,000 characters),
+  damaged bytes, or replaced by a FIFO, a link loop, a folder, /dev/zero.
+
+A hang is a command past `--timeout` seconds of its own CPU time (the machine
+may be shared: wall time would count other work), or past ten times that in
+wall time (a command blocked without using CPU, as on a FIFO). The cases run in
+a forked child of a worker that has imported pbp and compiled every example's
+templates once, one child for a batch of cases: a crash (a signal) or a hang
+the timers cannot interrupt ends the child and counts against its case, and a
+new child goes on with the next.
 
 A case is counted by the worst outcome of its commands: crash (the process
 killed by a signal, e.g. a segmentation fault), hang, traceback,
-internal error, state changed after a refusal, refusal naming no file, clean
-refusal (exit 1 naming a file), valid (exit 0). Cases are numbered and each
-draws from its own seed, so a run is the same whatever `--jobs`; a failure's
-case number replays it alone with `--first N --cases 1`.
+internal error, state changed after a refusal, refusal naming no file, refusal
+naming another file than the damaged one (a rules case may name the orders
+its rules no longer allow), clean refusal (exit 1 naming a file), valid (exit
+0). Cases are numbered and each draws from its own seed, so a run is the same
+whatever `--jobs`; a failure's case number replays it alone with `--first N
+--cases 1` (with the same `--examples` and `--only`).
 
 Figures (3 December 2026, seed 0, 2 jobs, --timeout 5, on a 2-core machine
 shared with a full test run and other work, load 8 to 10): 975 cases in 27
@@ -78,7 +95,7 @@ LABELS = {"tried": "tried", "clean_refusal": "clean refusals (exit 1 naming a fi
           "state_changed": "state changed after a refusal", "refusal_without_file": "refusals naming no file",
           "wrong_file": "refusals naming another file than the damaged one",
           "other_exit": "other exit codes"}
-NAMES_A_FILE = re.compile(r"(campaign\.yaml|world\.yaml|characters\.yaml|rules\.yaml|turns/\d+/\S*)")
+NAMES_A_FILE = re.compile(r"(campaign\.yaml|secret\.yaml|world\.yaml|characters\.yaml|rules\.yaml|turns/\d+/\S*)")
 
 HOSTILE_TEXTS = ["[url=javascript:alert(1)]clic[/url]", "<script>alert(1)</script>", "https://evil.example/x",
                  "www.evil.example", "**gras** ~~barré~~ ```code```", "[/quote][b]", "&amp; &lt;",
@@ -569,6 +586,8 @@ def damage_case(ex: Example, family: str, rng: random.Random) -> tuple[str, tupl
     note = {"player": player_case, "mj": mj_case, "rules": rules_case}[family](rng, ex)
     damaged = {"player": (ex.orders_rel,), "rules": ("rules.yaml", ex.orders_rel)}.get(family,
                                                                                       (note.split(": ", 1)[0],))
+    if damaged == ("campaign.yaml",):  # the dice secret taken out of campaign.yaml is looked for in secret.yaml
+        damaged += ("secret.yaml",)
     return f"{ex.name}, {note}", damaged
 
 
@@ -701,6 +720,12 @@ def _run_chunk(job: tuple[int, list[int], str, tuple[str, ...], str | None, floa
     return run_cases(seed, cases, names, only, timeout)
 
 
+def failed_cases(log: str) -> list[int]:
+    """The case numbers an earlier run's log counts as failures."""
+    with open(log, encoding="utf-8") as lines:
+        return sorted({record["case"] for record in map(json.loads, lines) if record["outcome"] in FAILURES})
+
+
 def package_dir_of(name: str) -> Path:
     from pbp.render.render import package_dir
 
@@ -721,6 +746,9 @@ def main(argv=None) -> int:
     parser.add_argument("--log", default=None,
                         help="a file each case's outcome is appended to as it is known (JSON lines): a long run "
                              "stopped early still says what it found")
+    parser.add_argument("--again", default=None, metavar="LOG",
+                        help="run again only the failed cases of an earlier run's --log (same --seed, --examples, "
+                             "--only): whether a fix holds for each")
     args = parser.parse_args(argv)
     global MJ_TARGETS
     MJ_TARGETS = tuple(f for f in args.mj_files.split(",") if f)
@@ -735,7 +763,7 @@ def main(argv=None) -> int:
         for name in names:
             shutil.copytree(package_dir("campaigns") / name, Path(base) / "pristine" / name,
                             ignore=shutil.ignore_patterns(".pbp.lock"))
-        cases = list(range(args.first, args.first + args.cases))
+        cases = list(range(args.first, args.first + args.cases)) if args.again is None else failed_cases(args.again)
         chunk = 25
         jobs = [(args.seed, cases[i:i + chunk], base, names, args.only, args.timeout)
                 for i in range(0, len(cases), chunk)]

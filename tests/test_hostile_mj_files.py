@@ -119,3 +119,28 @@ def test_a_stat_kept_in_state_yaml_of_another_kind_is_refused_at_its_line(tmp_pa
     for command in ("check", "run"):
         err = refused(camp, command, *(["--no-commit"] if command == "run" else []))
         assert "turns/003/state.yaml:5: « camp » de « anna » est un texte, pas « -7 »." in err.splitlines(), err
+
+
+def test_a_sheets_stat_of_another_kind_is_refused_at_its_line_in_characters_yaml(tmp_path):
+    """Before the set-up copies it into the state: `camp` is a text."""
+    camp = copy_example("village-vote", tmp_path)
+    sheets = camp / "characters.yaml"
+    sheets.write_text(sheets.read_text().replace("anna: {camp: loups,", "anna: {camp: -7,", 1))
+    err = refused(camp, "check")
+    assert "characters.yaml:2: la caractéristique « camp » prend un texte, pas « -7 »." in err.splitlines(), err
+
+
+@pytest.mark.parametrize("new, said", [
+    ("    states: texte\n", "turns/003/state.yaml:50: les états de « elise » (`states:`) sont une table « état: dernier "
+                          "tour » (un nombre entier, ou null : jusqu'à ce qu'un effet le lève), pas « texte »."),
+    ("    states: {zz: 3}\n", "turns/003/state.yaml:50: « zz » n'est pas un état des règles. Valeurs possibles : protege."),
+])
+def test_a_characters_states_edited_wrong_in_state_yaml_are_refused_at_their_line(tmp_path, new, said):
+    """village-vote's states (`protege`), kept per character as `state: last turn`."""
+    camp = copy_example("village-vote", tmp_path)
+    state = camp / "turns/003/state.yaml"
+    assert "    states: {}\n" in state.read_text()
+    state.write_text(state.read_text().replace("    states: {}\n", new, 1))
+    for command in ("check", "run"):
+        err = refused(camp, command, *(["--no-commit"] if command == "run" else []))
+        assert said in err.splitlines(), err

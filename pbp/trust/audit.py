@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from pbp.base import yamlio
-from pbp.base.errors import InputError, PbpError
+from pbp.base.errors import InputError
 from pbp.base.memtree import MemoryPath, MemoryTree
 from pbp.engine import seal
 from pbp.engine.campaign import CAMPAIGN_FILE, FORMATS, SECRET_FILE

@@ -88,10 +88,11 @@ class DataRuleset(Ruleset):
         return {**super().import_names(state, scenario, player), **places.import_names(self, state, player)}
 
     def validate_state(self, state, scenario):
-        from . import places
+        from . import places, states
 
         return values_missing(self.program, state) + inputs_mistyped(self.program, state) + \
-            places.state_problems(self.program.data, state, scenario.roster)
+            states.state_problems(self.program, state) + places.state_problems(self.program.data, state,
+                                                                               scenario.roster)
 
     # -- turns ---------------------------------------------------------------------------
     def setup(self, scenario, dice, quiet: bool = False):

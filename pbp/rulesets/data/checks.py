@@ -395,4 +395,7 @@ def scenario_problems(rs, scenario) -> list[PbpError]:
                                        valid=known, suggestion=i18n.closest(str(key), known)))
             elif key in program.gauges and (isinstance(value, bool) or not isinstance(value, int)):
                 errors.append(PbpError("data.sheet_not_number", file="characters.yaml", at=(handle, key), key=key))
+            elif key in program.stats and (expected := value_kind_problem(program, "stats", key, value)) is not None:
+                errors.append(PbpError("data.sheet_value_kind", file="characters.yaml", at=(handle, key), key=key,
+                                       expected=expected, value=value))
     return errors

@@ -24,6 +24,32 @@ def held(state: dict, handle: str | None) -> dict:
     return state["characters"][handle].get("states") or {}
 
 
+def state_problems(program, state: dict) -> list:
+    """A state.yaml the MJ edited by hand: each character's `states:` a table of
+    states of the rules, each to its last turn (a whole number, or null: until
+    lifted), else refused at its place."""
+    from pbp.base.errors import PbpError
+
+    known = program.data.get("states") or {}
+    errors = []
+    characters = state.get("characters") if isinstance(state.get("characters"), dict) else {}
+    for handle, me in characters.items():
+        if not isinstance(me, dict) or me.get("states") is None:
+            continue
+        if not isinstance(me["states"], dict):
+            errors.append(PbpError("data.state_states_shape", file="state.yaml", at=("characters", handle, "states"),
+                                   handle=handle, value=me["states"]))
+            continue
+        for ident, last in me["states"].items():
+            if ident not in known:
+                errors.append(PbpError("data.state_unknown_state", file="state.yaml",
+                                       at=("characters", handle, "states", ident), value=ident, valid=list(known)))
+            elif last is not None and (isinstance(last, bool) or not isinstance(last, int)):
+                errors.append(PbpError("data.state_states_shape", file="state.yaml",
+                                       at=("characters", handle, "states", ident), handle=handle, value=last))
+    return errors
+
+
 def blocked(program, state: dict, handle: str) -> str | None:
     """The first state that keeps `handle` from acting (`blocks: true`), else None."""
     for ident in held(state, handle):
