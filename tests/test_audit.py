@@ -91,7 +91,7 @@ def test_the_audit_speaks_english_for_an_english_campaign(played, tmp_path):
     config.write_text(config.read_text() + "lang: en\n")
     r = audit(reveal(played, tmp_path), tmp_path)
     assert r.exit_code == 0
-    assert "Rolls the MJ set by hand (gm.yaml), 1 in all; every other die comes from the secret:\n" \
+    assert "Rolls the GM set by hand (gm.yaml), 1 in all; every other die comes from the secret:\n" \
            "  turn 1, lucy.piece: 1d6 (5) (the secret would have given 1d6 (3))\n" in r.output
     assert r.output.endswith("Verdict: everything matches (3 turns).\n")
 

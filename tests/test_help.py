@@ -105,13 +105,13 @@ def test_a_command_help_in_both_languages(env):
 def test_defaults_ranges_and_arguments_in_french(env):
     env.setenv("PBP_LANG", "fr")
     out = run("simulate", "--help").output
-    assert out.startswith("Utilisation : pbp simulate [OPTIONS] [RULESET_ID]\n")
-    assert "  --games ENTIER        Nombre de parties.  [par défaut : 1000 ; x>=1]\n" in out
-    assert "  --svg FICHIER         Écrit aussi le graphique du chiffre principal dans ce\n" in out
+    assert out.startswith("Utilisation : pbp simulate [OPTIONS] [JEU]\n")
+    assert "  --games ENTIER         Nombre de parties.  [par défaut : 1000 ; x>=1]\n" in out
+    assert "  --svg FICHIER          Écrit aussi le graphique du chiffre principal dans ce\n" in out
     assert run("init", "--help").output.startswith("Utilisation : pbp init [OPTIONS] CHEMIN\n")
     out = " ".join(run("init", "--help").output.split())
     assert "--ruleset TEXTE Le jeu de règles : manhunt, murder, skirmish, d100, data... (ou --rules)." in out
-    assert "--example [NAME] Copie la campagne d'exemple du jeu de règles (ou celle nommée)" in out
+    assert "--example [NOM] Copie la campagne d'exemple du jeu de règles (ou celle nommée)" in out
 
 
 def test_a_ruleset_command_help_in_both_languages(env):

@@ -127,13 +127,17 @@ def test_check_refuses_a_forced_roll_the_die_cannot_give(tmp_path, lang, message
 
 CHECK_INACTIVE = {
     "fr": "Valides (1) : lucy (1 action)\n"
-          "Inactifs (trop de tours sans ordres, ordres par défaut) : bob (Bob), eve (Eve)\n"
+          "Inactifs (sans ordres trop de tours de suite, « nmr: inactive_after » de campaign.yaml) : bob (Bob), "
+          "eve (Eve). Ils jouent leurs ordres par défaut et ne sont plus relancés ; des ordres valides de leur "
+          "part les remettent en jeu.\n"
           "À l'échéance, sans nouvel envoi :\n"
           "  bob (Bob) : rien envoyé — ordres par défaut : aucune action\n"
           "  eve (Eve) : rien envoyé — ordres par défaut : aucune action\n"
           "Tour 3 : tous les ordres attendus sont arrivés et sont valides.\n",
     "en": "Valid (1): lucy (1 action)\n"
-          "Inactive (too many turns without orders, default orders): bob (Bob), eve (Eve)\n"
+          "Inactive (no orders for too many turns in a row, `nmr: inactive_after` in campaign.yaml): bob (Bob), "
+          "eve (Eve). They play their default orders and are no longer chased; valid orders from them bring them "
+          "back.\n"
           "At the deadline, unless something new arrives:\n"
           "  bob (Bob): nothing sent — default orders: no action\n"
           "  eve (Eve): nothing sent — default orders: no action\n"

@@ -496,7 +496,7 @@ def test_a_reserved_handle_is_refused_when_the_campaign_opens(toy_campaign, hand
     with pytest.raises(PbpError) as caught:
         open_campaign(toy_campaign)
     assert caught.value.text("en") == (
-        f"campaign.yaml:5: the handle `{handle}` is reserved (it names the public thread, the MJ or a file of a "
+        f"campaign.yaml:5: the handle `{handle}` is reserved (it names the public thread, the GM or a file of a "
         f"turn's folder): choose another one, e.g. `{handle}_1`. Reserved handles (any case): all, events, gm, mj, "
         "orders, private, public, rolls, state, tous, turn.")
 

@@ -153,12 +153,20 @@ class Context(click.Context):
     formatter_class = Formatter
 
 
+#: a metavar's words, apart from the brackets and dots around them (`[BUNDLE]`, `EXPR...`, `KEY=VALUE`)
+_METAVAR_WORD = Lazy(r"[A-Z][A-Z0-9_ ]*[A-Z0-9]|[A-Z]")
+
+
 def _metavar(ctx: click.Context, metavar: str) -> str:
-    """click's name of a value (TEXT, INTEGER, PATH...) as a word of the language."""
+    """click's name of a value (TEXT, INTEGER, PATH...) and pbp's own (BUNDLE,
+    KEY=VALUE, [NAME]) in words of the language, the brackets and dots kept."""
     from pbp.base import i18n
 
-    key = "click_metavar_" + metavar.lower().replace(" ", "_")
-    return say(ctx, key) if i18n.has(key) else metavar
+    def word(m) -> str:
+        key = "click_metavar_" + m.group(0).lower().replace(" ", "_")
+        return say(ctx, key) if i18n.has(key) else m.group(0)
+
+    return _METAVAR_WORD.sub(word, metavar)
 
 
 def _show_help(ctx: click.Context, param: click.Parameter, value: bool) -> None:

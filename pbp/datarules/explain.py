@@ -140,7 +140,7 @@ WORDS = {
            "header": ["faces", "résultat", "colonnes", "chance"]},
     "en": {"heading": "The rules as pbp understood them", "stats": "Stats", "gauges": "Gauges",
            "tables": "Tables", "checks": "Checks", "actions": "Actions", "turn": "The turn",
-           "inputs": "The MJ's decisions (gm.yaml, orders:)", "end": "End of the game", "default": "default",
+           "inputs": "The GM's decisions (gm.yaml, orders:)", "end": "End of the game", "default": "default",
            "seen": "seen by", "start": "start", "bounds": "from {low} to {high}", "at": "at {value}",
            "below": "below {value}", "above": "above {value}", "every": "every {value}", "once": " (once only)",
            "cost": "cost {value}", "arg": "argument: {value}", "requires": "possible if {value}",
@@ -216,7 +216,7 @@ def sections(rules: RulesFile, lang: str) -> dict:
 
 
 AUDIENCES = {"fr": {"public": "tous", "owner": "le joueur et le MJ", "gm": "le MJ seul"},
-             "en": {"public": "everyone", "owner": "the player and the MJ", "gm": "the MJ alone"}}
+             "en": {"public": "everyone", "owner": "the player and the GM", "gm": "the GM alone"}}
 KINDS = {"fr": {"character": "personnage", "number": "nombre", "text": "texte", "choice": "choix", "bool": "oui/non"},
          "en": {"character": "character", "number": "number", "text": "text", "choice": "choice", "bool": "yes/no"}}
 

@@ -22,7 +22,7 @@ ENGINE = ("turn", "tour", "arg", "argument", "name", "target", "cible", "gm", "m
           "stat", "stats", "carac", "jauge", "jauges", "gauge", "gauges")
 WHY = {
     "engine": ByLang(fr="un nom que pbp donne lui-même (tour, argument, nom du personnage, cible, MJ…)",
-                     en="a name pbp gives itself (turn, argument, character's name, target, MJ…)"),
+                     en="a name pbp gives itself (turn, argument, character's name, target, GM…)"),
     "dunder": ByLang(fr="un nom réservé (deux « _ » au début)", en="a reserved name (two `_` at the start)"),
 }
 

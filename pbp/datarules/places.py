@@ -292,7 +292,7 @@ WORDS = {
            "inventory": "at most {value} items carried", "carried": "carried at the start: {value}",
            "states": {"open": "open", "closed": "closed", "locked": "locked"},
            "seen_by": {"witnesses": "the mover and the characters of both places", "public": "everyone",
-                       "actor": "the mover", "gm": "the MJ alone"},
+                       "actor": "the mover", "gm": "the GM alone"},
            "sights": {"place": "the same place", "adjacent": "the same place and the neighbouring ones"}},
 }
 

@@ -211,7 +211,7 @@ class Campaign(Record):
                                context=context)
         if errors:
             raise ErrorList(errors)
-        scenario = rulesets.Scenario(world, characters, self.roster)
+        scenario = rulesets.Scenario(self.ruleset.world_in(world, self.lang), characters, self.roster)
         problems = self.ruleset.validate_scenario(scenario)
         if problems:
             texts = {"world.yaml": world_text, "characters.yaml": characters_text, CAMPAIGN_FILE: self.text}

@@ -88,14 +88,15 @@ def as_recorded(campaign: Campaign, record: dict, n: int | None = None, renderin
     config.update(render)
     replayed = campaign.replace(config=config, recorded=None if same_files else rules_record.recorded(campaign, n,
                                                                                                         record))
-    _keep_read(campaign, replayed, same_rules and same_files, same_roster)
+    # the ruleset and the world's names are the campaign language's (Ruleset.world_in)
+    _keep_read(campaign, replayed, same_rules and same_files and replayed.lang == campaign.lang, same_roster)
     return replayed
 
 
 def _keep_read(campaign: Campaign, replayed: Campaign, same_rules: bool, same_roster: bool) -> None:
-    """What does not depend on the roster, the rules or the rendering is not read
-    again (the ruleset, when the rules are the same; the scenario, when the
-    roster is too)."""
+    """What does not depend on the roster, the rules or the language is not read
+    again (the ruleset, when the rules and the language are the same; the
+    scenario, when the roster is too)."""
     kept = ("ruleset",) if same_rules else ()
     kept += ("scenario",) if same_roster and same_rules else ()
     for name in kept:

@@ -195,6 +195,12 @@ class Ruleset(ABC):
         return self.rules.get("actions", {})
 
     # -- hooks ---------------------------------------------------------------
+    def world_in(self, world: dict, lang: str) -> dict:
+        """world.yaml as a campaign in `lang` names it: the names the MJ kept from
+        the ruleset's own data (a French example copied into an English campaign)
+        in that language, where the data has them. Default: as written."""
+        return world
+
     def validate_scenario(self, scenario: Scenario) -> list[PbpError]:
         """Consistency errors in world.yaml / characters.yaml (with file names)."""
         return []

@@ -238,7 +238,7 @@ def test_cli_refusals_in_english_list_every_problem(example):
         actions:
           - check: {carac: mental, competence: sens_de_la_force}
           - use: holocron
-    """, "turns/004/orders/kira.yaml:4: `sens_de_la_force` is a passive skill: only the MJ can trigger it",
+    """, "turns/004/orders/kira.yaml:4: `sens_de_la_force` is a passive skill: only the GM can trigger it",
         "turns/004/orders/kira.yaml:5: unknown item `holocron`")
     assert out.count("turns/004/orders/kira.yaml:") == 2
 

@@ -84,7 +84,7 @@ def test_passive_skill_is_for_the_mj():
           - jet: {carac: mental, competence: sixieme_sens}
     """)
     assert e.key == "d100.passive_skill" and e.line == 4
-    assert e.text("en") == ("turns/001/orders/kira.yaml:4: `sixieme_sens` is a passive skill: only the MJ can "
+    assert e.text("en") == ("turns/001/orders/kira.yaml:4: `sixieme_sens` is a passive skill: only the GM can "
                             "trigger it (ask them; they order it in gm.yaml). Drop `competence` or pick an active "
                             "skill. Valid values: sabre, telekinesie, piratage, pilotage, persuasion, discretion.")
 

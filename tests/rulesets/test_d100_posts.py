@@ -167,7 +167,7 @@ def test_the_standing_tells_who_is_in_play():
                         {"name": "Tia Rook", "handle": "tia", "status": "d100.standing_playing"}]
     assert [i18n.t("fr", s["status"]) for s in standing] == [
         "en jeu", "hors de combat (mort ou capturé, selon le MJ)", "en jeu"]
-    assert i18n.t("en", "d100.standing_down") == "out of action (dead or captured, as the MJ tells)"
+    assert i18n.t("en", "d100.standing_down") == "out of action (dead or captured, as the GM tells)"
 
 
 # -- English forms ------------------------------------------------------------------------------

@@ -146,7 +146,7 @@ def test_refusals_in_english(example):
     assert r.exit_code == 1
     assert f"{path}:4: setting a trap needs you alone in the room" in r.output
     assert f"{path}:5: only investigators can `accuser`" in r.output
-    assert f"{path}:6: unknown room `cuisine`" in r.output and "Valid values: Hall d'accueil" in r.output
+    assert f"{path}:6: unknown room `cuisine`" in r.output and "Valid values: Entrance Hall, Central Corridor" in r.output
 
 
 def test_unknown_action_and_bad_room_say_what_is_valid(example):

@@ -383,7 +383,7 @@ def test_an_english_form_shows_english_words_only(tmp_path):
         rest = re.sub(r"\(French id: \w+\)", "", form)
         assert [w for w in FRENCH_IDS if re.search(rf"\b{w}\b", rest)] == []
     form = pbp("orders", "--player", "hugo", cwd=root).output
-    assert "# You are in le Bureau de la direction." in form.splitlines()
+    assert "# You are in the Director's Office." in form.splitlines()
     # French forms stay French
     form = pbp("orders", "--player", "damien", cwd=copy_example("murder", tmp_path / "fr")).output
     assert "#   - hanter: {salle: texte, avertir: joueur}    (en anglais\u00a0: haunt)" in form.splitlines()
@@ -394,9 +394,10 @@ FRENCH_WORDS = FRENCH_IDS + ["tour", "jour", "piège", "fantôme", "fiche", "rô
 
 
 def _mj_words(campaign) -> list[str]:
-    """The MJ's own words, French in the example: its board and its sheets."""
-    words = [name for r in campaign.scenario.world["rooms"].values()
-             for name in (r["name"], r["name"][:1].upper() + r["name"][1:])]
+    """The MJ's own words, French in the example: its board (the names world.yaml
+    wrote too, in the events of the turns played in French) and its sheets."""
+    words = [name for r in campaign.scenario.world["rooms"].values() for written in [r["name"], *r.get("also", [])]
+             for name in (written, written[:1].upper() + written[1:])]
     words += [str(v) for lot in campaign.scenario.characters.values() for sheet in lot.values()
               for v in sheet.values() if isinstance(v, str)]
     return sorted(words, key=len, reverse=True)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from pbp.model.events import GM, Players
 from pbp.model.ruleset import ODDS, SIMULATE, Resolution, Ruleset
 from pbp.rulesets.murder import checks, draw, resolve, rules
-from pbp.rulesets.murder.board import board_of
+from pbp.rulesets.murder.board import board_of, world_in
 
 
 class Murder(Ruleset):
@@ -30,6 +30,9 @@ class Murder(Ruleset):
     capabilities = frozenset({SIMULATE, ODDS})
 
     # -- the MJ's files
+    def world_in(self, world, lang):
+        return world_in(world, lang, self.rules.get("room_names") or {})
+
     def validate_scenario(self, scenario):
         return checks.validate_scenario(self.rules, scenario)
 

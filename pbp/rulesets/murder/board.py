@@ -57,6 +57,9 @@ class Board:
         for room_id, info in self.rooms.items():
             # a name carries its article ("la Serre"): a player may write it without
             self._lookup.setdefault(normalize_id(bare(info.get("name", room_id))), room_id)
+            for other in info.get("also") or ():  # the name world.yaml wrote, when shown in another language
+                self._lookup.setdefault(normalize_id(other), room_id)
+                self._lookup.setdefault(normalize_id(bare(other)), room_id)
 
     @staticmethod
     def _passage(raw):
@@ -133,6 +136,23 @@ class Board:
 
     def connected(self) -> bool:
         return not self.order or len(self._from(self.order[0])) == len(self.order)
+
+
+def world_in(world: dict, lang: str, names: dict) -> dict:
+    """world.yaml with each room named as data.yaml's `room_names` says in `lang`
+    where world.yaml keeps the name the data gives in French (the bundled board,
+    copied into an English campaign); the name as written stays one a player may
+    type (`also`). A room the MJ named themselves keeps its name."""
+    if lang == "fr" or not isinstance(world.get("rooms"), dict):
+        return world
+    rooms = {}
+    for room_id, info in world["rooms"].items():
+        own = info if isinstance(info, dict) else {"name": info}  # `serre: la Serre` is a name too
+        written = own.get("name")
+        known = names.get(written) if isinstance(written, str) else None
+        shown = known.get(lang) if isinstance(known, dict) else None
+        rooms[room_id] = {**own, "name": shown, "also": [written]} if shown else info
+    return {**world, "rooms": rooms}
 
 
 def board_of(scenario) -> Board:
