@@ -117,7 +117,7 @@ def test_a_check_against_a_chance_its_bands_margin_and_else(dungeon):
     text = post(dungeon, 1)
     assert "Esquive de Personnage 1 : 1d100 (60) ≤ 85 : réussite (de justesse)." in text
     assert "Personnage 1 évite le piège (25 de marge)." in text
-    assert "Esquive de Personnage 2 : 1d100 (61) ≤ 60 : échec (de justesse)." in text
+    assert "Esquive de Personnage 2 : 1d100 (61) > 60 : échec (de justesse)." in text
     assert "PV de Personnage 2 : 10 − 6 = 4." in text and "Personnage 2 saigne." in text
     assert "Personnage 2[/b] passe son prochain tour." in text
     # a lost turn: not asked, then back

@@ -24,16 +24,39 @@ def pool_roll(turn, check_id: str, spec: dict, scope):
     return turn.dice.roll(f"{scope.label}.{check_id}", pool_expression(spec, count))
 
 
-def _side(turn, formula, scope, label: str) -> tuple[int, list]:
-    """A side's total and its rolls, labelled `<label>.<d1...>`."""
+def _side(turn, formula, scope, label: str) -> tuple[int, list, list]:
+    """A side's total, its rolls, labelled `<label>.<d1...>`, and its parts as the
+    post shows them (`Formula.pieces`, each dice term with the roll it gave)."""
     values = R.env(formula.names_used, turn.state, turn.data, scope.actor, scope.target, scope.arg, scope.bound)
-    rolls = []
+    rolls, by_term = [], {}
 
     def roll(expression, suffix):
         rolls.append(turn.dice.roll(f"{label}.{suffix}", expression))
+        by_term[suffix] = rolls[-1]
         return rolls[-1].total
 
-    return R.as_number(formula.evaluate(values, roll=roll)), rolls
+    total = R.as_number(formula.evaluate(values, roll=roll))
+    return total, rolls, shown_parts(formula, values, by_term)
+
+
+def shown_parts(formula, values: dict, by_term: dict) -> list[dict]:
+    """A formula's parts for a post: text as written, each name with its value (`force 3`,
+    `cible.force` shown as the target's `force`), each dice term with its roll."""
+    out = []
+    for piece in formula.pieces(values):
+        if "dice" in piece:
+            rolled = by_term.get(piece["dice"])
+            out.append({"rolled": rolled} if rolled is not None else {"text": piece["dice"]})
+        elif "name" in piece:
+            name = piece["name"].split(".", 1)[1] if piece["name"].startswith(_THEIRS) else piece["name"]
+            out.append({"name": name, "value": R.as_number(piece["value"]) if piece["value"] is not None else None})
+        else:
+            out.append(piece)
+    return out
+
+
+#: how a formula names the target's values: the post shows them after the target's name
+_THEIRS = ("cible.", "target.")
 
 
 def exchange(turn, compiled: dict, spec: dict, scope, label: str) -> dict:
@@ -41,13 +64,14 @@ def exchange(turn, compiled: dict, spec: dict, scope, label: str) -> dict:
     rule = ties(spec)
     for attempt in range(1, MOST_REROLLS + 2):
         at = label if attempt == 1 else f"{label}.r{attempt}"
-        mine, my_rolls = _side(turn, compiled["roll"], scope, f"{at}.roll")
-        theirs, their_rolls = _side(turn, compiled["versus"], scope, f"{at}.versus")
+        mine, my_rolls, my_parts = _side(turn, compiled["roll"], scope, f"{at}.roll")
+        theirs, their_rolls, their_parts = _side(turn, compiled["versus"], scope, f"{at}.versus")
         if mine != theirs or rule != "reroll" or attempt > MOST_REROLLS:
             break
     won = mine > theirs or (mine == theirs and rule == "attacker")
     return {"roll": mine, "rolls": my_rolls, "versus": theirs, "versus_rolls": their_rolls, "won": won,
-            "margin": mine - theirs}
+            "margin": mine - theirs, "roll_parts": my_parts, "versus_parts": their_parts,
+            "attempts": attempt}
 
 
 def oppose(turn, effect, scope) -> None:
@@ -73,5 +97,5 @@ def oppose(turn, effect, scope) -> None:
     audience = R.audience(effect.to or R.visibility(spec.get("visibility")), scope.actor, scope.target)
     turn.emit(audience, "opposed", who=scope.actor, target=scope.target, opposed=opposed_id,
               name=R.name_of(spec, opposed_id), exchanges=exchanges, won=won, lost=lost, success=success,
-              roll_formula=str(spec["roll"]), versus_formula=str(spec["versus"]), rounds=rounds)
+              roll_formula=str(spec["roll"]), versus_formula=str(spec["versus"]), rounds=rounds, ties=ties(spec))
     turn.run(effect.then if success else effect.otherwise, scope)

@@ -247,7 +247,7 @@ class Turn:
         before = me["gauges"][gauge_id]
         after = R.clamp(before + amount, spec)
         me["gauges"][gauge_id] = after
-        if not self.out.quiet:
+        if not self.out.quiet and amount:  # a change of nothing is no news (one a bound ate is: it says so)
             audience = R.audience(to or R.visibility(spec.get("visibility")), handle, scope.target)
             self.emit(audience, "gauge", who=handle, gauge=gauge_id, name=R.name_of(spec, gauge_id), before=before,
                       change=amount, after=after, clamped=after != before + amount)

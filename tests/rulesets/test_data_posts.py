@@ -1,0 +1,133 @@
+"""What a data ruleset's posts print, read as a forum player reads them, through the
+real CLI with forced dice, in French and English, BBCode and Markdown: a check's
+comparison true of its numbers, a gauge change that did nothing said as nothing
+(or as what a bound ate), an opposed roll with each side's dice, modifiers and
+total, then who wins by what margin."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbp.base import yamlio
+from tests.helpers import pbp, write
+
+RULES = """\
+titre: L'arène
+caractéristiques:
+  agilite: {nom: Agilité, défaut: 15}
+  force: {nom: Force, défaut: 3}
+jauges:
+  pv: {nom: PV, départ: 10, min: 0, max: 10}
+tests:
+  esquive:
+    nom: Esquive
+    dé: 1d100
+    chance: agilite * 2
+  saut:
+    nom: {fr: Saut, en: Jump}
+    dé: 1d20
+    chance: 12
+    réussite: ">="
+oppositions:
+  bras_de_fer:
+    nom: {fr: Bras de fer, en: Arm wrestling}
+    jet: 1d20 + force
+    adversaire: 1d20 + cible.force
+actions:
+  esquiver:
+    en: dodge
+    effets:
+      - tester: esquive
+        sinon:
+          - ajouter: {pv: -12}
+  sauter:
+    en: jump
+    effets:
+      - tester: saut
+        alors:
+          - ajouter: {pv: 2}
+          - ajouter: {pv: 0}
+  lutter:
+    en: wrestle
+    argument: personnage
+    effets:
+      - opposer: bras_de_fer
+"""
+
+
+def arena(tmp_path, lang: str = "fr", fmt: str = "bbcode", rules: str = RULES):
+    write(tmp_path, "rules.yaml", rules)
+    root = tmp_path / "arene"
+    r = pbp("init", root, "--rules", tmp_path / "rules.yaml", "--no-git")
+    assert r.exit_code == 0, r.output
+    campaign = yamlio.load_file(root / "campaign.yaml")
+    campaign.update(lang=lang, format=fmt)
+    write(root, "campaign.yaml", campaign)
+    write(root, "characters.yaml", {"joueur2": {"force": 1}})
+    assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
+    return root
+
+
+def play(root, given: dict, rolls: dict, turn: int = 1) -> str:
+    """The turn's public post, with the spaces a post holds for French punctuation made plain."""
+    for handle, actions in given.items():
+        write(root, f"turns/{turn:03d}/orders/{handle}.yaml", {"actions": actions})
+    write(root, f"turns/{turn:03d}/gm.yaml", {"rolls": rolls})
+    r = pbp("run", "--no-commit", cwd=root)
+    assert r.exit_code == 0, r.output
+    post = next((root / f"turns/{turn:03d}").glob("public.*")).read_text(encoding="utf-8")
+    return post.replace("\xa0", " ").replace("\u202f", "").replace("\u2060", "")
+
+
+CHECKS = {"joueur1": ["esquiver", "sauter"], "joueur2": ["esquiver", "sauter"]}
+CHECK_ROLLS = {"joueur1.esquiver.esquive": 31, "joueur1.sauter.saut": 8,
+               "joueur2.esquiver.esquive": 30, "joueur2.sauter.saut": 12}
+
+
+def test_a_check_prints_the_comparison_its_numbers_make_true(tmp_path):
+    # agilité 15 × 2 = 30: 31 fails (31 > 30), 30 succeeds (30 ≤ 30); the jump needs 12 or more
+    post = play(arena(tmp_path), CHECKS, CHECK_ROLLS)
+    assert "Esquive de Personnage 1 : 1d100 (31) > 30 : échec." in post
+    assert "Esquive de Personnage 2 : 1d100 (30) ≤ 30 : réussite." in post
+    assert "Saut de Personnage 1 : 1d20 (8) < 12 : échec." in post
+    assert "Saut de Personnage 2 : 1d20 (12) ≥ 12 : réussite." in post
+    assert "(31) ≤" not in post and "(8) ≥" not in post
+
+
+def test_a_check_in_english(tmp_path):
+    post = play(arena(tmp_path, "en"), {"joueur1": ["dodge", "jump"]},
+                {"joueur1.esquiver.esquive": 31, "joueur1.sauter.saut": 13})
+    assert "Esquive of Personnage 1: 1d100 (31) > 30: failure." in post
+    assert "Jump of Personnage 1: 1d20 (13) ≥ 12: success." in post
+
+
+def test_a_gauge_moved_by_nothing_says_nothing_and_a_bound_says_what_it_ate(tmp_path):
+    # Personnage 1: 10 − 12 = −2, held at the minimum 0; Personnage 2: 10 + 2 = 12, capped at 10, then + 0
+    post = play(arena(tmp_path), CHECKS, CHECK_ROLLS)
+    assert "PV de Personnage 1 : 10 − 12 = −2, ramené à 0 (minimum)." in post
+    assert "PV de Personnage 2 : 10 + 2 = 12, plafonné à 10." in post
+    assert post.count("PV de Personnage 2") == 1  # the + 0 that followed: no line
+    assert "+ 0" not in post and "borne atteinte" not in post
+
+
+def test_a_gauge_at_its_bound_in_english(tmp_path):
+    post = play(arena(tmp_path, "en"), CHECKS, CHECK_ROLLS)
+    assert "PV of Personnage 1: 10 − 12 = −2, floored at 0." in post
+    assert "PV of Personnage 2: 10 + 2 = 12, capped at 10." in post
+    assert "+ 0" not in post
+
+
+def test_an_opposed_roll_prints_each_side_then_the_winner_and_margin(tmp_path):
+    # 1d20 12 + force 3 = 15 against 1d20 9 + force 1 = 10: Personnage 1 by 5
+    post = play(arena(tmp_path), {"joueur1": [{"lutter": "joueur2"}]},
+                {"joueur1.lutter.bras_de_fer.roll.d1": 12, "joueur1.lutter.bras_de_fer.versus.d1": 9})
+    assert "Bras de fer : [b]Personnage 1[/b] contre Personnage 2 : 1d20 (12) + force 3 = 15 contre " \
+           "1d20 (9) + force 1 = 10 : Personnage 1 l'emporte de 5." in post
+
+
+def test_an_opposed_roll_the_target_wins_in_english_markdown(tmp_path):
+    # 4 + 3 = 7 against 17 + 1 = 18: the target wins by 11
+    post = play(arena(tmp_path, "en", "markdown"), {"joueur1": [{"wrestle": "joueur2"}]},
+                {"joueur1.lutter.bras_de_fer.roll.d1": 4, "joueur1.lutter.bras_de_fer.versus.d1": 17})
+    assert "- Arm wrestling: **Personnage 1** against Personnage 2: 1d20 (4) + force 3 = 7 against " \
+           "1d20 (17) + force 1 = 18: Personnage 2 wins by 11." in post
