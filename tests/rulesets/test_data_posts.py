@@ -63,7 +63,8 @@ def arena(tmp_path, lang: str = "fr", fmt: str = "bbcode", rules: str = RULES):
     campaign = yamlio.load_file(root / "campaign.yaml")
     campaign.update(lang=lang, format=fmt)
     write(root, "campaign.yaml", campaign)
-    write(root, "characters.yaml", {"joueur2": {"force": 1}})
+    if rules == RULES:
+        write(root, "characters.yaml", {"joueur2": {"force": 1}})
     assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
     return root
 
@@ -131,3 +132,48 @@ def test_an_opposed_roll_the_target_wins_in_english_markdown(tmp_path):
                 {"joueur1.lutter.bras_de_fer.roll.d1": 4, "joueur1.lutter.bras_de_fer.versus.d1": 17})
     assert "- Arm wrestling: **Personnage 1** against Personnage 2: 1d20 (4) + force 3 = 7 against " \
            "1d20 (17) + force 1 = 18: Personnage 2 wins by 11." in post
+
+
+VILLAGE = """\
+caractéristiques:
+  camp: {type: texte, défaut: village}
+calendrier:
+  phases: [{fr: jour, en: day}, {fr: nuit, en: night}]
+votes:
+  bucher:
+    nom: {fr: Le bûcher, en: The stake}
+    effets:
+      - hors_jeu: true
+actions:
+  accuser:
+    en: accuse
+    nom: {fr: Accuser, en: Accuse}
+    argument: personnage
+    effets:
+      - voter: bucher
+  attendre:
+    en: wait
+    effets: []
+"""
+
+
+def test_a_public_ballot_is_said_once_with_its_action(tmp_path):
+    root = arena(tmp_path, rules=VILLAGE)
+    post = play(root, {"joueur1": [{"accuser": "joueur2"}], "joueur2": [{"accuser": "joueur1"}]}, {})
+    assert "[*][b]Personnage 1[/b] : Accuser → Personnage 2 (vote : Le bûcher)." in post
+    assert post.count("Personnage 1[/b] :") == 1 and "vote (Le bûcher)" not in post
+
+
+def test_the_calendar_line_names_the_day_and_the_phase(tmp_path):
+    root = arena(tmp_path, rules=VILLAGE)
+    post = play(root, {"joueur1": ["attendre"]}, {})
+    assert "[*]Jour 1, phase « jour »." in post
+    post = play(root, {"joueur1": ["attendre"]}, {}, turn=2)
+    assert "[*]Jour 1, phase « nuit »." in post and "— tour 2" in post
+
+
+def test_the_calendar_and_a_ballot_in_english(tmp_path):
+    root = arena(tmp_path, "en", rules=VILLAGE)
+    post = play(root, {"joueur1": [{"accuse": "joueur2"}]}, {})
+    assert "[*]Day 1, phase “day”." in post
+    assert "[*][b]Personnage 1[/b]: Accuse → Personnage 2 (vote: The stake)." in post
