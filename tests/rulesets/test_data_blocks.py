@@ -205,4 +205,4 @@ def test_an_opposed_roll_written_in_a_formula_shows_its_dice(tmp_path):
     chars = play(root, 1, {"joueur1": [{"lutter": "joueur2"}]},
                  {"rolls": {"joueur1.lutter.d1": 12, "joueur1.lutter.d2": 10}})
     assert chars["joueur1"]["gauges"]["pv"] == 9 and chars["joueur2"]["gauges"]["pv"] == 10
-    assert "Dés de Personnage 1 : 1d20 (12), 1d20 (10) → 1d20 + force > 1d20 + cible.force = faux." in post(root, 1)
+    assert "Dés de Personnage 1 : 1d20 (12) + force 3 > 1d20 (10) + cible.force 5 → faux." in post(root, 1)

@@ -82,7 +82,7 @@ def test_initiative_every_turn_ties_in_roster_order_and_groups(night):
     state = play(night, 1, {"joueur1": ["veiller"], "joueur2": ["veiller"], "joueur3": ["veiller"]},
                  {"joueur1.initiative.d1": 5, "joueur2.initiative.d1": 3, "joueur3.initiative.d1": 20})
     text = post(night, 1)
-    assert "Dés de Personnage 1 : 1d20 (5) → 1d20 + agilite = 15." in text
+    assert "Dés de Personnage 1 : 1d20 (5) + agilite 10 = 15." in text
     assert "Ordre de jeu : Personnage 1 (15), Personnage 2 (15), Personnage 3 (50)." in text
     assert text.index("Personnage 1 veille") < text.index("Personnage 2 veille") < text.index("Personnage 3 veille")
     assert "_resolving" not in state

@@ -63,7 +63,7 @@ def arena(tmp_path, lang: str = "fr", fmt: str = "bbcode", rules: str = RULES):
     campaign = yamlio.load_file(root / "campaign.yaml")
     campaign.update(lang=lang, format=fmt)
     write(root, "campaign.yaml", campaign)
-    if rules == RULES:
+    if "force:" in rules:
         write(root, "characters.yaml", {"joueur2": {"force": 1}})
     assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
     return root
@@ -177,3 +177,108 @@ def test_the_calendar_and_a_ballot_in_english(tmp_path):
     post = play(root, {"joueur1": [{"accuse": "joueur2"}]}, {})
     assert "[*]Day 1, phase “day”." in post
     assert "[*][b]Personnage 1[/b]: Accuse → Personnage 2 (vote: The stake)." in post
+
+
+RICH = RULES + """\
+  fouiller:
+    en: search
+    effets:
+      - tirer: butin
+      - tester: assaut
+      - dire: {fr: "{name} souffle.", en: "{name} breathes."}
+  charger:
+    en: charge
+    argument: personnage
+    effets:
+      - opposer: duel
+      - si: 1d20 + force > 1d20 + cible.force
+        alors:
+          - ajouter: {pv: -(1d6 + 2)}
+            sur: cible
+      - infliger: sonne
+        sur: cible
+      - perd_un_tour: 1
+tables:
+  butin:
+    nom: {fr: Butin, en: Loot}
+    dé: 2d6
+    lignes:
+      - {jet: 2-7, texte: {fr: "rien (ou presque)", en: "nothing (or almost)"}}
+      - {jet: 8-12, texte: {fr: "une dague", en: "a dagger"}, table: qualite}
+  qualite:
+    dé: 1d4
+    lignes:
+      - {jet: 1-2, texte: {fr: "rouillée", en: "rusty"}}
+      - {jet: 3-4, texte: {fr: "fine", en: "fine"}}
+états:
+  sonne:
+    nom: {fr: Sonné, en: Dazed}
+    durée: 1
+"""
+RICH = RICH.replace("oppositions:\n", "oppositions:\n  duel:\n    jet: 2d6 + force\n    adversaire: 2d6\n"
+                    "    égalité: relance\n    manches: 3\n")
+RICH = RICH.replace("tests:\n", "tests:\n  assaut:\n    réserve: {dés: force, côtés: 6, réussite: 5}\n"
+                    "    chance: 2\n    réussite: \">=\"\n")
+
+#: a roll of every kind, each total 8 where the rules allow it (the stray parenthesis of "= 8)")
+RICH_ROLLS = {"joueur1.fouiller.butin": [3, 5], "joueur1.fouiller.butin.qualite": 4,
+              "joueur1.fouiller.assaut": [5, 2, 6],
+              "joueur2.charger.duel.1.roll.d1": [4, 4], "joueur2.charger.duel.1.versus.d1": [5, 5],
+              "joueur2.charger.duel.2.roll.d1": [2, 6], "joueur2.charger.duel.2.versus.d1": [6, 6],
+              "joueur2.charger.d1": 8, "joueur2.charger.d2": 3, "joueur2.charger.d3": 6}
+
+
+def _text_of(line: str) -> str:
+    """A post's line without its markup: BBCode tags, Markdown's list marks, bold and escapes."""
+    import re
+
+    line = re.sub(r"\[/?(?:b|i|u|s|list|\*|size|color|quote)(?:=[^\]]*)?\]", "", line)
+    return re.sub(r"\\(.)", r"\1", line.replace("**", "").removeprefix("- "))
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+@pytest.mark.parametrize("fmt", ["bbcode", "markdown"])
+def test_every_number_line_has_balanced_sensible_punctuation(tmp_path, lang, fmt):
+    root = arena(tmp_path, lang, fmt, RICH)
+    play(root, {"joueur1": ["fouiller"], "joueur2": [{"charger": "joueur1"}]}, RICH_ROLLS)
+    folder = root / "turns/001"
+    texts = [p.read_text(encoding="utf-8") for p in [*folder.glob("public.*"), *folder.glob("gm.*"),
+                                                       *folder.glob("private/*")]]
+    lines = [_text_of(x) for text in texts for x in text.replace("\xa0", " ").splitlines()
+             if x.startswith(("[*]", "- "))]
+    assert len(lines) > 15
+    for line in lines:
+        opened = 0
+        for c in line:
+            opened += {"(": 1, ")": -1}.get(c, 0)
+            assert opened >= 0, line
+        assert opened == 0, line
+        for wrong in (" )", "( ", "()", "..", " .", " ,", ",,", "= )", ": :", "::"):
+            assert wrong not in line, (wrong, line)
+    text = "\n".join(lines)
+    # the rolls whose total is 8, each with its parts and its parentheses closed
+    assert "2d6 (3+5 = 8)" in text and "1d20 (8) + force 1" in text
+    assert "2d6 (4+4 = 8) + force 1 = 9" in text  # the duel's first exchange (Personnage 2 has force 1)
+    # a table chained to a sub-table: both rolls, each row's own text
+    assert ("Butin de Personnage 1 : 2d6 (3+5 = 8) → une dague ; qualite : 1d4 (4) → fine." if lang == "fr" else
+            "Loot of Personnage 1: 2d6 (3+5 = 8) → a dagger; qualite: 1d4 (4) → fine.") in text
+
+
+def test_a_secret_value_in_a_public_dice_line_shows_its_name_alone(tmp_path):
+    rules = RULES.replace("  force: {nom: Force, défaut: 3}\n",
+                          "  force: {nom: Force, défaut: 3}\n  ruse: {défaut: 17, visibilité: propriétaire}\n")
+    rules += "  bluffer:\n    effets:\n      - si: 1d20 + ruse > 20\n        alors:\n          - dire: ça passe\n"
+    root = arena(tmp_path, rules=rules)
+    post = play(root, {"joueur1": ["bluffer"]}, {"joueur1.bluffer.d1": 4})
+    # 4 + 17 = 21 > 20: the thread sees the roll and the outcome, never the secret 17
+    assert "Dés de Personnage 1 : 1d20 (4) + ruse > 20 → vrai." in post and "17" not in post
+    gm = (root / "turns/001/gm.bbcode").read_text(encoding="utf-8")
+    assert "1d20 (4) + ruse > 20 → vrai." in gm.replace("\xa0", " ")  # the same event, in the MJ's report too
+
+
+def test_odds_versus_gives_the_exact_fraction_and_its_percentage():
+    # by hand, 1d6 against 1d4: P(a > b) = (5 + 4 + 3 + 2) / 24 = 7/12, a tie 4/24 = 1/6, below 6/24 = 1/4
+    r = pbp("odds", "1d6", "--vs", "1d4")
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[2:] == ["1d6 > 1d4  7/12 (58.3 %)", "égalité    1/6 (16.7 %)",
+                                         "1d6 < 1d4  1/4 (25.0 %)"]

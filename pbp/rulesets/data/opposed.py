@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pbp.datarules.opposed import MOST_REROLLS, pool_expression, ties
 
-from . import rules as R
+from . import parts, rules as R
 from .values import whole
 
 
@@ -24,7 +24,7 @@ def pool_roll(turn, check_id: str, spec: dict, scope):
     return turn.dice.roll(f"{scope.label}.{check_id}", pool_expression(spec, count))
 
 
-def _side(turn, formula, scope, label: str) -> tuple[int, list, list]:
+def _side(turn, formula, scope, label: str, audience) -> tuple[int, list, list]:
     """A side's total, its rolls, labelled `<label>.<d1...>`, and its parts as the
     post shows them (`Formula.pieces`, each dice term with the roll it gave)."""
     values = R.env(formula.names_used, turn.state, turn.data, scope.actor, scope.target, scope.arg, scope.bound)
@@ -36,36 +36,18 @@ def _side(turn, formula, scope, label: str) -> tuple[int, list, list]:
         return rolls[-1].total
 
     total = R.as_number(formula.evaluate(values, roll=roll))
-    return total, rolls, shown_parts(formula, values, by_term)
+    return total, rolls, parts.shown(turn, formula, values, by_term, audience, scope)
 
 
-def shown_parts(formula, values: dict, by_term: dict) -> list[dict]:
-    """A formula's parts for a post: text as written, each name with its value (`force 3`,
-    `cible.force` shown as the target's `force`), each dice term with its roll."""
-    out = []
-    for piece in formula.pieces(values):
-        if "dice" in piece:
-            rolled = by_term.get(piece["dice"])
-            out.append({"rolled": rolled} if rolled is not None else {"text": piece["dice"]})
-        elif "name" in piece:
-            name = piece["name"].split(".", 1)[1] if piece["name"].startswith(_THEIRS) else piece["name"]
-            out.append({"name": name, "value": R.as_number(piece["value"]) if piece["value"] is not None else None})
-        else:
-            out.append(piece)
-    return out
 
 
-#: how a formula names the target's values: the post shows them after the target's name
-_THEIRS = ("cible.", "target.")
-
-
-def exchange(turn, compiled: dict, spec: dict, scope, label: str) -> dict:
+def exchange(turn, compiled: dict, spec: dict, scope, label: str, audience) -> dict:
     """One exchange: both sides rolled (again on a tie, by the rule), who took it."""
     rule = ties(spec)
     for attempt in range(1, MOST_REROLLS + 2):
         at = label if attempt == 1 else f"{label}.r{attempt}"
-        mine, my_rolls, my_parts = _side(turn, compiled["roll"], scope, f"{at}.roll")
-        theirs, their_rolls, their_parts = _side(turn, compiled["versus"], scope, f"{at}.versus")
+        mine, my_rolls, my_parts = _side(turn, compiled["roll"], scope, f"{at}.roll", audience)
+        theirs, their_rolls, their_parts = _side(turn, compiled["versus"], scope, f"{at}.versus", audience)
         if mine != theirs or rule != "reroll" or attempt > MOST_REROLLS:
             break
     won = mine > theirs or (mine == theirs and rule == "attacker")
@@ -82,9 +64,10 @@ def oppose(turn, effect, scope) -> None:
     rounds = spec.get("rounds", 1)
     needed = rounds // 2 + 1
     exchanges, won, lost = [], 0, 0
+    audience = R.audience(effect.to or R.visibility(spec.get("visibility")), scope.actor, scope.target)
     for n in range(1, rounds + 1):
         label = f"{scope.label}.{opposed_id}" + (f".{n}" if rounds > 1 else "")
-        result = exchange(turn, compiled, spec, scope, label)
+        result = exchange(turn, compiled, spec, scope, label, audience)
         exchanges.append(result)
         won, lost = won + result["won"], lost + (not result["won"])
         if won >= needed or lost >= needed:
@@ -94,7 +77,6 @@ def oppose(turn, effect, scope) -> None:
     name = effect.as_name or opposed_id
     scope.bound.update({name: success, f"{name}.margin": last["margin"], f"{name}.roll": last["roll"],
                         f"{name}.versus": last["versus"], f"{name}.won": won, f"{name}.lost": lost})
-    audience = R.audience(effect.to or R.visibility(spec.get("visibility")), scope.actor, scope.target)
     turn.emit(audience, "opposed", who=scope.actor, target=scope.target, opposed=opposed_id,
               name=R.name_of(spec, opposed_id), exchanges=exchanges, won=won, lost=lost, success=success,
               roll_formula=str(spec["roll"]), versus_formula=str(spec["versus"]), rounds=rounds, ties=ties(spec))

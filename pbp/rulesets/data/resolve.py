@@ -16,7 +16,7 @@ import math
 from pbp.base.errors import PbpError
 from pbp.model import events as ev
 
-from . import absence, fields, input_effects, opposed, phases, places, rules as R, states, votes
+from . import absence, fields, input_effects, opposed, parts, phases, places, rules as R, states, votes
 from .values import RESOLVING, calendar_value
 
 
@@ -193,25 +193,11 @@ class Turn:
             getattr(self, "do_" + effect.verb)(effect, scope)
 
     def evaluate(self, formula, scope, to=None):
-        """A formula's value where it stands. Dice it rolls (`1d20 + force`) are
-        labelled `<scope's label>.<d1, d2...>` and shown with the formula and its
-        value (to `to`, else the thread), every number with its parts."""
+        """A formula's value where it stands; the dice it rolls are shown with it (parts.py)."""
         values = R.env(formula.names_used, self.state, self.data, scope.actor, scope.target, scope.arg, scope.bound)
         if not formula.dice_terms:
             return formula.evaluate(values)
-        rolls = []
-
-        def roll(expression, suffix):
-            rolls.append(self.dice.roll(f"{scope.label}.{suffix}", expression))
-            return rolls[-1].total
-
-        result = formula.evaluate(values, roll=roll)
-        if not rolls:  # its dice were in a branch not taken (si(...)): nothing rolled, nothing to show
-            return result
-        shown = R.as_number(result)
-        self.emit(R.audience(to, scope.actor, scope.target), "dice", who=scope.actor, rolls=rolls,
-                  formula=formula.source, value=shown)
-        return result
+        return parts.rolled(self, formula, values, scope, to)
 
     def who(self, effect, scope) -> list[str]:
         on = effect.on
@@ -273,24 +259,33 @@ class Turn:
 
     def do_roll(self, effect, scope) -> None:
         table_id = effect.value
-        roll, row = self.roll_table(table_id, f"{scope.label}.{table_id}")
+        chain = None if self.out.quiet else []  # each table rolled, its own row's text (a post's parts)
+        roll, row = self.roll_table(table_id, f"{scope.label}.{table_id}", chain=chain)
         scope.bind_row(effect.as_name, roll.total, row)
+        if chain is None:
+            return
         spec = self.program.tables[table_id]
         audience = R.audience(effect.to or R.visibility(spec.get("visibility")), scope.actor, scope.target)
         columns = {k: v for k, v in row.items() if k not in ("roll", "weight", "table", "text")}
+        said = scope.values(self)
+        subs = [{"table": c["table"], "name": c["name"], "roll": c["roll"], "text": R.filled(R.words(c["text"]), said)}
+                for c in chain[1:]]
         self.emit(audience, "table", who=scope.actor, table=table_id, name=R.name_of(spec, table_id), roll=roll,
-                  text=R.filled(R.words(row.get("text")), scope.values(self)), columns=columns)
+                  text=R.filled(R.words(chain[0]["text"]), said), columns=columns, chain=subs)
 
-    def roll_table(self, table_id: str, label: str, depth: int = 0):
-        """The row a table's die gives (a sub-table's row, chained): (Roll, row)."""
+    def roll_table(self, table_id: str, label: str, depth: int = 0, chain: list | None = None):
+        """The row a table's die gives (a sub-table's row, chained): (Roll, row). `chain`,
+        when given, gets each table rolled with its roll and its own row's text, in order."""
         from pbp.datarules.lint import rows_by_face, table_dice
 
         spec = self.program.tables[table_id]
         roll = self.dice.roll(label, table_dice(spec))
         index = next(i for low, high, i in rows_by_face(spec) if low <= roll.total <= high)
         row = spec["rows"][index]
+        if chain is not None:
+            chain.append({"table": table_id, "name": R.name_of(spec, table_id), "roll": roll, "text": row.get("text")})
         if row.get("table") and depth < 10:
-            _, sub = self.roll_table(row["table"], f"{label}.{row['table']}", depth + 1)
+            _, sub = self.roll_table(row["table"], f"{label}.{row['table']}", depth + 1, chain)
             row = {**row, **{k: v for k, v in sub.items() if k not in ("roll", "weight")}}
             row.pop("table", None)
         return roll, row
