@@ -282,3 +282,46 @@ def test_odds_versus_gives_the_exact_fraction_and_its_percentage():
     assert r.exit_code == 0, r.output
     assert r.output.splitlines()[2:] == ["1d6 > 1d4  7/12 (58.3 %)", "égalité    1/6 (16.7 %)",
                                          "1d6 < 1d4  1/4 (25.0 %)"]
+
+
+IMPORT = """\
+actions:
+  fouiller_cacher:
+    en: search_hide
+    nom: {fr: Fouiller et cacher, en: Search and hide}
+    effets: []
+  fouiller:
+    en: search
+    nom: {fr: Fouiller, en: Search}
+    effets: []
+  cacher:
+    en: hide
+    nom: {fr: Cacher, en: Hide}
+    effets: []
+  attendre:
+    en: wait
+    nom: {fr: Attendre, en: Wait}
+    effets: []
+par_tour: {nombre: 3}
+"""
+
+
+@pytest.mark.parametrize("message, actions", [
+    ("Je vais Fouiller et cacher, puis attendre.", ["fouiller_cacher", "attendre"]),
+    ("je veux fouiller et cacher la lettre", ["fouiller_cacher"]),
+    ("Fouiller puis cacher", ["fouiller", "cacher"]),  # no declared name holds these words: two orders
+])
+def test_orders_import_reads_a_declared_name_holding_et_whole(tmp_path, message, actions):
+    root = arena(tmp_path, rules=IMPORT)
+    (tmp_path / "message.txt").write_text(message, encoding="utf-8")
+    r = pbp("orders", "import", tmp_path / "message.txt", "--player", "joueur1", "--write", cwd=root)
+    assert r.exit_code == 0, r.output
+    assert yamlio.load_file(root / "turns/001/orders/joueur1.yaml")["actions"] == actions
+
+
+def test_orders_import_reads_an_english_name_holding_and_whole(tmp_path):
+    root = arena(tmp_path, "en", rules=IMPORT)
+    (tmp_path / "message.txt").write_text("I search and hide the letter, then wait.", encoding="utf-8")
+    r = pbp("orders", "import", tmp_path / "message.txt", "--player", "joueur1", "--write", cwd=root)
+    assert r.exit_code == 0, r.output
+    assert yamlio.load_file(root / "turns/001/orders/joueur1.yaml")["actions"] == ["search_hide", "wait"]
