@@ -6,10 +6,12 @@ total, then who wins by what margin."""
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from pbp.base import yamlio
-from tests.helpers import pbp, write
+from tests.helpers import pbp, unsealed, write
 
 RULES = """\
 titre: L'arène
@@ -271,7 +273,7 @@ def test_a_secret_value_in_a_public_dice_line_shows_its_name_alone(tmp_path):
     root = arena(tmp_path, rules=rules)
     post = play(root, {"joueur1": ["bluffer"]}, {"joueur1.bluffer.d1": 4})
     # 4 + 17 = 21 > 20: the thread sees the roll and the outcome, never the secret 17
-    assert "Dés de Personnage 1 : 1d20 (4) + ruse > 20 → vrai." in post and "17" not in post
+    assert "Dés de Personnage 1 : 1d20 (4) + ruse > 20 → vrai." in post and "17" not in unsealed(post)
     gm = (root / "turns/001/gm.bbcode").read_text(encoding="utf-8")
     assert "1d20 (4) + ruse > 20 → vrai." in gm.replace("\xa0", " ")  # the same event, in the MJ's report too
 
@@ -325,3 +327,80 @@ def test_orders_import_reads_an_english_name_holding_and_whole(tmp_path):
     r = pbp("orders", "import", tmp_path / "message.txt", "--player", "joueur1", "--write", cwd=root)
     assert r.exit_code == 0, r.output
     assert yamlio.load_file(root / "turns/001/orders/joueur1.yaml")["actions"] == ["search_hide", "wait"]
+
+
+SCORE = """\
+jauges:
+  gloire: {nom: Gloire, départ: 0}
+  secret: {départ: 0, visibilité: mj}
+actions:
+  briller:
+    en: shine
+    argument: {type: nombre, min: 0, max: 10}
+    effets:
+      - ajouter: {gloire: arg}
+  tomber:
+    en: fall
+    effets:
+      - hors_jeu: true
+fin:
+  tours_max: 1
+  classement: gloire
+"""
+SHINE = {"joueur1": [{"briller": 5}], "joueur2": [{"briller": 7}], "joueur3": [{"briller": 7}, "tomber"],
+         "joueur4": [{"briller": 7}]}
+
+
+def scored(tmp_path, lang="fr", rules=SCORE):
+    root = arena(tmp_path, lang, rules=rules)
+    campaign = yamlio.load_file(root / "campaign.yaml")
+    campaign["players"] = {"joueur1": "Anna", "joueur2": "Bruno", "joueur3": "Chloé", "joueur4": "Denis"}
+    write(root, "campaign.yaml", campaign)
+    shutil.rmtree(root / "turns")  # set up again with four players
+    assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
+    return root
+
+
+def test_the_final_post_ranks_by_score_and_names_the_winners(tmp_path):
+    # Bruno and Denis 7, Anna 5, Chloé 7 but out of play: ranked after those in play
+    root = scored(tmp_path)
+    post = play(root, SHINE, {})
+    assert "[*]Classement : 1. Bruno (7 points), 1. Denis (7 points), 3. Anna (5 points), " \
+           "4. Chloé (7 points, hors jeu)." in post
+    assert "[*]Fin de la partie : Bruno, Denis l'emportent." in post
+    state = yamlio.load_file(root / "turns/001/state.yaml")
+    assert state["over"] and state["winners"] == ["joueur2", "joueur4"]
+
+
+def test_the_ranking_in_english(tmp_path):
+    post = play(scored(tmp_path, "en"), {**SHINE, "joueur4": [{"shine": 0}]}, {})
+    assert "[*]Ranking: 1. Bruno (7 points), 2. Anna (5 points), 3. Denis (0 points), 4. Chloé (7 points, out)." in post
+    assert "[*]The game is over: Bruno wins." in post
+
+
+def test_a_score_reading_a_secret_is_ranked_for_the_mj_alone(tmp_path):
+    root = scored(tmp_path, rules=SCORE.replace("classement: gloire", "classement: gloire + secret"))
+    post = play(root, SHINE, {})
+    assert "Classement" not in post and "[*]Fin de la partie : Bruno, Denis l'emportent." in post
+    gm = (root / "turns/001/gm.bbcode").read_text(encoding="utf-8").replace("\xa0", " ")
+    assert "Classement : 1. Bruno (7 points), 1. Denis (7 points)" in gm
+
+
+def test_rules_explain_and_check_say_the_score(tmp_path):
+    root = scored(tmp_path)
+    assert "les gagnants : le meilleur score, gloire" in pbp("rules", "explain", cwd=root).output.replace("\xa0", " ")
+    write(tmp_path, "bad.yaml", SCORE.replace("classement: gloire", "classement: glorie"))
+    r = pbp("rules", "check", tmp_path / "bad.yaml")
+    assert r.exit_code == 1 and "bad.yaml:16" in r.output and "glorie" in r.output
+
+
+@pytest.mark.parametrize("heading", ["### Classement et gagnants au score", "### Ranking and winners by score"])
+def test_the_reference_example_of_the_score_is_valid_rules(heading):
+    from pbp.datarules import load
+    from tests.helpers import REPO
+
+    text = (REPO / "docs" / "rules-format.md").read_text(encoding="utf-8")
+    section = text[text.index(heading):]
+    start = section.index("```yaml\n") + 8
+    rules = load.parse(section[start:section.index("```\n", start)] + "actions:\n  attendre:\n    effets: []\n")
+    assert rules.program.score is not None

@@ -16,7 +16,7 @@ import math
 from pbp.base.errors import PbpError
 from pbp.model import events as ev
 
-from . import absence, fields, input_effects, opposed, parts, phases, places, rules as R, states, votes
+from . import absence, fields, input_effects, opposed, parts, phases, places, rules as R, scores, states, votes
 from .values import RESOLVING, calendar_value
 
 
@@ -381,9 +381,10 @@ class Turn:
 
             over = not any(can_act(self.rs, state, self.scenario, h) for h in self.rs.players_to_play(state,
                                                                                                    self.scenario))
-        if over:
-            state["over"], state["winners"] = True, left
-            self.out.public("end", winners=left, draw=not left)
+        if over:  # the characters still in play win, or the best score (`end: score:`, scores.py)
+            winners = scores.ranked(self) if self.program.score is not None else left
+            state["over"], state["winners"] = True, winners
+            self.out.public("end", winners=winners, draw=not winners)
 
     def emit(self, audience, kind: str, **data) -> None:
         if audience is ev.PUBLIC:
