@@ -91,18 +91,18 @@ def test_the_hand_computed_turns_come_out_exact(event, tmp_path):
 
 @pytest.mark.parametrize("event, rule, chance, expected", [
     # Survie 40 + 10: 50 faces of 100 succeed (the criticals 1-5 and 96-100 change nothing)
-    ("ile", "data.chasse", 50, "success  1/2 (50.0 %)"),
+    ("ile", "data.chasse", 50, "success 1/2 (50.0 %)"),
     # Survie 90 + 10 = 100: every face but the critical failures 96-100
-    ("ile", "data.chasse", 100, "success  19/20 (95.0 %)"),
+    ("ile", "data.chasse", 100, "success 19/20 (95.0 %)"),
     # Force 2: the die must make 13 or more, 8 faces of 20
-    ("arene", "data.foule", 13, "success  2/5 (40.0 %)"),
+    ("arene", "data.foule", 13, "success 2/5 (40.0 %)"),
 ])
 def test_exact_odds_of_each_events_check(event, rule, chance, expected, tmp_path):
     camp = tmp_path / event
     assert pbp("init", camp, "--rules", EVENTS / event / "rules.yaml").exit_code == 0
     r = pbp("odds", "--rule", rule, "--set", f"target={chance}", cwd=camp)
     assert r.exit_code == 0, r.output
-    assert expected in r.output.replace("\u00a0", " ").splitlines()
+    assert expected in [" ".join(line.split()) for line in r.output.replace("\u00a0", " ").splitlines()]
 
 
 def test_a_result_rolled_on_two_tables_reads_0_for_a_column_only_one_has(tmp_path):

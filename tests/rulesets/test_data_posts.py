@@ -404,3 +404,25 @@ def test_the_reference_example_of_the_score_is_valid_rules(heading):
     start = section.index("```yaml\n") + 8
     rules = load.parse(section[start:section.index("```\n", start)] + "actions:\n  attendre:\n    effets: []\n")
     assert rules.program.score is not None
+
+
+def test_odds_of_a_bundled_check_give_its_criticals(tmp_path):
+    """By hand, d100-data's check at 97: 1d100, each face 1/100; 1-5 a critical success (5/100 =
+    1/20), 96-100 a critical failure (1/20, 96 and 97 included though ≤ 97); 95 faces succeed."""
+    from tests.helpers import copy_example
+
+    r = pbp("odds", "--rule", "data.d100", "--set", "target=97", cwd=copy_example("d100-data", tmp_path))
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[2:] == ["success           19/20 (95.0 %)", "failure           1/20 (5.0 %)",
+                                         "critical success  1/20 (5.0 %)", "critical failure  1/20 (5.0 %)"]
+
+
+def test_odds_of_a_check_give_each_band(tmp_path):
+    # 1d100 ≤ 30: 30 faces; bands 1-10 (10/100 = 1/10) and 11-100 (90/100 = 9/10)
+    rules = RULES.replace("    chance: agilite * 2\n", "    chance: agilite * 2\n    paliers:\n"
+                          "      - {jet: 1-10, texte: net}\n      - {jet: 11-100, texte: juste}\n")
+    root = arena(tmp_path, rules=rules)
+    r = pbp("odds", "--rule", "data.esquive", "--set", "target=30", cwd=root)
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[2:] == ["success        3/10 (30.0 %)", "failure        7/10 (70.0 %)",
+                                         "1-10: net      1/10 (10.0 %)", "11-100: juste  9/10 (90.0 %)"]
