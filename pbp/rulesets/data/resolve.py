@@ -11,13 +11,12 @@ table, the check, the action or the message (public when none is given).
 
 from __future__ import annotations
 
-import math
 
 from pbp.base.errors import PbpError
 from pbp.model import events as ev
 
 from . import absence, fields, input_effects, opposed, parts, phases, places, rules as R, scores, states, votes
-from .values import RESOLVING, calendar_value
+from .values import RESOLVING, calendar_value, whole  # whole: a gauge takes a fraction rounded down
 
 
 def initial_state(program, scenario) -> dict:
@@ -209,7 +208,7 @@ class Turn:
 
     def do_add(self, effect, scope) -> None:
         for name, formula in effect.formulas.items():
-            amount = _whole(self.evaluate(formula, scope, effect.to))
+            amount = whole(self.evaluate(formula, scope, effect.to))
             for handle in self.who(effect, scope):
                 self.change(handle, name, amount, scope, effect.to, scope.depth)
 
@@ -219,7 +218,7 @@ class Turn:
             for handle in self.who(effect, scope):
                 me = self.state["characters"][handle]
                 if name in me["gauges"]:
-                    self.change(handle, name, _whole(value) - me["gauges"][name], scope, effect.to, scope.depth)
+                    self.change(handle, name, whole(value) - me["gauges"][name], scope, effect.to, scope.depth)
                 else:
                     me["stats"][name] = value
                     spec = self.program.stats[name]
@@ -259,42 +258,49 @@ class Turn:
 
     def do_roll(self, effect, scope) -> None:
         table_id = effect.value
-        chain = None if self.out.quiet else []  # each table rolled, its own row's text (a post's parts)
+        chain: list = []
         roll, row = self.roll_table(table_id, f"{scope.label}.{table_id}", chain=chain)
         scope.bind_row(effect.as_name, roll.total, row)
-        if chain is None:
-            return
         spec = self.program.tables[table_id]
         audience = R.audience(effect.to or R.visibility(spec.get("visibility")), scope.actor, scope.target)
         columns = {k: v for k, v in row.items() if k not in ("roll", "weight", "table", "text")}
         said = scope.values(self)
-        subs = [{"table": c["table"], "name": c["name"], "roll": c["roll"], "text": R.filled(R.words(c["text"]), said)}
-                for c in chain[1:]]
+        if not chain:
+            self.emit(audience, "table", who=scope.actor, table=table_id, name=R.name_of(spec, table_id), roll=roll,
+                      text=R.filled(R.words(row.get("text")), said), columns=columns)
+            return
+        # a chained row: its own text, then each sub-table's die and row, as rolled
+        first = spec["rows"][chain[0]["index"]]
+        sub = [{"table": step["table"], "name": R.name_of(self.program.tables[step["table"]], step["table"]),
+                "roll": step["roll"], "text": R.filled(R.words(step["row"].get("text")), said)} for step in chain[1:]]
         self.emit(audience, "table", who=scope.actor, table=table_id, name=R.name_of(spec, table_id), roll=roll,
-                  text=R.filled(R.words(chain[0]["text"]), said), columns=columns, chain=subs)
+                  text=R.filled(R.words(first.get("text")), said), columns=columns, sub=sub)
 
     def roll_table(self, table_id: str, label: str, depth: int = 0, chain: list | None = None):
-        """The row a table's die gives (a sub-table's row, chained): (Roll, row). `chain`,
-        when given, gets each table rolled with its roll and its own row's text, in order."""
+        """The row a table's die gives (a sub-table's row, chained): (Roll, row).
+        `chain` gathers each table rolled when the row chains a sub-table: its
+        id, die, row index and own row, the first table first."""
         from pbp.datarules.lint import rows_by_face, table_dice
 
         spec = self.program.tables[table_id]
         roll = self.dice.roll(label, table_dice(spec))
         index = next(i for low, high, i in rows_by_face(spec) if low <= roll.total <= high)
         row = spec["rows"][index]
-        if chain is not None:
-            chain.append({"table": table_id, "name": R.name_of(spec, table_id), "roll": roll, "text": row.get("text")})
         if row.get("table") and depth < 10:
+            if chain is not None:
+                chain.append({"table": table_id, "roll": roll, "index": index, "row": row})
             _, sub = self.roll_table(row["table"], f"{label}.{row['table']}", depth + 1, chain)
             row = {**row, **{k: v for k, v in sub.items() if k not in ("roll", "weight")}}
             row.pop("table", None)
+        elif chain:  # the last sub-table of a chain
+            chain.append({"table": table_id, "roll": roll, "index": index, "row": row})
         return roll, row
 
     def do_check(self, effect, scope) -> None:
         check_id = effect.value
         spec = self.data["checks"][check_id]
         seen_by = effect.to or R.visibility(spec.get("visibility"))  # dice of the chance: seen as the check is
-        chance = _whole(self.evaluate(self.program.checks[check_id], scope, None if "public" in seen_by else seen_by))
+        chance = whole(self.evaluate(self.program.checks[check_id], scope, None if "public" in seen_by else seen_by))
         if check_id in self.program.pools:  # a dice pool: its size from a formula (pbp/rulesets/data/opposed.py)
             roll = opposed.pool_roll(self, check_id, spec, scope)
         else:
@@ -330,7 +336,7 @@ class Turn:
                 self.emit(ev.PUBLIC, "out", who=handle)
 
     def do_lose_turn(self, effect, scope) -> None:
-        turns = _whole(self.evaluate(effect.formulas["lose_turn"], scope))
+        turns = whole(self.evaluate(effect.formulas["lose_turn"], scope))
         for handle in self.who(effect, scope):
             me = self.state["characters"][handle]
             me["lost"] = max(me["lost"], turns)
@@ -413,13 +419,6 @@ def judge(spec: dict, total: int, chance: int) -> dict:
             band = R.words(item.get("text"), str(item["roll"]))
     margin = chance - total if sign in ("<=", "<") else total - chance
     return {"success": success, "critical": critical, "margin": margin, "band": band}
-
-
-def _whole(value) -> int:
-    """A formula's number as a gauge takes it: a fraction rounded down (floor)."""
-    if isinstance(value, bool):
-        return int(value)
-    return math.floor(value)
 
 
 def _arg_type(spec: dict):
