@@ -17,7 +17,7 @@ from tests.helpers import simulate_json, pbp
 
 
 def test_check_and_versus_are_exact():
-    assert odds.check("1d10", "ge", 7).rows[0][1] == "40.0 %"
+    assert odds.check("1d10", "ge", 7).rows[0][1] == "2/5 (40.0 %)"
     win, tie, lose = odds.versus("2d6+1", "1d6+3")
     assert win + tie + lose == 1
     # brute force over the 216 outcomes
@@ -28,11 +28,11 @@ def test_check_and_versus_are_exact():
 
 def test_odds_cli_table_and_forum_formats():
     r = pbp("odds", "1d10", "--ge", "7")
-    assert r.exit_code == 0 and "1d10 ≥ 7  40.0 %" in r.output
+    assert r.exit_code == 0 and "1d10 ≥ 7  2/5 (40.0 %)" in r.output
     bb = pbp("odds", "2d6+1", "--vs", "1d6+3", "--format", "bbcode").output
-    assert bb.startswith("[b]2d6+1 contre 1d6+3[/b]") and "62.5 %" in bb
+    assert bb.startswith("[b]2d6+1 contre 1d6+3[/b]") and "5/8 (62.5 %)" in bb
     md = pbp("odds", "1d10", "--le", "3", "--format", "markdown").output
-    assert "| 1d10 ≤ 3 | 30.0 % |" in md
+    assert "| 1d10 ≤ 3 | 3/10 (30.0 %) |" in md
     assert pbp("odds", "1d10", "--ge", "3", "--vs", "1d6").exit_code == 2
     every = pbp("odds", "1d10")  # every total: what `pbp odds 10d10kh3` answers too
     assert every.exit_code == 0 and "7   10.0 %  40.0 %" in every.output.splitlines()

@@ -347,7 +347,7 @@ def test_pbp_odds_answers_the_notation_exactly():
     assert distribution("10d10kh3")[30] == 1 - Fraction(9, 10) ** 10 - 10 * Fraction(1, 10) * Fraction(9, 10) ** 9 \
         - 45 * Fraction(1, 100) * Fraction(9, 10) ** 8
     r = pbp("odds", "2d20kh1", "--ge", "15")
-    assert r.exit_code == 0 and "2d20kh1 ≥ 15  51.0 %" in r.output  # 1 - (14/20)²
+    assert r.exit_code == 0 and "2d20kh1 ≥ 15  51/100 (51.0 %)" in r.output  # 1 - (14/20)²
     assert distribution("4dF")[0] == Fraction(19, 81)
     r = pbp("odds", "3d6!")
     assert r.exit_code == 0 and "au plus 10 dés de plus par dé" in r.output

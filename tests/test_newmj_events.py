@@ -168,24 +168,24 @@ def test_the_hand_computed_turns_come_out_exact(event, tmp_path):
 
 @pytest.mark.parametrize("event, rule, values, expected", [
     # Survie 40 + 10: 50 faces of 100 succeed (the criticals 1-5 and 96-100 change nothing)
-    ("ile", "data.chasse", ["target=50"], "success  1/2 (50.0 %)"),
+    ("ile", "data.chasse", ["target=50"], "success 1/2 (50.0 %)"),
     # Survie 90 + 10 = 100: every face but the critical failures 96-100
-    ("ile", "data.chasse", ["target=100"], "success  19/20 (95.0 %)"),
+    ("ile", "data.chasse", ["target=100"], "success 19/20 (95.0 %)"),
     # Force 2: the die must make 13 or more, 8 faces of 20
-    ("arene", "data.foule", ["target=13"], "success  2/5 (40.0 %)"),
+    ("arene", "data.foule", ["target=13"], "success 2/5 (40.0 %)"),
     # Survie 8 × 2 = 16: faces 1 to 16 of the d20
-    ("moisson", "data.chasse", ["target=16"], "success  4/5 (80.0 %)"),
+    ("moisson", "data.chasse", ["target=16"], "success 4/5 (80.0 %)"),
     # Finesse 4 against difficulty 2: 1 − (2/3)^4 − 4 × (1/3)(2/3)^3 = 33/81
-    ("casse", "data.crochetage", ["dice=4", "target=2"], "success  11/27 (40.7 %)"),
+    ("casse", "data.crochetage", ["dice=4", "target=2"], "success 11/27 (40.7 %)"),
     # Muscle 5 against 3: a round won 26/36 = 13/18 (ties to the defender); best of 3: p²(3 − 2p)
-    ("casse", "data.bagarre", ["muscle=5", "cible.muscle=3"], "best of 3 won  1183/1458 (81.1 %)"),
+    ("casse", "data.bagarre", ["muscle=5", "cible.muscle=3"], "best of 3 won 1183/1458 (81.1 %)"),
 ])
 def test_exact_odds_of_each_events_check(event, rule, values, expected, tmp_path):
     camp = tmp_path / event
     assert pbp("init", camp, "--rules", EVENTS / event / "rules.yaml").exit_code == 0
     r = pbp("odds", "--rule", rule, *[arg for value in values for arg in ("--set", value)], cwd=camp)
     assert r.exit_code == 0, r.output
-    assert expected in r.output.replace("\u00a0", " ").splitlines()
+    assert expected in [" ".join(line.split()) for line in r.output.replace("\u00a0", " ").splitlines()]
 
 
 @pytest.mark.parametrize("event, turn, handle, orders, said", [

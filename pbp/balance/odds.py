@@ -73,13 +73,18 @@ def pct(p: Fraction | float) -> str:
     return f"{float(p) * 100:.1f} %"
 
 
+def exact(p: Fraction) -> str:
+    """A probability as `pbp odds` shows one: the exact fraction, then its percentage, `5/8 (62.5 %)`."""
+    return f"{p} ({pct(p)})"
+
+
 def check(expr: str, comparison: str, target: int) -> Table:
     """P(expr <op> target), e.g. `1d10 ≥ 7`."""
     sign, test = COMPARISONS[comparison]
     p = sum((q for v, q in distribution(expr).items() if test(v, target)), Fraction(0))
-    return Table(f"{expr} {sign} {target}", ["", ""], [[f"{expr} {sign} {target}", pct(p)],
+    return Table(f"{expr} {sign} {target}", ["", ""], [[f"{expr} {sign} {target}", exact(p)],
                                                        [f"{expr} {COMPARISONS[_negate(comparison)][0]} {target}",
-                                                        pct(1 - p)]])
+                                                        exact(1 - p)]])
 
 
 def _negate(comparison: str) -> str:
@@ -99,10 +104,11 @@ def versus(a: str, b: str) -> tuple[Fraction, Fraction, Fraction]:
     return win, tie, 1 - win - tie
 
 
-def versus_table(a: str, b: str) -> Table:
+def versus_table(a: str, b: str, lang: str = "fr") -> Table:
     win, tie, lose = versus(a, b)
-    return Table(f"{a} contre {b}", ["", ""], [[f"{a} > {b}", pct(win)], ["égalité", pct(tie)],
-                                                [f"{a} < {b}", pct(lose)]])
+    against, tied = ("contre", "égalité") if lang == "fr" else ("against", "tie")
+    return Table(f"{a} {against} {b}", ["", ""], [[f"{a} > {b}", exact(win)], [tied, exact(tie)],
+                                                  [f"{a} < {b}", exact(lose)]])
 
 
 def mean(expr: str) -> Fraction:

@@ -44,7 +44,7 @@ def odds(expr, ge, gt, le, lt, eq, versus, rule, settings, list_rules, fmt):
     if rule:
         table = _rule_odds(rule, settings)
     elif expr and versus and not comparisons:
-        table = od.versus_table(expr, versus)
+        table = od.versus_table(expr, versus, lang_of(click.get_current_context()))
     elif expr and len(comparisons) == 1 and not versus:
         (comparison, target), = comparisons.items()
         table = od.check(expr, comparison, target)

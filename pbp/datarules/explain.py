@@ -136,6 +136,8 @@ WORDS = {
            "last_standing": "quand il reste au plus {value} personnage(s) en jeu", "when": "quand {value}",
            "max_turns": "après le tour {value}", "stuck": "quand plus personne ne peut agir",
            "winners": "les gagnants : les personnages encore en jeu (aucun : match nul)",
+           "score": "les gagnants : le meilleur score, {value} (ceux encore en jeu d'abord ; à égalité, tous) ; "
+                    "le post donne le classement",
            "per_character": "par personnage", "keep_false": "pour ce tour seulement", "nothing": "rien",
            "header": ["faces", "résultat", "colonnes", "chance"]},
     "en": {"heading": "The rules as pbp understood them", "stats": "Stats", "gauges": "Gauges",
@@ -151,6 +153,8 @@ WORDS = {
            "missed": "without orders: {value}", "last_standing": "when at most {value} character(s) are left",
            "when": "when {value}", "max_turns": "after turn {value}", "stuck": "when nobody can act any more",
            "winners": "the winners: the characters still in play (none: a draw)",
+           "score": "the winners: the best score, {value} (those still in play first; tied, all of them); "
+                    "the post gives the ranking",
            "per_character": "per character", "keep_false": "this turn only", "nothing": "nothing",
            "header": ["faces", "result", "columns", "chance"]},
 }
@@ -276,4 +280,6 @@ def _end_lines(end: dict, w: dict) -> list[str]:
     lines = [w[key].format(value=end[key]) for key in ("last_standing", "when", "max_turns") if key in end]
     if end.get("stuck"):
         lines.append(w["stuck"])
+    if lines and end.get("score") is not None:
+        return lines + [w["score"].format(value=end["score"])]
     return lines + [w["winners"]] if lines else []

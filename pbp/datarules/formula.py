@@ -1302,6 +1302,24 @@ class Formula:
         out.append(self.source[at:])
         return "".join(out)
 
+    def pieces(self, env: Mapping[str, object]) -> list[dict]:
+        """The formula as the MJ wrote it, cut for a post that shows every number with
+        its parts: `{"text": " + "}` as written, `{"name": "cible.force", "key":
+        "target.force", "value": 3}` for each name (as written, as `env` knows it, its value), `{"dice": "d1", "written": "1d20"}` for
+        each dice term (its label: the roll it gave is the caller's to show)."""
+        out, at = [], 0
+        for start, end, what, key in self._parts:
+            if start > at:
+                out.append({"text": self.source[at:start]})
+            if what == "name":
+                out.append({"name": self.source[start:end], "key": key, "value": env.get(key)})
+            else:
+                out.append({"dice": key, "written": self.source[start:end]})
+            at = end
+        if at < len(self.source):
+            out.append({"text": self.source[at:]})
+        return out
+
     def __repr__(self) -> str:
         return f"Formula({self.source!r}, kind={self.kind!r})"
 

@@ -90,7 +90,7 @@ class Program(Record):
 
     __slots__ = ("data", "actions", "thresholds", "checks", "end_when", "costs", "requires", "formulas", "plays",
                  "door_rules", "door_effects", "item_effects", "input_effects",
-                 "votes", "victories", "pools", "opposed", "order", "periodic", "track_missed")
+                 "votes", "victories", "pools", "opposed", "order", "periodic", "track_missed", "score")
 
     def __init__(self, data: dict):
         self.data = data
@@ -189,6 +189,9 @@ class _Compiler:
                                                                            **votes.team_names(data),
                                                                            **phases.formula_names(data, "turn")},
                                             "bool")
+        # each character's score at the end (`end: score:`): the best win (pbp/rulesets/data/scores.py)
+        program.score = None if end.get("score") is None else self.formula(end["score"], ("end", "score"),
+                                                                              self.scope({}), "number")
         program.track_missed = absence.tracked(data, program.formulas, canonical_name)
         return program, self.errors
 

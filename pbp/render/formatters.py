@@ -36,6 +36,9 @@ from pbp.render.markdown_blocks import markdown_blocks
 _NUMBER = rf"{SPACE}*-?{DIGIT}+(?:[.,]{DIGIT}+)?{SPACE}*"
 COORDINATES = Linear(rf"\[({_NUMBER}(?:[,;]{_NUMBER})+)\]")
 
+#: where `Formatter.inline` holds a piece of markup's place while the text around it is escaped
+_HOLE = "\ue000"
+
 
 class Markup(str):
     """Text already in the output format: never escaped again."""
@@ -97,6 +100,22 @@ class Formatter:
         roll = Roll.from_dict(roll) if isinstance(roll, dict) else roll
         text = forum(roll, strike=lambda face: str(self.struck_die(face)))
         return Markup(self.esc(roll.expr) + text[len(roll.expr):])
+
+    def inline(self, items) -> Markup:
+        """Text and markup run together in one line (a formula with each roll in its
+        place, `1d20 (12) + force 3 = 15`): the text escaped as it reads in the line,
+        all of it at once (an operator alone, ` + `, would be escaped as a line's
+        start), the markup (`m.roll`'s) kept as it is."""
+        items = list(items)
+        marks = [i for i in items if isinstance(i, (Markup, _JinjaSafe))]
+        text = "".join(_HOLE if isinstance(i, (Markup, _JinjaSafe)) else str(i) for i in items)
+        pieces = str(self.esc(text)).split(_HOLE)
+        if len(pieces) != len(marks) + 1:  # the text held the hole itself: each piece on its own
+            return Markup("".join(self.esc(i) for i in items))
+        out = [pieces[0]]
+        for mark, piece in zip(marks, pieces[1:]):
+            out += [str(mark), piece]
+        return Markup("".join(out))
 
     def struck_die(self, face: str) -> Markup:
         """A die's face read but not counted: `~~2~~`, as the terminal shows it."""

@@ -79,8 +79,9 @@ def test_an_opposed_roll_and_its_margin(arena):
     chars = play(arena, {"joueur1": [{"lutter": "joueur2"}]},
                  {"joueur1.lutter.bras_de_fer.roll.d1": 12, "joueur1.lutter.bras_de_fer.versus.d1": 9})
     assert chars["joueur2"]["gauges"]["pv"] == 5
-    assert "Bras de fer : [b]Personnage 1[/b] contre Personnage 2 : 1d20 + force : 1d20 (12) → 15 contre " \
-           "1d20 + cible.force : 1d20 (9) → 10 : Personnage 1 l'emporte (marge 5)." in post(arena)
+    # each side with its dice, its modifiers and its total, then who wins by what margin
+    assert "Bras de fer : [b]Personnage 1[/b] contre Personnage 2 : 1d20 (12) + force 3 = 15 contre " \
+           "1d20 (9) + force 1 = 10 : Personnage 1 l'emporte de 5." in post(arena)
 
 
 def test_a_tie_goes_to_the_defender(arena):
@@ -89,7 +90,8 @@ def test_a_tie_goes_to_the_defender(arena):
                  {"joueur1.lutter.bras_de_fer.roll.d1": 8, "joueur1.lutter.bras_de_fer.versus.d1": 10})
     assert chars["joueur2"]["gauges"]["pv"] == 10
     text = post(arena)
-    assert "→ 11 contre 1d20 + cible.force : 1d20 (10) → 11 : Personnage 2 l'emporte (marge 0)." in text
+    assert "1d20 (8) + force 3 = 11 contre 1d20 (10) + force 1 = 11 : égalité, Personnage 2 l'emporte " \
+           "(l'égalité revient au défenseur)." in text
     assert "Personnage 1 cède (11 contre 11)." in text
 
 
@@ -102,9 +104,10 @@ def test_best_of_three_with_a_tied_exchange_rolled_again(arena):
     # exchanges lost, won, lost: Personnage 1 wins 2 to 1; `d.lost` = 2 PV for the loser
     assert chars["joueur2"]["gauges"]["pv"] == 8
     text = post(arena)
-    assert "Duel : [b]Personnage 2[/b] contre Personnage 1, au meilleur de 3 : manche 1 : 2d6 : 2d6 (1+1 = 2) → 2 " \
-           "contre 2d6 : 2d6 (6+6 = 12) → 12, Personnage 1 ; manche 2 :" in text
-    assert "Personnage 1 : Personnage 1 l'emporte 2 à 1." in text
+    assert "Duel : [b]Personnage 2[/b] contre Personnage 1, au meilleur de 3 manches : manche 1 (rejouée après " \
+           "une égalité) : 2d6 (1+1 = 2) contre 2d6 (6+6 = 12) → Personnage 1 ; manche 2 : 2d6 (6+6 = 12) contre " \
+           "2d6 (1+2 = 3) → Personnage 2 ; manche 3 : 2d6 (2+2 = 4) contre 2d6 (3+3 = 6) → Personnage 1 : " \
+           "Personnage 1 l'emporte 2 manches à 1." in text
 
 
 def test_best_of_three_stops_at_two_won(arena):
@@ -112,7 +115,7 @@ def test_best_of_three_stops_at_two_won(arena):
              for n in (1, 2) for side in ("roll", "versus")}
     play(arena, {"joueur2": [{"ferrailler": "joueur1"}]}, rolls)
     text = post(arena)
-    assert "manche 3" not in text and "Personnage 2 l'emporte 2 à 0." in text
+    assert "manche 3" not in text and "Personnage 2 l'emporte 2 manches à 0." in text
 
 
 def test_a_pool_whose_size_is_a_formula_counts_successes(arena):
@@ -123,7 +126,7 @@ def test_a_pool_whose_size_is_a_formula_counts_successes(arena):
     text = post(arena)
     assert "assaut de Personnage 1 : 3d6>=5 (5✔ 6✔ 2 = 2) ≥ 2 : réussite." in text
     assert "Personnage 1 perce (0 de marge)." in text
-    assert "assaut de Personnage 2 : 5d6>=5 (1 5✔ 2 3 4 = 1) ≥ 2 : échec." in text
+    assert "assaut de Personnage 2 : 5d6>=5 (1 5✔ 2 3 4 = 1) < 2 : échec." in text
 
 
 def test_exact_odds_of_an_opposition_and_a_pool(arena):
@@ -145,8 +148,8 @@ def test_english_line_and_explain(arena):
     write(arena, "campaign.yaml", campaign)
     play(arena, {"joueur1": [{"wrestle": "joueur2"}]},
          {"joueur1.lutter.bras_de_fer.roll.d1": 12, "joueur1.lutter.bras_de_fer.versus.d1": 9})
-    assert "Bras de fer: [b]Personnage 1[/b] against Personnage 2: 1d20 + force: 1d20 (12) → 15 against " \
-           "1d20 + cible.force: 1d20 (9) → 10: Personnage 1 wins (margin 5)." in post(arena).replace("\u202f", "")
+    assert "Bras de fer: [b]Personnage 1[/b] against Personnage 2: 1d20 (12) + force 3 = 15 against " \
+           "1d20 (9) + force 1 = 10: Personnage 1 wins by 5." in post(arena).replace("\u202f", "")
     r = pbp("rules", "explain", cwd=arena)
     assert "Duel (duel) — 2d6 against 2d6 — tie: rolled again — best of 3 exchanges" in r.output
     assert "(pugnacite + 1)d6>=5" in r.output

@@ -68,7 +68,7 @@ def test_initiative_every_turn_ties_in_roster_order_and_groups(night):
     state = play(night, 1, {"joueur1": ["veiller"], "joueur2": ["veiller"], "joueur3": ["veiller"]},
                  {"joueur1.initiative.d1": 5, "joueur2.initiative.d1": 3, "joueur3.initiative.d1": 20})
     text = post(night, 1)
-    assert "Dés de Personnage 1 : 1d20 (5) → 1d20 + agilite = 15." in text
+    assert "Dés de Personnage 1 : 1d20 (5) + agilite 10 = 15." in text
     assert "Ordre de jeu : Personnage 1 (15), Personnage 2 (15), Personnage 3 (50)." in text
     assert text.index("Personnage 1 veille") < text.index("Personnage 2 veille") < text.index("Personnage 3 veille")
     assert "_resolving" not in state
@@ -84,12 +84,12 @@ def test_days_phases_and_the_prerequisite_of_the_turn_being_ordered(night):
            "Valeurs possibles : veiller." in r.output.replace("\xa0", " ")
     play(night, 1, {"joueur1": ["veiller"], "joueur3": ["veiller"]})
     text = post(night, 1)
-    assert "Jour 1, jour." in text and "Personnage 1 veille (jour 1, tour 1 du jour, jour)." in text
+    assert "Jour 1, phase « jour »." in text and "Personnage 1 veille (jour 1, tour 1 du jour, jour)." in text
     # turn 2 is the night: the monster may strike
     state = play(night, 2, {"joueur3": [{"frapper": "joueur1"}]})
-    assert "Jour 1, nuit." in post(night, 2) and state["characters"]["joueur1"]["gauges"]["pv"] == 9
+    assert "Jour 1, phase « nuit »." in post(night, 2) and state["characters"]["joueur1"]["gauges"]["pv"] == 9
     play(night, 3, {"joueur1": ["veiller"]})
-    assert "Jour 2, jour." in post(night, 3) and "Personnage 1 veille (jour 2, tour 1 du jour, jour)." in post(night, 3)
+    assert "Jour 2, phase « jour »." in post(night, 3) and "Personnage 1 veille (jour 2, tour 1 du jour, jour)." in post(night, 3)
 
 
 def test_periodic_effects(night):
@@ -108,7 +108,7 @@ def test_english_and_explain(night):
     play(night, 1, {"joueur1": ["watch"]}, {"joueur1.initiative.d1": 5, "joueur2.initiative.d1": 3,
                                              "joueur3.initiative.d1": 20})
     text = post(night, 1).replace("\u202f", "")
-    assert "Day 1, day." in text and "Order of play: Personnage 1 (15), Personnage 2 (15), Personnage 3 (50)." in text
+    assert "Day 1, phase “day”." in text and "Order of play: Personnage 1 (15), Personnage 2 (15), Personnage 3 (50)." in text
     r = pbp("rules", "explain", cwd=night)
     assert "initiative every turn: 1d20 + agilite, the highest first (ties: campaign.yaml's order)" in r.output
     assert "every 2 turns (from turn 2), for each character in play" in r.output

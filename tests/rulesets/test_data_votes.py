@@ -141,7 +141,7 @@ def test_a_secret_ballot_stays_out_of_the_thread_and_only_voters_vote(tmp_path):
     text = post(root, 1)
     assert "devorer" not in text and "vote (La chasse)" not in text and "bulletin" not in text
     assert "La chasse" not in text and "[b]Denis[/b] est hors jeu." in text and state["characters"]["denis"]["out"]
-    assert "[b]Anna[/b] : vote (La chasse) → Denis." in post(root, 1, "anna")
+    assert "[b]Anna[/b] : devorer → Denis (vote : La chasse)." in post(root, 1, "anna")  # said once
     gm = post(root, 1, "gm")
     assert "Dépouillement, La chasse : Denis 1 voix (1 bulletin, 1 votant) → Denis." in gm
 

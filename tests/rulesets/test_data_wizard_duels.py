@@ -99,7 +99,7 @@ def test_hit_points_stop_at_zero_and_the_duel_ends(duel):
     assert r.exit_code == 0, r.output
     assert gauges(duel, 4)["basile"]["pv"] == 0  # 2 - 4, clamped (G3)
     post = public(duel, 4)
-    assert "PV de Basile Ferrant : 2 − 4 = 0 (borne atteinte)." in post
+    assert "PV de Basile Ferrant : 2 − 4 = −2, ramené à 0 (minimum)." in post
     assert "Fin de la partie : Léna Corbeau l'emporte." in post
 
 

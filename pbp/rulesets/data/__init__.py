@@ -23,9 +23,15 @@ from . import checks, rules as R
 from .resolve import Turn, set_up
 
 
-#: words the import cuts a message at ("attendre et observer" would be two orders):
-#: a name holding one is no phrasing (its id and synonyms still are)
+#: words the import cuts a message at: a name the rules declare is matched whole first
+#: ("Fouiller et cacher" is one order), but a name that starts or ends with one ("Et
+#: puis") would take every "et" of a message: no phrasing (its id and synonyms still are)
 _SEQUENCE_WORDS = frozenset({"et", "puis", "ensuite", "and", "then"})
+
+
+def _phrasing(name: str) -> bool:
+    words = name.lower().split()
+    return bool(words) and words[0] not in _SEQUENCE_WORDS and words[-1] not in _SEQUENCE_WORDS
 
 
 class DataRuleset(Ruleset):
@@ -72,8 +78,7 @@ class DataRuleset(Ruleset):
         actions = {}
         for action_id, spec in self.program.data["actions"].items():
             names = R.name_of(spec, action_id)
-            actions[action_id] = {lang: [names[lang]] for lang in ("fr", "en")
-                                  if names.get(lang) and not _SEQUENCE_WORDS & set(names[lang].lower().split())}
+            actions[action_id] = {lang: [names[lang]] for lang in ("fr", "en") if _phrasing(names.get(lang) or "")}
         return {"actions": actions}
 
     # -- the scenario ------------------------------------------------------------------

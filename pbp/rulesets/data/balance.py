@@ -161,16 +161,17 @@ def _yes_no_columns(spec: dict) -> list[str]:
 
 
 def check_odds(rs, check_id: str, target: int):
-    from pbp.balance.odds import Table, distribution, pct
+    """A check's exact chance against `target`: success and failure (criticals counted as the
+    turn counts them), then each kind of critical and each band the rules declare."""
+    from pbp.balance.odds import Table, distribution
 
-    from .resolve import judge
+    from .odds import outcome_rows
 
     spec = rs.program.data["checks"][check_id]
-    success = sum((q for face, q in distribution(str(spec["dice"])).items()
-                   if judge(spec, face, target)["success"]), Fraction(0))
+    faces = distribution(str(spec["dice"]))
     sign = spec.get("success", "<=")
     return Table(f"{_title(spec, check_id)}: {spec['dice']} {sign} {target}", ["", ""],
-                 [["success", f"{success} ({pct(success)})"], ["failure", f"{1 - success} ({pct(1 - success)})"]])
+                 outcome_rows(spec, faces, target))
 
 
 # -- places: `pbp odds --rule data.<action>.move` ------------------------------------------

@@ -90,17 +90,13 @@ def opposed_odds(rs, opposed_id: str, params: dict):
 
 def pool_odds(rs, check_id: str, dice: int, target: int):
     """A pool check's chance of success with `dice` dice against `target` successes."""
-    from pbp.balance.odds import Table, distribution, pct
-
-    from .resolve import judge
+    from pbp.balance.odds import Table, distribution
 
     spec = rs.program.data["checks"][check_id]
     expression = pool_expression(spec, dice)
-    faces = distribution(expression)
-    success = sum((q for face, q in faces.items() if judge(spec, face, target)["success"]), Fraction(0))
     sign = spec.get("success", "<=")
     return Table(f"{R.name_of(spec, check_id)['fr']}: {expression} {sign} {target}", ["", ""],
-                 [["success", f"{success} ({pct(success)})"], ["failure", f"{1 - success} ({pct(1 - success)})"]])
+                 outcome_rows(spec, distribution(expression), target))
 
 
 def calculators(rs) -> dict:
@@ -120,3 +116,26 @@ def calculators(rs) -> dict:
                                    {"dice": Param(4, "dice"), "target": Param(default, "target")},
                                    lambda params, c=check_id: pool_odds(rs, c, params["dice"], params["target"]))
     return out
+
+
+def outcome_rows(spec: dict, faces: dict, target: int) -> list[list[str]]:
+    """[label, exact chance] of a check's outcomes over `faces` (total -> probability):
+    success, failure, critical success and failure, each band (by its text)."""
+    from pbp.balance.odds import exact
+
+    from .resolve import judge
+
+    results = [(judge(spec, face, target), q) for face, q in faces.items()]
+
+    def chance(test) -> Fraction:
+        return sum((q for result, q in results if test(result)), Fraction(0))
+
+    success = chance(lambda r: r["success"])
+    rows = [["success", exact(success)], ["failure", exact(1 - success)]]
+    for kind in ("success", "failure"):
+        if (spec.get("critical") or {}).get(kind) is not None:
+            rows.append([f"critical {kind}", exact(chance(lambda r, k=kind: r["critical"] == k))])
+    for band in spec.get("bands") or []:
+        text = R.words(band.get("text"), str(band["roll"]))
+        rows.append([f"{band['roll']}: {text['fr']}", exact(chance(lambda r, t=text: r["band"] == t))])
+    return rows

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pbp.datarules.opposed import MOST_REROLLS, pool_expression, ties
 
-from . import rules as R
+from . import parts, rules as R
 from .values import whole
 
 
@@ -24,30 +24,36 @@ def pool_roll(turn, check_id: str, spec: dict, scope):
     return turn.dice.roll(f"{scope.label}.{check_id}", pool_expression(spec, count))
 
 
-def _side(turn, formula, scope, label: str) -> tuple[int, list]:
-    """A side's total and its rolls, labelled `<label>.<d1...>`."""
+def _side(turn, formula, scope, label: str, audience) -> tuple[int, list, list]:
+    """A side's total, its rolls, labelled `<label>.<d1...>`, and its parts as the
+    post shows them (`Formula.pieces`, each dice term with the roll it gave)."""
     values = R.env(formula.names_used, turn.state, turn.data, scope.actor, scope.target, scope.arg, scope.bound)
-    rolls = []
+    rolls, by_term = [], {}
 
     def roll(expression, suffix):
         rolls.append(turn.dice.roll(f"{label}.{suffix}", expression))
+        by_term[suffix] = rolls[-1]
         return rolls[-1].total
 
-    return R.as_number(formula.evaluate(values, roll=roll)), rolls
+    total = R.as_number(formula.evaluate(values, roll=roll))
+    return total, rolls, parts.shown(turn, formula, values, by_term, audience, scope)
 
 
-def exchange(turn, compiled: dict, spec: dict, scope, label: str) -> dict:
+
+
+def exchange(turn, compiled: dict, spec: dict, scope, label: str, audience) -> dict:
     """One exchange: both sides rolled (again on a tie, by the rule), who took it."""
     rule = ties(spec)
     for attempt in range(1, MOST_REROLLS + 2):
         at = label if attempt == 1 else f"{label}.r{attempt}"
-        mine, my_rolls = _side(turn, compiled["roll"], scope, f"{at}.roll")
-        theirs, their_rolls = _side(turn, compiled["versus"], scope, f"{at}.versus")
+        mine, my_rolls, my_parts = _side(turn, compiled["roll"], scope, f"{at}.roll", audience)
+        theirs, their_rolls, their_parts = _side(turn, compiled["versus"], scope, f"{at}.versus", audience)
         if mine != theirs or rule != "reroll" or attempt > MOST_REROLLS:
             break
     won = mine > theirs or (mine == theirs and rule == "attacker")
     return {"roll": mine, "rolls": my_rolls, "versus": theirs, "versus_rolls": their_rolls, "won": won,
-            "margin": mine - theirs}
+            "margin": mine - theirs, "roll_parts": my_parts, "versus_parts": their_parts,
+            "attempts": attempt}
 
 
 def oppose(turn, effect, scope) -> None:
@@ -58,9 +64,10 @@ def oppose(turn, effect, scope) -> None:
     rounds = spec.get("rounds", 1)
     needed = rounds // 2 + 1
     exchanges, won, lost = [], 0, 0
+    audience = R.audience(effect.to or R.visibility(spec.get("visibility")), scope.actor, scope.target)
     for n in range(1, rounds + 1):
         label = f"{scope.label}.{opposed_id}" + (f".{n}" if rounds > 1 else "")
-        result = exchange(turn, compiled, spec, scope, label)
+        result = exchange(turn, compiled, spec, scope, label, audience)
         exchanges.append(result)
         won, lost = won + result["won"], lost + (not result["won"])
         if won >= needed or lost >= needed:
@@ -70,8 +77,7 @@ def oppose(turn, effect, scope) -> None:
     name = effect.as_name or opposed_id
     scope.bound.update({name: success, f"{name}.margin": last["margin"], f"{name}.roll": last["roll"],
                         f"{name}.versus": last["versus"], f"{name}.won": won, f"{name}.lost": lost})
-    audience = R.audience(effect.to or R.visibility(spec.get("visibility")), scope.actor, scope.target)
     turn.emit(audience, "opposed", who=scope.actor, target=scope.target, opposed=opposed_id,
               name=R.name_of(spec, opposed_id), exchanges=exchanges, won=won, lost=lost, success=success,
-              roll_formula=str(spec["roll"]), versus_formula=str(spec["versus"]), rounds=rounds)
+              roll_formula=str(spec["roll"]), versus_formula=str(spec["versus"]), rounds=rounds, ties=ties(spec))
     turn.run(effect.then if success else effect.otherwise, scope)

@@ -11,13 +11,12 @@ table, the check, the action or the message (public when none is given).
 
 from __future__ import annotations
 
-import math
 
 from pbp.base.errors import PbpError
 from pbp.model import events as ev
 
-from . import absence, fields, input_effects, opposed, phases, places, rules as R, states, votes
-from .values import RESOLVING, calendar_value
+from . import absence, fields, input_effects, opposed, parts, phases, places, rules as R, scores, states, votes
+from .values import RESOLVING, calendar_value, whole  # whole: a gauge takes a fraction rounded down
 
 
 def initial_state(program, scenario) -> dict:
@@ -193,25 +192,11 @@ class Turn:
             getattr(self, "do_" + effect.verb)(effect, scope)
 
     def evaluate(self, formula, scope, to=None):
-        """A formula's value where it stands. Dice it rolls (`1d20 + force`) are
-        labelled `<scope's label>.<d1, d2...>` and shown with the formula and its
-        value (to `to`, else the thread), every number with its parts."""
+        """A formula's value where it stands; the dice it rolls are shown with it (parts.py)."""
         values = R.env(formula.names_used, self.state, self.data, scope.actor, scope.target, scope.arg, scope.bound)
         if not formula.dice_terms:
             return formula.evaluate(values)
-        rolls = []
-
-        def roll(expression, suffix):
-            rolls.append(self.dice.roll(f"{scope.label}.{suffix}", expression))
-            return rolls[-1].total
-
-        result = formula.evaluate(values, roll=roll)
-        if not rolls:  # its dice were in a branch not taken (si(...)): nothing rolled, nothing to show
-            return result
-        shown = R.as_number(result)
-        self.emit(R.audience(to, scope.actor, scope.target), "dice", who=scope.actor, rolls=rolls,
-                  formula=formula.source, value=shown)
-        return result
+        return parts.rolled(self, formula, values, scope, to)
 
     def who(self, effect, scope) -> list[str]:
         on = effect.on
@@ -223,7 +208,7 @@ class Turn:
 
     def do_add(self, effect, scope) -> None:
         for name, formula in effect.formulas.items():
-            amount = _whole(self.evaluate(formula, scope, effect.to))
+            amount = whole(self.evaluate(formula, scope, effect.to))
             for handle in self.who(effect, scope):
                 self.change(handle, name, amount, scope, effect.to, scope.depth)
 
@@ -233,7 +218,7 @@ class Turn:
             for handle in self.who(effect, scope):
                 me = self.state["characters"][handle]
                 if name in me["gauges"]:
-                    self.change(handle, name, _whole(value) - me["gauges"][name], scope, effect.to, scope.depth)
+                    self.change(handle, name, whole(value) - me["gauges"][name], scope, effect.to, scope.depth)
                 else:
                     me["stats"][name] = value
                     spec = self.program.stats[name]
@@ -247,7 +232,7 @@ class Turn:
         before = me["gauges"][gauge_id]
         after = R.clamp(before + amount, spec)
         me["gauges"][gauge_id] = after
-        if not self.out.quiet:
+        if not self.out.quiet and amount:  # a change of nothing is no news (one a bound ate is: it says so)
             audience = R.audience(to or R.visibility(spec.get("visibility")), handle, scope.target)
             self.emit(audience, "gauge", who=handle, gauge=gauge_id, name=R.name_of(spec, gauge_id), before=before,
                       change=amount, after=after, clamped=after != before + amount)
@@ -315,7 +300,7 @@ class Turn:
         check_id = effect.value
         spec = self.data["checks"][check_id]
         seen_by = effect.to or R.visibility(spec.get("visibility"))  # dice of the chance: seen as the check is
-        chance = _whole(self.evaluate(self.program.checks[check_id], scope, None if "public" in seen_by else seen_by))
+        chance = whole(self.evaluate(self.program.checks[check_id], scope, None if "public" in seen_by else seen_by))
         if check_id in self.program.pools:  # a dice pool: its size from a formula (pbp/rulesets/data/opposed.py)
             roll = opposed.pool_roll(self, check_id, spec, scope)
         else:
@@ -351,7 +336,7 @@ class Turn:
                 self.emit(ev.PUBLIC, "out", who=handle)
 
     def do_lose_turn(self, effect, scope) -> None:
-        turns = _whole(self.evaluate(effect.formulas["lose_turn"], scope))
+        turns = whole(self.evaluate(effect.formulas["lose_turn"], scope))
         for handle in self.who(effect, scope):
             me = self.state["characters"][handle]
             me["lost"] = max(me["lost"], turns)
@@ -402,9 +387,10 @@ class Turn:
 
             over = not any(can_act(self.rs, state, self.scenario, h) for h in self.rs.players_to_play(state,
                                                                                                    self.scenario))
-        if over:
-            state["over"], state["winners"] = True, left
-            self.out.public("end", winners=left, draw=not left)
+        if over:  # the characters still in play win, or the best score (`end: score:`, scores.py)
+            winners = scores.ranked(self) if self.program.score is not None else left
+            state["over"], state["winners"] = True, winners
+            self.out.public("end", winners=winners, draw=not winners)
 
     def emit(self, audience, kind: str, **data) -> None:
         if audience is ev.PUBLIC:
@@ -433,13 +419,6 @@ def judge(spec: dict, total: int, chance: int) -> dict:
             band = R.words(item.get("text"), str(item["roll"]))
     margin = chance - total if sign in ("<=", "<") else total - chance
     return {"success": success, "critical": critical, "margin": margin, "band": band}
-
-
-def _whole(value) -> int:
-    """A formula's number as a gauge takes it: a fraction rounded down (floor)."""
-    if isinstance(value, bool):
-        return int(value)
-    return math.floor(value)
 
 
 def _arg_type(spec: dict):
