@@ -147,13 +147,52 @@ def test_the_audit_of_a_game_whose_rules_changed_passes_and_a_changed_copy_is_ca
     _edit(duel, "turns/000/rules/rules.yaml", "{jet: 3, perte: 10,", "{jet: 3, perte: 0,")
     r = pbp("verify", cwd=duel)
     assert r.exit_code == 1
-    assert "turns/000/rules/rules.yaml: cette copie des règles n'est plus celle avec laquelle le tour 0 a été " \
-           "joué (son sha256 n'est pas celui que turns/000/turn.yaml garde) : elle a été modifiée." in r.output
+    # each turn played with that copy differs, saying why; the others are replayed all the same
+    for n in range(3):
+        assert f"tour {n} : DIFFÉRENT, il ne se rejoue pas :\n    turns/000/rules/rules.yaml: cette copie des " \
+               f"règles n'est plus celle avec laquelle le tour {n} a été joué (son sha256 n'est pas celui que " \
+               f"turns/00{n}/turn.yaml garde) : elle a été modifiée.\n" in r.output
+    assert "tour 3 : DIFFÉRENT (gm.bbcode, public.bbcode)\n" in r.output  # only its seal: it plays today's rules
+    assert "Tour 0 : l'archive ne correspond plus au sceau que pbp a imprimé" in r.output
     assert "Traceback" not in r.output
     assert pbp("reveal", "--before-end", "--output", tmp_path / "edited.tar.gz", cwd=duel).exit_code == 0
     r = pbp("audit", tmp_path / "edited.tar.gz")
     assert r.exit_code == 1
     assert "Tour 0 : DIFFÈRE" in r.output and "turns/000/rules/rules.yaml" in r.output
+
+
+def _rewritten_bundle(bundle, target, rel: str, old: str, new: str):
+    """A copy of `bundle` where the member campaign/`rel` has `old` replaced by `new`."""
+    import io
+    import tarfile
+
+    with tarfile.open(bundle) as src, tarfile.open(target, "w:gz") as out:
+        for member in src.getmembers():
+            data = src.extractfile(member).read() if member.isfile() else None
+            if member.name == f"campaign/{rel}":
+                text = data.decode("utf-8")
+                assert text.count(old) == 1
+                data = text.replace(old, new).encode("utf-8")
+                member.size = len(data)
+            out.addfile(member, io.BytesIO(data) if data is not None else None)
+    return target
+
+
+def test_the_audit_of_a_bundle_whose_rules_record_was_edited_says_which_turns_differ_and_goes_on(duel, tmp_path):
+    _duel_turn(duel, 2, "attaquer", 3)
+    _edit(duel, "rules.yaml", "{jet: 3, perte: 10,", "{jet: 3, perte: 12,")
+    _duel_turn(duel, 3, "attaquer", 3)
+    bundle = tmp_path / "duel.tar.gz"
+    assert pbp("reveal", "--before-end", "--output", bundle, cwd=duel).exit_code == 0
+    edited = _rewritten_bundle(bundle, tmp_path / "edited.tar.gz", "turns/001/turn.yaml", "kept_in: 0", "kept_in: 7")
+    line = (duel / "turns/001/turn.yaml").read_text(encoding="utf-8").splitlines().index("    kept_in: 0") + 1
+    r = pbp("audit", edited)
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    assert "Tour 0 : identique" in r.output
+    assert f"Tour 1 : DIFFÈRE\n  - le tour ne se rejoue pas : turns/001/turn.yaml:{line}: tour 1 : « rules_files » " \
+           "n'est pas tel que pbp l'écrit" in r.output
+    assert "Tour 3 : DIFFÈRE\n  - seuls les sceaux affichés" in r.output  # replayed: only its seal changed
+    assert r.output.endswith("Verdict : 3 problèmes, détaillés plus haut.\n")
 
 
 def test_a_recorded_digest_rewritten_to_match_a_changed_copy_breaks_the_seal(duel):

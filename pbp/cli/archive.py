@@ -69,36 +69,22 @@ def verify(ctx):
     """Replay every archived turn and report any difference."""
     import difflib
 
+    from pbp.base.errors import PbpError
     from pbp.base.i18n import shown
-    from pbp.engine import seal, turn, turn_posts, turn_record
-    from pbp.engine.campaign import FORMATS
+    from pbp.engine import seal
 
     campaign = campaign_of(ctx)
     failures = 0
     codes = seal.archive_codes(campaign)  # each turn's posts show the code chained on the archive's
     current = {"lang": campaign.lang, "format": campaign.format, "dialect": campaign.dialect}
     for n in campaign.resolved_turns():
-        on_disk = turn.outputs_on_disk(campaign, n)
-        record = turn_record.record_of(campaign, n, remember=False)
-        # replayed as it was played: its recorded roster and rendering
-        replay = turn_record.as_recorded(campaign, record, n)
-        for key, was in (record.get("render") or {}).items():
-            if current.get(key) != was:
-                say("verify_config_changed", turn=n, key=key, was=was, now=current.get(key))
-        if replay.recorded is not None:
-            say("verify_rules_kept", turn=n, file=", ".join(replay.recorded.shown(campaign).values()))
-        late = [h for h in campaign.roster if record and h not in (record.get("roster") or {})]
-        if late:
-            say("verify_roster_changed", turn=n, players=late)
-        out = turn.compute(replay, n, at_deadline=True)  # as it was played: see turn.compute
-        if turn_record.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns
-            out.files.pop(turn_record.RECORD_FILE, None)
-        turn.record_as_archived(out, record)
-        turn.as_archived(out, on_disk.get("events.yaml"))  # rolls whole, as archives had them before
-        for fmt, ext in FORMATS.items():
-            if any(name.endswith("." + ext) for name in on_disk):
-                turn_posts.render_all(replay, out, fmt)
-        seal.seal_output(replay, out, seal.previous_of(campaign, n, codes))
+        try:  # a turn that cannot be replayed differs, and the next turns are replayed all the same
+            on_disk, out = _replay(campaign, n, codes, current)
+        except PbpError as exc:
+            failures += 1
+            say("verify_not_replayed", turn=n)
+            click.echo("    " + exc.text(campaign.lang))
+            continue
         diffs = sorted(set(on_disk) ^ set(out.files) | {k for k in on_disk if out.files.get(k) != on_disk[k]})
         if not diffs:
             say("verify_ok", turn=n)
@@ -116,6 +102,37 @@ def verify(ctx):
     if failures:
         ctx.exit(1)
     say("verify_done", count=len(campaign.resolved_turns()))
+
+
+def _replay(campaign, n: int, codes: dict, current: dict):
+    """Turn n replayed as it was played (its recorded roster, rules and
+    rendering), sealed on the archive's codes: the files on disk and the turn
+    computed again. A turn that cannot be replayed (its rules copy changed, its
+    record not as pbp writes it) raises the PbpError that says why."""
+    from pbp.engine import seal, turn, turn_posts, turn_record
+    from pbp.engine.campaign import FORMATS
+
+    on_disk = turn.outputs_on_disk(campaign, n)
+    record = turn_record.record_of(campaign, n, remember=False)
+    replay = turn_record.as_recorded(campaign, record, n)
+    for key, was in (record.get("render") or {}).items():
+        if current.get(key) != was:
+            say("verify_config_changed", turn=n, key=key, was=was, now=current.get(key))
+    if replay.recorded is not None:
+        say("verify_rules_kept", turn=n, file=", ".join(replay.recorded.shown(campaign).values()))
+    late = [h for h in campaign.roster if record and h not in (record.get("roster") or {})]
+    if late:
+        say("verify_roster_changed", turn=n, players=late)
+    out = turn.compute(replay, n, at_deadline=True)  # as it was played: see turn.compute
+    if turn_record.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns
+        out.files.pop(turn_record.RECORD_FILE, None)
+    turn.record_as_archived(out, record)
+    turn.as_archived(out, on_disk.get("events.yaml"))  # rolls whole, as archives had them before
+    for fmt, ext in FORMATS.items():
+        if any(name.endswith("." + ext) for name in on_disk):
+            turn_posts.render_all(replay, out, fmt)
+    seal.seal_output(replay, out, seal.previous_of(campaign, n, codes))
+    return on_disk, out
 
 
 @click.command(cls=PbpCommand)

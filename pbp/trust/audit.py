@@ -252,9 +252,9 @@ def replay_turn(campaign, n: int, previous: str, posts: bool = True) -> Replay:
     from pbp.model import dice_versions
 
     on_disk = turn.outputs_on_disk(campaign, n)
-    record = turn_record.record_of(campaign, n, remember=False)
-    replayed = turn_record.as_recorded(campaign, record, n)
-    try:
+    try:  # a record not as pbp writes it, or a rules copy changed: this turn differs, the audit goes on
+        record = turn_record.record_of(campaign, n, remember=False)
+        replayed = turn_record.as_recorded(campaign, record, n)
         out = turn.compute(replayed, n, at_deadline=True)  # as it was played: see turn.compute
         if turn_record.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns
             out.files.pop(turn_record.RECORD_FILE, None)
