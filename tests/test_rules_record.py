@@ -235,3 +235,25 @@ def test_an_archive_from_before_the_record_replays_with_the_rules_of_today(tmp_p
     r = pbp("verify", cwd=root)
     assert r.exit_code == 0, r.output
     assert all(f"tour {n} : identique\n" in r.output for n in range(5))
+
+
+def test_a_past_turns_post_rendered_again_names_things_as_that_turn_was_played(duel):
+    """`pbp post` of a past turn in another format renders it again: with the
+    rules and the roster that turn was played with, so an action renamed in
+    rules.yaml and a character renamed in campaign.yaml since keep their old
+    names there, as in the post the turn wrote."""
+    _duel_turn(duel, 2, "attaquer", 3)
+    _edit(duel, "rules.yaml", "nom: {fr: Attaquer, en: Attack}", "nom: {fr: Frapper, en: Strike}")
+    _edit(duel, "campaign.yaml", "lyra: Orage", "lyra: Tempête")
+    _duel_turn(duel, 3, "attaquer", 3)
+    for fmt in ("markdown", "bbcode"):
+        old = pbp("post", "--turn", "2", "--format", fmt, cwd=duel)
+        assert old.exit_code == 0, old.output
+        assert "Orage" in old.output and ": Attaquer.\n" in old.output
+        assert "Tempête" not in old.output and "Frapper" not in old.output
+        new = pbp("post", "--turn", "3", "--format", fmt, cwd=duel)
+        assert "Tempête" in new.output and ": Frapper.\n" in new.output
+        assert "Orage" not in new.output.replace("Val d'Orage", "") and "Attaquer" not in new.output
+    assert pbp("preview", "--turn", "2", cwd=duel).exit_code == 0
+    page = (duel / "turns/002/preview.html").read_text(encoding="utf-8")
+    assert "Orage" in page and "Tempête" not in page
