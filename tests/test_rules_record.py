@@ -8,7 +8,8 @@ import pytest
 
 from pbp.base import yamlio
 from pbp.engine import rules_record
-from tests.helpers import REPO, copy_example, pbp, write
+from tests.helpers import REPO, pbp, write
+from tests.test_examples import EXAMPLES
 
 
 def _flip(root, n: int, roll: int) -> None:
@@ -223,18 +224,53 @@ def test_a_rules_record_not_as_pbp_writes_it_is_refused_on_its_line(duel):
     assert "« ../secret.yaml » n'est pas un nom de fichier de règles" in r.output
 
 
-def test_an_archive_from_before_the_record_replays_with_the_rules_of_today(tmp_path):
-    """The bundled duel was archived before pbp recorded the rules files: its
-    turns replay with the campaign's rules.yaml, and the first turn played now
-    keeps its own copy."""
-    root = copy_example("energy-duel", tmp_path)
-    assert "rules_files" not in (root / "turns/003/turn.yaml").read_text(encoding="utf-8")
-    assert pbp("run", "--no-commit", cwd=root).exit_code == 0
-    assert yamlio.load_file(root / "turns/004/turn.yaml")["rules_files"]["rules.yaml"]["kept_in"] == 4
-    assert (root / "turns/004/rules/rules.yaml").read_bytes() == (root / "rules.yaml").read_bytes()
+def test_an_archive_from_before_the_record_replays_with_the_rules_of_today(tmp_path, monkeypatch):
+    """A game archived before pbp recorded the rules files (played here by a pbp
+    that does not stamp them): its turns replay with the campaign's rules.yaml,
+    and the first turn played now keeps its own copy."""
+    root = tmp_path / "duel"
+    for name in ("campaign.yaml", "characters.yaml", "rules.yaml"):
+        write(root, name, (ENERGY / name).read_text(encoding="utf-8"))
+    assert pbp("secret", "move", cwd=root).exit_code == 0
+    with monkeypatch.context() as before:
+        before.setattr(rules_record, "stamp", lambda *args: {})  # the pbp of before: no record, no copy
+        assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
+        _duel_turn(root, 1, "attendre", None)
+        _duel_turn(root, 2, "attaquer", 3)
+    assert "rules_files" not in (root / "turns/002/turn.yaml").read_text(encoding="utf-8")
+    assert not (root / "turns/000/rules").exists()
+    _duel_turn(root, 3, "attaquer", 3)
+    assert yamlio.load_file(root / "turns/003/turn.yaml")["rules_files"]["rules.yaml"]["kept_in"] == 3
+    assert (root / "turns/003/rules/rules.yaml").read_bytes() == (root / "rules.yaml").read_bytes()
     r = pbp("verify", cwd=root)
     assert r.exit_code == 0, r.output
-    assert all(f"tour {n} : identique\n" in r.output for n in range(5))
+    assert all(f"tour {n} : identique\n" in r.output for n in range(4))
+
+
+DATA_EXAMPLES = [name for name in EXAMPLES
+                 if yamlio.load_file(REPO / "campaigns" / name / "campaign.yaml")["ruleset"] == "data"]
+
+
+def test_the_bundled_data_examples_are_listed():
+    assert {"energy-duel", "manhunt-data", "d100-data", "wizard-duels", "investigation-event",
+            "village-vote"} <= set(DATA_EXAMPLES)
+
+
+@pytest.mark.parametrize("name", DATA_EXAMPLES)
+def test_every_turn_of_a_bundled_data_example_records_the_rules_it_was_played_with(name):
+    """Each archived turn names its rules file with its sha256 and the turn folder
+    that keeps a copy of those very bytes; the last turn's are the campaign's."""
+    root = REPO / "campaigns" / name
+    turns = sorted(int(p.parent.name) for p in (root / "turns").glob("*/state.yaml"))
+    assert turns == list(range(len(turns))) and len(turns) >= 4
+    for n in turns:
+        entries = yamlio.load_file(root / f"turns/{n:03d}/turn.yaml").get("rules_files")
+        assert entries is not None and set(entries) == {"rules.yaml"}, f"turn {n} of {name} records no rules"
+        entry = entries["rules.yaml"]
+        assert 0 <= entry["kept_in"] <= n
+        copy = root / f"turns/{entry['kept_in']:03d}/rules/rules.yaml"
+        assert rules_record.sha256(copy.read_bytes()) == entry["sha256"]
+    assert entry["sha256"] == rules_record.sha256((root / "rules.yaml").read_bytes())
 
 
 def test_a_past_turns_post_rendered_again_names_things_as_that_turn_was_played(duel):
