@@ -74,7 +74,7 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes, at_deadline)
         _say_played(campaign, out.inputs)
         if campaign.ruleset.is_over(out.state):
             say("game_finished")
-        commit(campaign, "commit_turn", no_commit, turn=n)
+        commit(campaign, "commit_turn", no_commit, also=tuple(edited), turn=n)
 
 
 @click.command(cls=PbpCommand)
