@@ -68,14 +68,36 @@ def test_every_wrong_input_of_the_mj_is_refused_at_its_line_and_the_turn_waits(r
         r = pbp(command, *(["--no-commit"] if command == "run" else []), cwd=root)
         assert r.exit_code == 1 and "Traceback" not in r.output
         said = r.output.replace("\xa0", " ")
-        for line, text in ((2, "attendu oui/non (true/false), trouvé peut-être."),
+        for line, text in ((2, "« peut-être » n'est pas une valeur possible. Valeurs possibles : oui, non."),
                            (3, "9 est hors limites (0 à 6)."),
                            (3, "joueur inconnu « zoe ». Valeurs possibles : lyra, tom."),
                            (4, "« neige » n'est pas une valeur possible. Valeurs possibles : pluie, soleil."),
-                           (5, "attendu un texte, trouvé une liste."),
+                           (5, "argument invalide ; attendu : texte."),
                            (6, "« duree » n'est pas une entrée du MJ de ces règles")):
             assert f"turns/001/gm.yaml:{line}: {text}" in said, (command, text, said)
     assert not (root / "turns/001/state.yaml").exists()
+
+
+def test_the_mjs_inputs_are_read_by_the_types_of_order_arguments(root):
+    """A value of the MJ is read as a player's argument of its type is: a choice
+    whatever its case, a character by name, a typo answered with the value meant,
+    an empty value with the type it wants."""
+    write(root, "turns/001/orders/lyra.yaml", "actions: [attendre]\n")
+    write(root, "turns/001/gm.yaml", "ordres:\n  combat:\n  temps: Soleill\n  prix: {Lyra: 2, tom: deux}\n")
+    r = pbp("check", cwd=root)
+    assert r.exit_code == 1 and "Traceback" not in r.output
+    said = r.output.replace("\xa0", " ")
+    for line, text in ((2, "argument invalide ; attendu : oui | non."),
+                       (3, "« Soleill » n'est pas une valeur possible. Vouliez-vous dire « soleil » ? "
+                           "Valeurs possibles : pluie, soleil."),
+                       (4, "argument invalide ; attendu : nombre.")):
+        assert f"turns/001/gm.yaml:{line}: {text}\n" in said, (text, said)
+    write(root, "turns/001/gm.yaml", "ordres:\n  combat: Oui\n  temps: Pluie\n  prix: {Lyra: 2}\n")
+    r = pbp("run", "--no-commit", cwd=root)
+    assert r.exit_code == 0, r.output
+    state = yamlio.load_file(root / "turns/001/state.yaml")
+    assert state["inputs"]["combat"] is True and state["inputs"]["temps"] == "pluie"
+    assert state["inputs_by"]["lyra"]["prix"] == 2
 
 
 def test_the_mj_may_say_oui_or_non(root):

@@ -107,7 +107,8 @@ def test_an_mj_input_kept_in_state_yaml_with_a_wrong_type_is_refused_at_its_line
     state.write_text(state.read_text().replace("    salle_autorisee: true\n", "    salle_autorisee: {}\n", 1))
     for command in ("check", "run"):
         err = refused(camp, command, *(["--no-commit"] if command == "run" else []))
-        assert "turns/003/state.yaml:30: attendu oui/non (true/false), trouvé {}." in err.splitlines(), err
+        assert "turns/003/state.yaml:30: « {} » n'est pas une valeur possible. Valeurs possibles : oui, non." \
+            in err.replace("\xa0", " ").splitlines(), err
 
 
 def test_a_stat_kept_in_state_yaml_of_another_kind_is_refused_at_its_line(tmp_path):

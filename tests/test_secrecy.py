@@ -479,7 +479,7 @@ def test_every_name_a_turn_folder_holds_is_a_reserved_handle():
 
 
 @pytest.mark.parametrize("handle", ["gm", "GM", "Public", "mj", "all", "TOUS", "state", "events", "orders",
-                                    "private", "rolls", "public.bbcode"])
+                                    "private", "rolls", "public.bbcode", "rules"])
 def test_a_reserved_handle_is_refused_when_the_campaign_opens(toy_campaign, handle):
     write(toy_campaign, "campaign.yaml", f"""
         ruleset: toy
@@ -498,7 +498,7 @@ def test_a_reserved_handle_is_refused_when_the_campaign_opens(toy_campaign, hand
     assert caught.value.text("en") == (
         f"campaign.yaml:5: the handle `{handle}` is reserved (it names the public thread, the GM or a file of a "
         f"turn's folder): choose another one, e.g. `{handle}_1`. Reserved handles (any case): all, events, gm, mj, "
-        "orders, private, public, rolls, state, tous, turn.")
+        "orders, private, public, rolls, rules, state, tous, turn.")
 
 
 def test_handles_that_only_look_alike_are_fine(toy_campaign):

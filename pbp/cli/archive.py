@@ -83,13 +83,16 @@ def verify(ctx):
         for key, was in (replay.record.get("render") or {}).items():
             if current.get(key) != was:
                 say("verify_config_changed", turn=n, key=key, was=was, now=current.get(key))
-        if replay.as_played.recorded is not None:
+        if replay.as_played is not None and replay.as_played.recorded is not None:
             say("verify_rules_kept", turn=n, file=", ".join(replay.as_played.recorded.shown(campaign).values()))
         late = [h for h in campaign.roster if replay.record and h not in (replay.record.get("roster") or {})]
         if late:
             say("verify_roster_changed", turn=n, players=late)
-        if replay.error is not None:
-            raise replay.error
+        if replay.error is not None:  # this turn differs, saying why; the next turns are replayed all the same
+            failures += 1
+            say("verify_not_replayed", turn=n)
+            click.echo("    " + replay.error.text(campaign.lang))
+            continue
         if not replay.diffs:
             say("verify_ok", turn=n)
             continue

@@ -45,7 +45,8 @@ CONFIG_KEYS = ("ruleset", "title", "lang", "format", "dialect", "secret", "playe
 HANDLE = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9_.-]| (?! ))*(?<! )$")
 #: what a turn folder (turns/NNN/) holds besides a player's report
 TURN_FOLDER = ("state.yaml", "rolls.yaml", "events.yaml", "turn.yaml", "gm.yaml", "orders", "private",
-               *(f"{post}.{ext}" for post in ("public", "gm") for ext in FORMATS.values()))
+               *(f"{post}.{ext}" for post in ("public", "gm") for ext in FORMATS.values()),
+               "rules")  # the copy of the rules files a turn kept (pbp/engine/rules_record.py: COPY_FOLDER)
 #: handles a roster may not use (compared case-insensitively): the names of the public
 #: thread and the MJ in any language a forum may use, and the names a turn folder holds,
 #: so that no handle can be taken for an audience or a file

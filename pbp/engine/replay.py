@@ -29,7 +29,8 @@ class Replay:
     extra: list[str] = field(default_factory=list)  # files of the turn folder pbp neither reads nor writes
     archived: dict[str, bytes] = field(default_factory=dict)  # the turn's outputs as archived
     replayed: dict[str, bytes] = field(default_factory=dict)  # the same files, replayed
-    as_played: object = None  # the campaign as the turn was played (its recorded roster, rules, rendering)
+    as_played: object = None  # the campaign as the turn was played (its recorded roster, rules, rendering; None:
+    # its record could not be read)
     record: dict = field(default_factory=dict)  # the turn's archived record (turn.yaml)
 
 
@@ -42,9 +43,10 @@ def replay_turn(campaign, n: int, previous: str) -> Replay:
     from pbp.model import dice_versions
 
     on_disk = turn.outputs_on_disk(campaign, n)
-    record = turn_record.record_of(campaign, n, remember=False)
-    as_played = turn_record.as_recorded(campaign, record, n)
-    try:
+    record, as_played = {}, None
+    try:  # a record not as pbp writes it, or a rules copy changed, is this turn's error: the next are replayed
+        record = turn_record.record_of(campaign, n, remember=False)
+        as_played = turn_record.as_recorded(campaign, record, n)
         out = turn.compute(as_played, n, at_deadline=True)  # as it was played: see turn.compute
         if turn_record.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns
             out.files.pop(turn_record.RECORD_FILE, None)

@@ -5,7 +5,7 @@ named types under `arg_types:`; a data ruleset's rules.yaml `arg:`, translated
 by pbp/rulesets/data). A node is a type name, a named type, or a mapping with a
 `type`: text (prose), int (min, max), choice (values, aliases, en, en_values),
 direction, player / character (alive, others, in_sight), place (adjacent), item
-(carried), map (fields, short), list (of, min, max); any node may say
+(carried), yes_no (true/false, oui/non), map (fields, short), list (of, min, max); any node may say
 `optional`, `default`, `en` (a field's English name) and `aliases`. The table
 of what each accepts: pbp/rulesets/README.md, "Argument types".
 
@@ -26,7 +26,8 @@ from pbp.base.errors import ByLang
 from pbp.model.argcontext import ArgContext, match_names, normalize_id
 
 #: the type names a node may give, beside the named types of `arg_types`
-KINDS = ("text", "int", "number", "choice", "player", "character", "place", "item", "direction", "map", "list")
+KINDS = ("text", "int", "number", "choice", "player", "character", "place", "item", "direction", "map", "list",
+         "yes_no")
 #: what every node may say, whatever its type
 COMMON = {"type", "optional", "default", "en", "aliases", "description"}
 EXTRA = {
@@ -195,6 +196,27 @@ class Choice(_Words):
 
     def offers(self, context):
         return {v: v for v in self.values}
+
+
+class YesNo(_Words):
+    """Yes or no: YAML's true/false, or a word of WORDS in either language (an
+    MJ's ruling in gm.yaml: `combat: oui`)."""
+
+    kind = "yes_no"
+    WORDS = {"oui": True, "non": False, "vrai": True, "faux": False, "yes": True, "no": False, "true": True,
+             "false": False}
+
+    def accept(self, value, context, at, problems):
+        if isinstance(value, bool):
+            return value
+        word = normalize_id(value) if isinstance(value, str) else None
+        if word in self.WORDS:
+            return self.WORDS[word]
+        problems.add("bad_choice", at, value=value, valid=ByLang(fr=["oui", "non"], en=["yes", "no"]))
+        return None
+
+    def describe(self, lang=None) -> str:
+        return "yes | no" if lang == "en" else "oui | non"
 
 
 class Direction(Choice):
@@ -400,7 +422,7 @@ class List(ArgType):
 # -- compiling the declarations ------------------------------------------------------------
 
 _SIMPLE = {"text": Text, "int": Number, "number": Number, "choice": Choice, "direction": Direction,
-           "player": Character, "character": Character, "place": Place, "item": Item}
+           "player": Character, "character": Character, "place": Place, "item": Item, "yes_no": YesNo}
 
 
 class _Compiler:

@@ -133,7 +133,8 @@ def test_the_mj_input_is_checked_like_an_order(duel):
     write(duel, "turns/004/gm.yaml", "orders:\n  combat: peut-être\n  duel: true\n")
     r = pbp("check", cwd=duel)
     assert r.exit_code == 1
-    assert "turns/004/gm.yaml:2: attendu oui/non (true/false), trouvé peut-être." in r.output
+    assert "turns/004/gm.yaml:2: « peut-être » n'est pas une valeur possible. Valeurs possibles : oui, non." \
+        in r.output.replace("\xa0", " ")
     assert "turns/004/gm.yaml:3: « duel » n'est pas une entrée du MJ de ces règles" in r.output
 
 

@@ -269,31 +269,34 @@ def _english(rs, ids: list[str]) -> ByLang:
 
 def gm_inputs(rs, scenario, raw: dict) -> tuple[dict, Refusals]:
     """gm.yaml's `orders:`: each an input of the rules' `inputs:` with a value of its
-    type (`per: character`: a value per handle). (values, refusals)."""
+    type (`per: character`: a value per character, by handle or name), judged by the
+    order arguments' types (pbp.model.argtypes): the same refusals, naming what
+    would be valid. (values, refusals)."""
+    from pbp.model.argcontext import ArgContext
+
     problems = Refusals()
-    specs = rs.program.data.get("inputs") or {}
+    types = input_types(rs.program.data)
+    context = ArgContext(scenario)  # the MJ's own file: read within the campaign's limits already
     values = {}
     for name, value in (raw or {}).items():
-        spec = specs.get(name)
+        spec = (rs.program.data.get("inputs") or {}).get(name)
         if spec is None:
             from pbp.base import i18n
 
-            problems.add("unknown_input", (name,), name=name, valid=list(specs),
-                         suggestion=i18n.closest(str(name), specs))
+            known = list(rs.program.data.get("inputs") or {})
+            problems.add("unknown_input", (name,), name=name, valid=known, suggestion=i18n.closest(str(name), known))
             continue
-        if R.word(spec.get("per", "game")) == "character":
-            if not isinstance(value, dict):
-                problems.add("input_per_character", (name,), name=name, valid=list(scenario.roster))
-                continue
-            checked = {}
-            for handle, given in value.items():
-                if handle not in scenario.roster:
-                    problems.add("unknown_player_arg", (name, handle), value=handle, valid=list(scenario.roster))
-                    continue
-                checked[handle] = input_value(spec, given, (name, handle), problems)
-            values[name] = checked
+        if R.word(spec.get("per", "game")) != "character":
+            values[name] = _input_value(types[name], value, context, (name,), problems)
+        elif not isinstance(value, dict):
+            problems.add("input_per_character", (name,), name=name, valid=list(scenario.roster))
         else:
-            values[name] = input_value(spec, value, (name,), problems)
+            checked = {}
+            for who, given in value.items():
+                handle = types[PER_CHARACTER].check(who, context, (name, who), problems)
+                if handle is not None:
+                    checked[handle] = _input_value(types[name], given, context, (name, who), problems)
+            values[name] = checked
     return values, problems
 
 
@@ -308,35 +311,48 @@ def simulated_inputs(rs, scenario) -> dict:
 
 
 def input_value(spec: dict, value, at: tuple, problems: Refusals):
+    """One value of the MJ input `spec` (of the rules' `inputs:`) read by its type,
+    as gm.yaml gives it or as a state.yaml keeps it (None: refused, in `problems`)."""
+    from pbp.model.argcontext import ArgContext
+    from pbp.model.argtypes import ArgTypes
+
+    return _input_value(ArgTypes({}).of(_input_arg(spec), "inputs"), value, ArgContext(None), at, problems)
+
+
+def _input_value(kind, value, context, at: tuple, problems: Refusals):
+    """A value the MJ gave, as its type reads it (None: refused, in `problems`)."""
+    if value is None:  # `combat:` left empty
+        kind.refuse_type(at, problems)
+        return None
+    return kind.check(value, context, at, problems)
+
+
+def input_types(data: dict) -> dict:
+    """Each MJ input of the rules (`inputs:`) as a type of the order arguments'
+    language (pbp.model.argtypes): a yes/no, a whole number in its bounds, one of
+    its values, or a text; and under PER_CHARACTER, the character a value is
+    given for (by handle or name, in play or not)."""
+    from pbp.model.argtypes import ArgTypes
+
+    types = ArgTypes({})
+    found = {name: types.of(_input_arg(spec), f"inputs.{name}") for name, spec in (data.get("inputs") or {}).items()}
+    found[PER_CHARACTER] = types.of({"type": "character", "alive": False, "others": False}, "inputs")
+    return found
+
+
+#: input_types' key of the type of a character an input `per: character` names (no input's name: not a word)
+PER_CHARACTER = "-"
+
+
+def _input_arg(spec: dict) -> dict:
     kind = R.word(spec["type"])
     if kind == "bool":
-        value = YES_NO.get(value.strip().lower(), value) if isinstance(value, str) else value
-        if not isinstance(value, bool):
-            problems.add("input_type", at, expected=ByLang(fr="oui/non (true/false)", en="true/false"), value=value)
-        return value
+        return {"type": "yes_no"}
     if kind == "number":
-        if isinstance(value, bool) or not isinstance(value, int):
-            problems.add("input_type", at, expected=ByLang(fr="un nombre entier", en="a whole number"), value=value)
-            return value
-        low, high = spec.get("min"), spec.get("max")
-        if (low is not None and value < low) or (high is not None and value > high):
-            problems.add("arg_range", at, value=value, low=low, high=high)
-        return value
+        return {"type": "int", "min": spec.get("min"), "max": spec.get("max")}
     if kind == "choice":
-        values = [str(v) for v in spec.get("values") or []]
-        if str(value) not in values:
-            problems.add("bad_choice", at, value=value, valid=values)
-        return str(value)
-    if isinstance(value, (dict, list)):
-        found = ByLang(fr="une liste", en="a list") if isinstance(value, list) else \
-            ByLang(fr="des clés et des valeurs", en="keys and values")
-        problems.add("input_type", at, expected=ByLang(fr="un texte", en="a text"), value=found)
-    return str(value)
-
-
-#: what an MJ writes for yes or no in gm.yaml (YAML itself reads only true/false, yes/no, on/off)
-YES_NO = {"oui": True, "non": False, "vrai": True, "faux": False, "yes": True, "no": False, "true": True,
-          "false": False}
+        return {"type": "choice", "values": [str(v) for v in spec.get("values") or []]}
+    return {"type": "text"}
 
 
 #: what a stat or gauge of each kind holds, as a state.yaml or a sheet must give it
