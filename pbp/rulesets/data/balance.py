@@ -4,6 +4,7 @@ every table and check the rules declare (`pbp odds --rule data.<name>`)."""
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 from pbp.model.orders import Action, PlayerOrders
@@ -17,24 +18,76 @@ MOST_OPTIONS = 60
 
 def legal_orders(rs, state: dict, scenario, handle: str) -> list[list[Action]]:
     """Every single action the rules allow now (each with each argument a bot may
-    give: a free text is checks.BOT_TEXT), each passing check_orders; doing
+    give: a free text is checks.BOT_TEXT), each passing check_orders; then two,
+    three of them as the budget allows (at most MOST_OPTIONS orders); doing
     nothing when none is allowed (an empty order file reads as no orders at all)."""
+    singles, options = _options(rs, state, scenario, handle)
+    return [_order(singles, held) for held in options] or [[]]
+
+
+def bot_orders(rs, state: dict, scenario, handle: str, rng) -> list[Action]:
+    """The bot's pick among legal_orders (the same draw of `rng`), only that order built."""
+    singles, options = _options(rs, state, scenario, handle)
+    if not options:
+        return rng.choice([[]])
+    return _order(singles, rng.choice(options))
+
+
+def _options(rs, state: dict, scenario, handle: str) -> tuple[list[Action], list[tuple[int, ...]]]:
+    """(the single actions allowed now, each legal order as a tuple of their indexes),
+    each layer one action longer, in the order legal_orders lists them (the bots'
+    draws depend on it)."""
     singles = [action for action_id in rs.program.data["actions"]
                for action in checks.allowed(rs, state, scenario, handle, action_id, free_text=checks.BOT_TEXT)]
-    options = [[a] for a in singles]
     longest = min((rs.program.data.get("budget") or {}).get("count") or MOST_ACTIONS, MOST_ACTIONS)
-    layer = options
-    for size in range(2, longest + 1):  # several actions a turn, as the budget allows
-        layer = [option + [_again(a, size - 1)] for option in layer for a in singles
-                 if not checks.check_orders(rs, state, scenario, PlayerOrders(
-                     handle, state["turn"] + 1, option + [_again(a, size - 1)]))][:MOST_OPTIONS]
+    if checks.judged_alone(rs):
+        combined = _added_up(rs, state, handle, singles)
+    else:
+        combined = _checked(rs, state, scenario, handle, singles)
+    layer = [(i,) for i in range(len(singles))]
+    options = list(layer)
+    for _ in range(2, longest + 1):  # several actions a turn, as the budget allows
+        layer = list(itertools.islice((held + (j,) for held in layer for j in range(len(singles))
+                                       if combined(held, j)), MOST_OPTIONS))
         options += layer
-    return options[:MOST_OPTIONS] or [[]]
+    return singles, options[:MOST_OPTIONS]
+
+
+def _checked(rs, state: dict, scenario, handle: str, singles: list[Action]):
+    """Whether an order extended by one more single passes check_orders, asked whole
+    (a move changes what the next action may name)."""
+    def combined(held: tuple[int, ...], j: int) -> bool:
+        order = _order(singles, held + (j,))
+        return not checks.check_orders(rs, state, scenario, PlayerOrders(handle, state["turn"] + 1, order))
+    return combined
+
+
+def _added_up(rs, state: dict, handle: str, singles: list[Action]):
+    """The same judgement as _checked, for rules whose actions check_orders judges on
+    the state alone (checks.judged_alone): each single passed alone, so an order
+    passes when it holds no more actions than the budget's, no action twice that
+    may not come twice, and its costs add up to no more than the points."""
+    limit, alone, points = checks.together(rs, state, handle)
+    costs = [checks.cost_of(rs, action, state, handle) for action in singles]
+    ids = [action.id for action in singles]
+
+    def combined(held: tuple[int, ...], j: int) -> bool:
+        if limit is not None and len(held) + 1 > limit:
+            return False
+        if ids[j] in alone and any(ids[i] == ids[j] for i in held):
+            return False
+        return points is None or sum(costs[i] for i in held) + costs[j] <= points
+    return combined
+
+
+def _order(singles: list[Action], held: tuple[int, ...]) -> list[Action]:
+    """The singles at these indexes as one order, each at its place; an action after
+    the first with its own copy of its fields (a dict: fields.py), so an order file
+    written from it repeats the values, never a YAML alias."""
+    return [singles[i] if k == 0 else _again(singles[i], k) for k, i in enumerate(held)]
 
 
 def _again(action: Action, index: int) -> Action:
-    """The action once more in an order, its fields (a dict: fields.py) its own copy,
-    so an order file written from it repeats the values, never a YAML alias."""
     arg = dict(action.arg) if isinstance(action.arg, dict) else action.arg
     return action.replace(index=index, arg=arg)
 

@@ -222,6 +222,24 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
     return problems
 
 
+def judged_alone(rs) -> bool:
+    """Whether check_orders judges each action of an order on the state alone, the
+    order adding only its count, its repeats and its costs: no action's argument
+    names a place, an exit or an item (a move changes what the next may name).
+    The bots then judge their orders of several actions by adding up (balance.py)."""
+    return all(places.arg_kind(spec) is None for spec in rs.program.data["actions"].values())
+
+
+def together(rs, state: dict, handle: str) -> tuple:
+    """What check_orders refuses in actions it accepts one by one, when judged_alone:
+    (the most actions `handle` may order or None, the actions that may not come
+    twice, the points `handle` may spend or None)."""
+    budget = rs.program.data.get("budget") or {}
+    alone = {a for a, spec in rs.program.data["actions"].items() if spec.get("once") or budget.get("distinct")}
+    limit, points = _budget_now(rs, state, handle)
+    return limit, alone, points
+
+
 def _budget_now(rs, state: dict, handle: str) -> tuple[int | None, int | None]:
     """(actions, points) `handle` may order this turn: the budget's, and what a
     player back after missed turns is owed (pbp/rulesets/data/absence.py)."""
