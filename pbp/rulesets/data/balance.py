@@ -37,47 +37,61 @@ def _options(rs, state: dict, scenario, handle: str) -> tuple[list[Action], list
     """(the single actions allowed now, each legal order as a tuple of their indexes),
     each layer one action longer, in the order legal_orders lists them (the bots'
     draws depend on it)."""
-    singles = [action for action_id in rs.program.data["actions"]
-               for action in checks.allowed(rs, state, scenario, handle, action_id, free_text=checks.BOT_TEXT)]
-    longest = min((rs.program.data.get("budget") or {}).get("count") or MOST_ACTIONS, MOST_ACTIONS)
     if checks.judged_alone(rs):
-        combined = _added_up(rs, state, handle, singles)
+        singles, grow = _added_up(rs, state, handle)
     else:
-        combined = _checked(rs, state, scenario, handle, singles)
+        singles, grow = _checked(rs, state, scenario, handle)
+    longest = min((rs.program.data.get("budget") or {}).get("count") or MOST_ACTIONS, MOST_ACTIONS)
     layer = [(i,) for i in range(len(singles))]
     options = list(layer)
     for _ in range(2, longest + 1):  # several actions a turn, as the budget allows
         layer = list(itertools.islice((held + (j,) for held in layer for j in range(len(singles))
-                                       if combined(held, j)), MOST_OPTIONS))
+                                       if grow(held, j)), MOST_OPTIONS))
         options += layer
     return singles, options[:MOST_OPTIONS]
 
 
-def _checked(rs, state: dict, scenario, handle: str, singles: list[Action]):
-    """Whether an order extended by one more single passes check_orders, asked whole
-    (a move changes what the next action may name)."""
-    def combined(held: tuple[int, ...], j: int) -> bool:
+def _checked(rs, state: dict, scenario, handle: str):
+    """(the single actions check_orders accepts, whether an order extended by one
+    more passes check_orders asked whole): a move changes what the next action may name."""
+    singles = [action for action_id in rs.program.data["actions"]
+               for action in checks.allowed(rs, state, scenario, handle, action_id, free_text=checks.BOT_TEXT)]
+
+    def grow(held: tuple[int, ...], j: int) -> bool:
         order = _order(singles, held + (j,))
         return not checks.check_orders(rs, state, scenario, PlayerOrders(handle, state["turn"] + 1, order))
-    return combined
+    return singles, grow
 
 
-def _added_up(rs, state: dict, handle: str, singles: list[Action]):
-    """The same judgement as _checked, for rules whose actions check_orders judges on
-    the state alone (checks.judged_alone): each single passed alone, so an order
-    passes when it holds no more actions than the budget's, no action twice that
+def _added_up(rs, state: dict, handle: str):
+    """The same as _checked, for rules whose actions check_orders judges on the state
+    alone (checks.judged_alone): each action judged once (checks.judge), an order
+    passing when it holds no more actions than the budget's, no action twice that
     may not come twice, and its costs add up to no more than the points."""
     limit, alone, points = checks.together(rs, state, handle)
-    costs = [checks.cost_of(rs, action, state, handle) for action in singles]
+    singles, costs = [], []
+    if handle in state["characters"] and (limit is None or limit >= 1):
+        for action_id, spec in rs.program.data["actions"].items():
+            for value in checks.arg_values(rs, state, handle, spec, checks.BOT_TEXT):
+                action = Action(action_id, value, 0)
+                verdict, cost = checks.judge(rs, state, handle, action, spec)
+                if verdict == "ok" and (points is None or cost <= points):
+                    singles.append(action)
+                    costs.append(cost)
     ids = [action.id for action in singles]
+    spent = {(i,): cost for i, cost in enumerate(costs)}  # what each order accepted so far costs
 
-    def combined(held: tuple[int, ...], j: int) -> bool:
-        if limit is not None and len(held) + 1 > limit:
+    def grow(held: tuple[int, ...], j: int) -> bool:
+        if limit is not None and len(held) >= limit:
             return False
-        if ids[j] in alone and any(ids[i] == ids[j] for i in held):
+        if ids[j] in alone and ids[j] in (ids[i] for i in held):
             return False
-        return points is None or sum(costs[i] for i in held) + costs[j] <= points
-    return combined
+        total = spent[held] + costs[j]
+        if points is not None and total > points:
+            return False
+        spent[held + (j,)] = total
+        return True
+    return singles, grow
 
 
 def _order(singles: list[Action], held: tuple[int, ...]) -> list[Action]:
@@ -88,8 +102,7 @@ def _order(singles: list[Action], held: tuple[int, ...]) -> list[Action]:
 
 
 def _again(action: Action, index: int) -> Action:
-    arg = dict(action.arg) if isinstance(action.arg, dict) else action.arg
-    return action.replace(index=index, arg=arg)
+    return Action(action.id, dict(action.arg) if isinstance(action.arg, dict) else action.arg, index)
 
 
 def game_summary(rs, state: dict, scenario) -> dict:

@@ -11,12 +11,14 @@ from pbp.model.ruleset import Refusals
 from . import places, rules as R
 
 
-def cost_of(rs, action, state, handle) -> int:
+def cost_of(rs, action, state, handle, fields: dict | None = None) -> int:
+    """What an action costs `handle` now (`fields`: its `arg.<field>` values, when already bound)."""
     formula = rs.program.costs.get(action.id)
     if formula is None:
         return 0
-    value = R.env(formula.names_used, state, rs.program.data, handle, _target(rs, action), action.arg,
-                  _fields(rs, action.id, action.arg, state, handle))
+    if fields is None:
+        fields = _fields(rs, action.id, action.arg, state, handle)
+    value = R.env(formula.names_used, state, rs.program.data, handle, _target(rs, action), action.arg, fields)
     return int(formula.evaluate(value, roll=_no_dice))
 
 
@@ -38,12 +40,14 @@ def _target(rs, action):
     return action.arg if R.word(kind) == "character" else None
 
 
-def unmet(rs, action_id: str, state: dict, handle: str, arg=None, target=None) -> tuple | None:
+def unmet(rs, action_id: str, state: dict, handle: str, arg=None, target=None,
+          fields: dict | None = None) -> tuple | None:
     """The first prerequisite of an action not met ((formula, message, path)), else None:
-    a state of the character that forbids it first (pbp/rulesets/data/states.py)."""
-    from .states import forbidding
-
+    a state of the character that forbids it first (pbp/rulesets/data/states.py).
+    `fields`: the action's `arg.<field>` values, when already bound."""
     if rs.program.data.get("states") and handle in state["characters"]:
+        from .states import forbidding
+
         found = forbidding(rs.program, state, handle, action_id)
         if found is not None:
             return found
@@ -53,7 +57,6 @@ def unmet(rs, action_id: str, state: dict, handle: str, arg=None, target=None) -
         found = may_vote(rs, state, handle, action_id)
         if found is not None:
             return found
-    fields = None
     for formula, message, path in rs.program.requires.get(action_id, ()):
         if fields is None:
             fields = _fields(rs, action_id, arg, state, handle)
@@ -196,20 +199,17 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
                 continue
             action = action.replace(arg=named)  # the id it names, as the turn plays it
             where = places.project(rs, action.id, named, state, handle, where)
-        target = _target(rs, action)
-        if target is not None:
-            valid = targets_of(rs, state, handle, spec)
-            if target not in valid:
-                problems.add("bad_target", action.at, target=scenario.name(target), valid=valid)
-                continue
-        failed = unmet(rs, action.id, state, handle, action.arg, target)
-        if failed is not None:
-            formula, message, _ = failed
+        verdict, detail = judge(rs, state, handle, action, spec)
+        if verdict == "bad_target":
+            problems.add("bad_target", action.at, target=scenario.name(_target(rs, action)), valid=detail)
+            continue
+        if verdict == "requires":
+            formula, message, _ = detail
             problems.add("requires", action.at, action=action.id,
                          reason=ByLang(**R.words(message, str(getattr(formula, "source", "")))),
                          valid=_english(rs, [a for a in possible(rs, state, handle) if a != action.id]))
             continue
-        cost = cost_of(rs, action, state, handle)
+        cost = detail
         spent += cost
         if points is not None and spent > points:
             gauge = budget.get("gauge")
@@ -220,6 +220,23 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
                 problems.add("over_budget", action.at, action=action.id, cost=cost, left=points - spent + cost,
                              points=points)
     return problems
+
+
+def judge(rs, state: dict, handle: str, action, spec: dict) -> tuple:
+    """One action on the state, the rest of the order aside: ("bad_target", the valid
+    targets), ("requires", the unmet prerequisite) or ("ok", its cost)."""
+    target = _target(rs, action)
+    if target is not None:
+        valid = targets_of(rs, state, handle, spec)
+        if target not in valid:
+            return "bad_target", valid
+    fields = None  # bound when a prerequisite or the cost reads them, once for both
+    if action.id in rs.program.requires or action.id in rs.program.costs:
+        fields = _fields(rs, action.id, action.arg, state, handle)
+    failed = unmet(rs, action.id, state, handle, action.arg, target, fields)
+    if failed is not None:
+        return "requires", failed
+    return "ok", cost_of(rs, action, state, handle, fields)
 
 
 def judged_alone(rs) -> bool:

@@ -54,21 +54,23 @@ def set_up(program, scenario, quiet: bool = False):
 
 def sheets(program, state: dict, scenario, out) -> None:
     """Each player's own sheet in their report, every sheet in the MJ's: the
-    values as they stand, hidden ones included (they are the reader's own)."""
+    values as they stand, hidden ones included (they are the reader's own). A
+    sheet is built once for both: a turn's events are copied into plain data
+    before they are written (pbp/engine/turn.py), so no YAML alias comes of it."""
     if out.quiet:
         return
+    values = {handle: sheet_values(program, state, handle, owner=True) for handle in scenario.roster}
     for handle in scenario.roster:
-        out.private(handle, "sheet", who=handle, values=sheet_values(program, state, handle, owner=True))
-    out.gm("sheets", rows=[{"who": h, "values": sheet_values(program, state, h, owner=True)}
-                           for h in scenario.roster])
+        out.private(handle, "sheet", who=handle, values=values[handle])
+    out.gm("sheets", rows=[{"who": h, "values": values[h]} for h in scenario.roster])
 
 
 def sheet_values(program, state: dict, handle: str, owner: bool) -> list[dict]:
     """[{name: {fr, en}, value}] of a character's stats and gauges (the owner's view:
-    everything but what only the MJ sees; the MJ's report uses owner=True too)."""
+    everything but what only the MJ sees; the MJ's report uses owner=True too).
+    Each row a new dict; its name and visibility the rules' own, read, never changed."""
     me = state["characters"][handle]
-    # each row its own dicts: an event holding one object twice would be written with a YAML alias
-    return [{"id": ident, "name": dict(name), "value": me[section].get(ident), "visibility": list(seen)}
+    return [{"id": ident, "name": name, "value": me[section].get(ident), "visibility": seen}
             for section, ident, name, seen in _sheet_rows(program)] + places.sheet_rows(program.data, state, handle)
 
 
@@ -81,7 +83,7 @@ def _sheet_rows(program) -> list[tuple]:
     if kept is None or kept[0] is not program:  # the program itself is kept: its id cannot be another's
         if len(_SHEET_ROWS) > 64:
             _SHEET_ROWS.clear()
-        rows = [(section, ident, R.name_of(spec, ident), R.visibility(spec.get("visibility")))
+        rows = [(section, ident, R.name_of(spec, ident), list(R.visibility(spec.get("visibility"))))
                 for section in ("stats", "gauges") for ident, spec in getattr(program, section).items()]
         kept = _SHEET_ROWS[id(program)] = (program, rows)
     return kept[1]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from pbp.datarules import places
 from pbp.datarules.format import word
 from pbp.datarules.program import canonical_name
 
@@ -104,34 +105,63 @@ def gm_value(state: dict, rules: dict, name: str, actor: str | None):
 
 
 def env(names, state: dict, rules: dict, actor: str | None, target: str | None, arg, bound: dict) -> dict:
-    """The values of the names a formula uses, where it is evaluated."""
+    """The values of the names a formula uses, where it is evaluated: a result
+    bound by the effects before (`as:`) first, else what the name reads."""
+    plan = _PLANS.get(names)
+    if plan is None:
+        plan = _plan(names)
     out = {}
-    for name in names:
-        key = canonical_name(name)
-        if key in bound:
-            out[name] = bound[key]
-        elif key == "turn":
-            out[name] = state["turn"]
-        elif key == "arg":
-            out[name] = arg
-        elif key.startswith("arg."):  # a field an order left out, or a check rolled by another action
-            out[name] = "" if key.endswith(".id") else 0
-        elif key.startswith("gm."):
-            out[name] = gm_value(state, rules, key[3:], actor)
-        elif places_reads(key, rules):
-            out[name] = places_value(key, state, rules, actor, target)
-        elif key.startswith("team."):  # how many of a team are in play (pbp/rulesets/data/votes.py)
-            out[name] = V.team_count(state, rules, key[5:])
-        elif key.startswith(("state.", "target.state.")):  # a character's states (pbp/rulesets/data/states.py)
-            out[name] = V.state_value(state, target if key.startswith("target.") else actor,
-                                      key.partition("state.")[2])
-        elif key.startswith("target."):
-            out[name] = value_of(state, target, key[7:])
-        else:
-            out[name] = value_of(state, actor, key)
-            if out[name] is None:  # not a stat or gauge: the calendar's, the turns missed (pbp/rulesets/data/values.py)
-                out[name] = V.plain_value(state, rules, actor, key)
+    for name, key, read in plan:
+        out[name] = bound[key] if key in bound else read(key, state, rules, actor, target, arg)
     return out
+
+
+#: a formula's names -> [(name, its canonical key, its reader)]: each name read
+#: apart once per formula, not at each evaluation
+_PLANS: dict[frozenset, list] = {}
+
+
+def _plan(names) -> list[tuple]:
+    if len(_PLANS) > 4096:  # rules files read one after another (tests, a long process): the newest kept
+        _PLANS.clear()
+    found = _PLANS[names] = [(name, canonical_name(name), _reader(canonical_name(name))) for name in names]
+    return found
+
+
+def _reader(key: str):
+    """What a name reads when no effect bound it: (key, state, rules, actor, target, arg) -> value."""
+    if key == "turn":
+        return lambda key, state, rules, actor, target, arg: state["turn"]
+    if key == "arg":
+        return lambda key, state, rules, actor, target, arg: arg
+    if key.startswith("arg."):  # a field an order left out, or a check rolled by another action
+        blank = "" if key.endswith(".id") else 0
+        return lambda key, state, rules, actor, target, arg: blank
+    if key.startswith("gm."):
+        return lambda key, state, rules, actor, target, arg: gm_value(state, rules, key[3:], actor)
+    if places.reads(key):  # read as a place's or an item's in rules that have them
+        otherwise = _character_reader(key)
+        return lambda key, state, rules, actor, target, arg: places.value(key, state, rules, actor, target) \
+            if places.used(rules) else otherwise(key, state, rules, actor, target, arg)
+    return _character_reader(key)
+
+
+def _character_reader(key: str):
+    """What a name about a character reads: a team's count, a state, the target's or the actor's value."""
+    if key.startswith("team."):  # how many of a team are in play (pbp/rulesets/data/votes.py)
+        return lambda key, state, rules, actor, target, arg: V.team_count(state, rules, key[5:])
+    if key.startswith(("state.", "target.state.")):  # a character's states (pbp/rulesets/data/states.py)
+        return lambda key, state, rules, actor, target, arg: V.state_value(
+            state, target if key.startswith("target.") else actor, key.partition("state.")[2])
+    if key.startswith("target."):
+        return lambda key, state, rules, actor, target, arg: value_of(state, target, key[7:])
+    return _own_value
+
+
+def _own_value(key: str, state: dict, rules: dict, actor, target, arg):
+    """The actor's stat or gauge; else the calendar's, the turns missed (pbp/rulesets/data/values.py)."""
+    found = value_of(state, actor, key)
+    return V.plain_value(state, rules, actor, key) if found is None else found
 
 
 def clamp(value: int, gauge: dict) -> int:
@@ -170,16 +200,3 @@ def as_number(value):
     if isinstance(value, Fraction):
         return int(value) if value.denominator == 1 else float(value)
     return value
-
-
-def places_reads(key: str, rules: dict) -> bool:
-    """A name about places and items, in rules that have them (pbp/datarules/places.py reads it)."""
-    from pbp.datarules import places
-
-    return places.reads(key) and places.used(rules)
-
-
-def places_value(key: str, state: dict, rules: dict, actor, target):
-    from pbp.datarules import places
-
-    return places.value(key, state, rules, actor, target)
