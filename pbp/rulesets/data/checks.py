@@ -24,10 +24,10 @@ def cost_of(rs, action, state, handle, fields: dict | None = None) -> int:
 
 def _fields(rs, action_id: str, arg, state: dict, handle: str) -> dict:
     """`arg.<field>` of an action whose argument is made of fields (fields.py), else nothing."""
-    from .fields import bound, of_action
+    from .fields import bound
 
-    spec = of_action(rs.program.data, action_id)
-    return bound(spec, arg, state, handle) if spec is not None else {}
+    spec = rs.program.data["actions"][action_id]
+    return bound(spec["arg"], arg, state, handle) if R.arg_kind(spec) == "fields" else {}
 
 
 def _no_dice(expression, suffix):
@@ -35,9 +35,7 @@ def _no_dice(expression, suffix):
 
 
 def _target(rs, action):
-    arg = rs.program.data["actions"][action.id].get("arg")
-    kind = arg if isinstance(arg, str) or arg is None else arg.get("type")
-    return action.arg if R.word(kind) == "character" else None
+    return action.arg if R.arg_kind(rs.program.data["actions"][action.id]) == "character" else None
 
 
 def unmet(rs, action_id: str, state: dict, handle: str, arg=None, target=None,

@@ -81,12 +81,6 @@ def _plan(arg: dict) -> list[tuple[str, str, str]]:
     return kept[1]
 
 
-def of_action(data: dict, action_id: str) -> dict | None:
-    """The action's argument when it is made of fields, else None."""
-    arg = data["actions"][action_id].get("arg")
-    return arg if is_fields(arg) else None
-
-
 def sample_values(arg: dict, state: dict, handle: str, one) -> list[dict]:
     """The field values a bot tries: the short field's every value, each other
     field at its default (a required one without a default: its first value); `one(spec)`: the

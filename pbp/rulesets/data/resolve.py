@@ -161,23 +161,25 @@ class Turn:
 
     def action(self, handle: str, action) -> None:
         spec = self.data["actions"][action.id]
-        target = action.arg if R.word(_arg_type(spec)) == "character" else None
-        arg = places.normalized(self.data, spec, action.arg, self.state, handle)
+        kind = R.arg_kind(spec)
+        target = action.arg if kind == "character" else None
+        arg = places.normalized(self.data, spec, action.arg, self.state, handle) if kind in places.P.ARG_KINDS \
+            else action.arg
         scope = Scope(handle, target, arg, f"{handle}.{action.id}")
         shown = None if self.out.quiet else places.shown(self.data, spec, arg)
-        if fields.is_fields(spec.get("arg")):  # arg.<field> for its formulas, the fields as the post shows them
+        if kind == "fields":  # arg.<field> for its formulas, the fields as the post shows them
             scope.bound.update(fields.bound(spec["arg"], arg, self.state, handle))
             shown = None if self.out.quiet else fields.shown(spec["arg"], arg)
         if not self.out.quiet:  # a simulated turn's events are not kept: not built either
-            audience = R.audience(R.visibility(spec.get("visibility")), handle, target)
-            self.emit(audience, "action", who=handle, action=action.id, name=R.name_of(spec, action.id),
+            audience = R.audience(R.seen_by(spec), handle, target)
+            self.emit(audience, "action", who=handle, action=action.id, name=R.named(spec, action.id),
                       target=target, arg=None if target else shown)
         gauge = (self.data.get("budget") or {}).get("gauge")
         if gauge is not None and action.id in self.program.costs:  # points that do not come back: paid now
             from .checks import cost_of
 
             cost = cost_of(self.rs, action.replace(arg=arg), self.state, handle)
-            seen_by = R.visibility(spec.get("visibility"))  # a secret action's price is as secret as it
+            seen_by = R.seen_by(spec)  # a secret action's price is as secret as it
             if cost:
                 self.change(handle, gauge, -cost, scope, None if "public" in seen_by else seen_by)
         self.run(self.program.actions[action.id], scope)
@@ -250,8 +252,8 @@ class Turn:
         after = R.clamp(before + amount, spec)
         me["gauges"][gauge_id] = after
         if not self.out.quiet:
-            audience = R.audience(to or R.visibility(spec.get("visibility")), handle, scope.target)
-            self.emit(audience, "gauge", who=handle, gauge=gauge_id, name=R.name_of(spec, gauge_id), before=before,
+            audience = R.audience(to or R.seen_by(spec), handle, scope.target)
+            self.emit(audience, "gauge", who=handle, gauge=gauge_id, name=R.named(spec, gauge_id), before=before,
                       change=amount, after=after, clamped=after != before + amount)
         if depth > self.rs.rules["limits"]["threshold_chain"]:
             raise PbpError("data.threshold_chain", gauge=gauge_id, limit=self.rs.rules["limits"]["threshold_chain"])
@@ -278,9 +280,9 @@ class Turn:
         roll, row = self.roll_table(table_id, f"{scope.label}.{table_id}")
         scope.bind_row(effect.as_name, roll.total, row)
         spec = self.program.tables[table_id]
-        audience = R.audience(effect.to or R.visibility(spec.get("visibility")), scope.actor, scope.target)
+        audience = R.audience(effect.to or R.seen_by(spec), scope.actor, scope.target)
         columns = {k: v for k, v in row.items() if k not in ("roll", "weight", "table", "text")}
-        self.emit(audience, "table", who=scope.actor, table=table_id, name=R.name_of(spec, table_id), roll=roll,
+        self.emit(audience, "table", who=scope.actor, table=table_id, name=R.named(spec, table_id), roll=roll,
                   text=R.filled(R.words(row.get("text")), scope.values(self)), columns=columns)
 
     def roll_table(self, table_id: str, label: str, depth: int = 0):
@@ -300,7 +302,7 @@ class Turn:
     def do_check(self, effect, scope) -> None:
         check_id = effect.value
         spec = self.data["checks"][check_id]
-        seen_by = effect.to or R.visibility(spec.get("visibility"))  # dice of the chance: seen as the check is
+        seen_by = effect.to or R.seen_by(spec)  # dice of the chance: seen as the check is
         chance = _whole(self.evaluate(self.program.checks[check_id], scope, None if "public" in seen_by else seen_by))
         if check_id in self.program.pools:  # a dice pool: its size from a formula (pbp/rulesets/data/opposed.py)
             roll = opposed.pool_roll(self, check_id, spec, scope)
@@ -310,7 +312,7 @@ class Turn:
         scope.bind_check(effect.as_name, result, roll.total)
         if not self.out.quiet:
             audience = R.audience(seen_by, scope.actor, scope.target)
-            self.emit(audience, "check", who=scope.actor, check=check_id, name=R.name_of(spec, check_id), roll=roll,
+            self.emit(audience, "check", who=scope.actor, check=check_id, name=R.named(spec, check_id), roll=roll,
                       target=chance, success=result["success"], critical=result["critical"],
                       margin=result["margin"], band=result["band"], sign=spec.get("success", "<="))
         self.run(effect.then if result["success"] else effect.otherwise, scope)
@@ -403,22 +405,29 @@ class Turn:
 
 def judge(spec: dict, total: int, chance: int) -> dict:
     """A check's result: success by its sign, criticals by their faces, the band the roll is in."""
-    from pbp.datarules.lint import face_range
-
     sign = spec.get("success", "<=")
     success = {"<=": total <= chance, ">=": total >= chance, "<": total < chance, ">": total > chance}[sign]
     critical = None
-    for outcome in ("success", "failure"):
-        faces = face_range((spec.get("critical") or {}).get(outcome))
+    criticals, bands = R.derived(spec, "faces", _faces)
+    for outcome, faces in criticals:
         if faces and faces[0] <= total <= faces[1]:
             critical, success = outcome, outcome == "success"
     band = None
-    for item in spec.get("bands") or []:
-        faces = face_range(item["roll"])
+    for item, faces in bands:
         if faces and faces[0] <= total <= faces[1]:
             band = R.words(item.get("text"), str(item["roll"]))
     margin = chance - total if sign in ("<=", "<") else total - chance
     return {"success": success, "critical": critical, "margin": margin, "band": band}
+
+
+def _faces(spec: dict) -> tuple:
+    """A check's critical faces and bands, read from the rules once:
+    (((outcome, (low, high)), ...), ((band, (low, high)), ...))."""
+    from pbp.datarules.lint import face_range
+
+    criticals = tuple((outcome, face_range((spec.get("critical") or {}).get(outcome)))
+                      for outcome in ("success", "failure"))
+    return criticals, tuple((item, face_range(item["roll"])) for item in spec.get("bands") or [])
 
 
 def _whole(value) -> int:
@@ -426,11 +435,6 @@ def _whole(value) -> int:
     if isinstance(value, bool):
         return int(value)
     return math.floor(value)
-
-
-def _arg_type(spec: dict):
-    arg = spec.get("arg")
-    return arg if isinstance(arg, str) or arg is None else arg.get("type")
 
 
 class Scope:

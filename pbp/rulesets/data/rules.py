@@ -5,6 +5,7 @@ and the names a formula reads. Pure functions on plain dicts; the Program
 
 from __future__ import annotations
 
+import functools
 import re
 
 from pbp.datarules import places
@@ -34,14 +35,42 @@ def filled(text: dict[str, str], values: dict) -> dict[str, str]:
     know stays as written). Only names are replaced: no attribute, no index,
     nothing computed (str.format would reach into objects)."""
     def one(template: str) -> str:
-        return _PLACEHOLDER.sub(lambda m: str(values.get(canonical_name(m.group(1)), m.group(0))), template)
+        out = []
+        for piece, key in _pieces(template):
+            if key is None:
+                out.append(piece)
+            else:
+                found = values.get(key, _ABSENT)
+                out.append(piece if found is _ABSENT else str(found))
+        return "".join(out)
 
     return {lang: one(t) for lang, t in text.items()}
+
+
+_ABSENT = object()
+
+
+@functools.lru_cache(maxsize=4096)
+def _pieces(template: str) -> tuple[tuple[str, str | None], ...]:
+    """A message cut once into its pieces: (text, None) as written, ("{name}", its
+    canonical name) for each placeholder."""
+    pieces, at = [], 0
+    for found in _PLACEHOLDER.finditer(template):
+        pieces.append((template[at:found.start()], None))
+        pieces.append((found.group(0), canonical_name(found.group(1))))
+        at = found.end()
+    pieces.append((template[at:], None))
+    return tuple(pieces)
 
 
 def name_of(definition: dict, ident: str) -> dict[str, str]:
     """A stat's, gauge's, table's or action's name in both languages (its id if none)."""
     return words(definition.get("name"), ident.replace("_", " "))
+
+
+def named(definition: dict, ident: str) -> dict[str, str]:
+    """name_of(definition, ident), once per definition (an event's name: read, never changed)."""
+    return derived(definition, "name", lambda d: name_of(d, ident))
 
 
 def visibility(value) -> tuple[str, ...]:
@@ -66,6 +95,39 @@ def audience(who: tuple[str, ...] | None, actor: str | None, target: str | None 
             handles.append(target)
     handles = tuple(dict.fromkeys(handles))
     return ev._players(handles) if handles else ev.GM
+
+
+#: (id(part of the rules), what) -> (the part, what was worked out from it)
+_DERIVED: dict[tuple[int, str], tuple] = {}
+
+
+def derived(part: dict, what: str, make):
+    """`make(part)`, worked out once per part of the rules (an action's, a check's
+    definition...), not at each event: the part itself is kept, so its id cannot be
+    another's. The value is shared: read it, never change it."""
+    key = (id(part), what)
+    kept = _DERIVED.get(key)
+    if kept is None or kept[0] is not part:
+        if len(_DERIVED) > 8192:  # rules files read one after another (tests, a long process): the newest kept
+            _DERIVED.clear()
+        kept = _DERIVED[key] = (part, make(part))
+    return kept[1]
+
+
+def seen_by(part: dict) -> tuple[str, ...]:
+    """visibility(part's `visibility`), once per part."""
+    return derived(part, "visibility", lambda p: visibility(p.get("visibility")))
+
+
+def arg_kind(action: dict) -> str | None:
+    """An action's argument's type in English (`character`, `fields`, `place`...), None
+    without one; once per action."""
+    return derived(action, "arg kind", _arg_kind)
+
+
+def _arg_kind(action: dict) -> str | None:
+    arg = action.get("arg")
+    return word(arg if isinstance(arg, str) or arg is None else arg.get("type"))
 
 
 def character(state: dict, handle: str) -> dict:
