@@ -112,9 +112,9 @@ def shown(arg: dict, given) -> str | None:
     if not isinstance(given, dict):
         return given
     parts = []
-    for name, field in (arg.get("fields") or {}).items():
+    for name, _, kind in _plan(arg):
         value = given.get(name)
-        if value in (None, "", 0) or field_type(field) == "text":
+        if value in (None, "", 0) or kind == "text":
             continue
         parts.append(f"{value:+d}" if isinstance(value, int) and not isinstance(value, bool) else str(value))
     return ", ".join(parts) or None

@@ -166,7 +166,10 @@ class Turn:
         arg = places.normalized(self.data, spec, action.arg, self.state, handle) if kind in places.P.ARG_KINDS \
             else action.arg
         scope = Scope(handle, target, arg, f"{handle}.{action.id}")
-        shown = None if self.out.quiet else places.shown(self.data, spec, arg)
+        if self.out.quiet:  # a simulated turn's events are not kept: not built either
+            shown = None
+        else:
+            shown = places.shown(self.data, spec, arg) if kind in places.P.ARG_KINDS else arg
         if kind == "fields":  # arg.<field> for its formulas, the fields as the post shows them
             scope.bound.update(fields.bound(spec["arg"], arg, self.state, handle))
             shown = None if self.out.quiet else fields.shown(spec["arg"], arg)
