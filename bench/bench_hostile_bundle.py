@@ -3,6 +3,9 @@
 - a 0.4 MB bundle whose world.yaml unpacks to 400 MB (gzip of one repeated byte);
 - a million empty members (4.7 MB);
 - an extended (PAX) header of 32 MB, which tarfile would read whole;
+- the largest bundle the audit accepts: the manhunt example's, padded with
+  members of the largest size allowed up to the total allowed (all held in
+  memory: its peak is what MAX_BYTES costs the auditor);
 and, for scale, `pbp audit` of an honest bundle (the manhunt example's `pbp reveal`).
 
 The hostile bundles are built once and cached in bench/out/. Each is refused;
@@ -69,6 +72,34 @@ def honest(tmp: Path) -> Path:
     return bundle
 
 
+def largest_accepted(honest_bundle: Path, tmp: Path) -> Path:
+    """The honest bundle padded to the audit's limits: members of
+    MAX_MEMBER_BYTES (a private report nobody reads) until the total is just
+    under MAX_BYTES. Every byte is held in memory during the audit."""
+    sys.path.insert(0, str(REPO))
+    from pbp.trust.audit import MAX_BYTES, MAX_MEMBER_BYTES
+
+    bundle = tmp / "largest-accepted.tar.gz"
+    total = 0
+    with tarfile.open(honest_bundle, "r:gz") as source, gzip.open(bundle, "wb", compresslevel=1) as gz:
+        for member in source:
+            data = source.extractfile(member).read() if member.isfile() else b""
+            total += len(data)
+            gz.write(member.tobuf(tarfile.PAX_FORMAT) + data + b"\0" * (-len(data) % tarfile.BLOCKSIZE))
+        i = 0
+        while total + 1024 < MAX_BYTES:
+            size = min(MAX_MEMBER_BYTES, MAX_BYTES - total - 1024)
+            gz.write(_header(f"campaign/turns/000/private/pad{i}.bbcode", size))
+            chunk = b"a" * (1024 * 1024)
+            for start in range(0, size, len(chunk)):
+                gz.write(chunk[: min(len(chunk), size - start)])
+            gz.write(b"\0" * (-size % tarfile.BLOCKSIZE))
+            total += size
+            i += 1
+        gz.write(b"\0" * 1024)
+    return bundle
+
+
 def main() -> None:
     p = T.parser(__doc__, rounds_default=5, rounds_quick=1)
     p.add_argument("--rebuild", action="store_true", help="build the hostile bundles again")
@@ -77,7 +108,10 @@ def main() -> None:
     bundles = build(args.rebuild)
     with tempfile.TemporaryDirectory(prefix="pbp-bench-bundle-") as tmp:
         steps = [T.Step(name, [*T.PBP, "audit", str(path)], memory=True) for name, path in bundles.items()]
-        steps.append(T.Step("honest (manhunt, 5 turns)", [*T.PBP, "audit", str(honest(Path(tmp)))], memory=True))
+        honest_bundle = honest(Path(tmp))
+        largest = largest_accepted(honest_bundle, Path(tmp))
+        steps.append(T.Step("largest accepted", [*T.PBP, "audit", str(largest)], memory=True))
+        steps.append(T.Step("honest (manhunt, 5 turns)", [*T.PBP, "audit", str(honest_bundle)], memory=True))
         results = T.Results()
         for _ in range(T.rounds_of(args)):
             for step in steps:
@@ -87,6 +121,9 @@ def main() -> None:
         size = path.stat().st_size / 1e6
         print(T.figure(f"{name}: CPU", results.median(name, "cpu"), 1.0, " s", detail=f"bundle {size:.1f} MB"))
         print(T.figure(f"{name}: peak memory", results.peak(name), 200, " MB", digits=0))
+    name = "largest accepted"
+    print(T.figure(f"{name}: CPU", results.median(name, "cpu"), None, " s"))
+    print(T.figure(f"{name}: peak memory", results.peak(name), 200, " MB", digits=0))
     honest_name = steps[-1].name
     print(T.figure(f"{honest_name}: CPU", results.median(honest_name, "cpu"), None, " s"))
     print(T.figure(f"{honest_name}: peak memory", results.peak(honest_name), None, " MB", digits=0))

@@ -40,6 +40,7 @@ timeout measures wall time, not CPU. An earlier run of the same seed reached
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import multiprocessing
 import os
@@ -59,19 +60,25 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-EXAMPLES = ("manhunt", "murder", "skirmish", "d100")
+#: the four built-in rulesets, then the campaigns whose rules are data (rules.yaml)
+EXAMPLES = ("manhunt", "murder", "skirmish", "d100", "manhunt-data", "d100-data", "energy-duel", "wizard-duels",
+            "investigation-event", "village-vote")
+FAMILIES = ("player", "mj", "rules")
+TITLES = {"player": "player files", "mj": "MJ files", "rules": "rules files"}
 MJ_FILES = ("campaign.yaml", "world.yaml", "characters.yaml", "gm.yaml", "state.yaml")
 MJ_TARGETS: tuple[str, ...] = ()  # --mj-files
 #: outcome classes, worst first
 CLASSES = ("crash", "hang", "traceback", "internal_error", "state_changed", "refusal_without_file", "other_exit",
            "wrong_file", "clean_refusal", "valid")
 FAILURES = CLASSES[:8]
+#: a command that has not ended after this many times its CPU timeout, in wall time, is blocked (on a FIFO...)
+BACKSTOP = 10
 LABELS = {"tried": "tried", "clean_refusal": "clean refusals (exit 1 naming a file)", "valid": "valid (exit 0)",
           "crash": "crashes (killed by a signal)", "traceback": "tracebacks", "internal_error": "internal errors", "hang": "hangs",
           "state_changed": "state changed after a refusal", "refusal_without_file": "refusals naming no file",
           "wrong_file": "refusals naming another file than the damaged one",
           "other_exit": "other exit codes"}
-NAMES_A_FILE = re.compile(r"(campaign\.yaml|world\.yaml|characters\.yaml|turns/\d+/\S*)")
+NAMES_A_FILE = re.compile(r"(campaign\.yaml|world\.yaml|characters\.yaml|rules\.yaml|turns/\d+/\S*)")
 
 HOSTILE_TEXTS = ["[url=javascript:alert(1)]clic[/url]", "<script>alert(1)</script>", "https://evil.example/x",
                  "www.evil.example", "**gras** ~~barré~~ ```code```", "[/quote][b]", "&amp; &lt;",
@@ -80,13 +87,23 @@ HOSTILE_TEXTS = ["[url=javascript:alert(1)]clic[/url]", "<script>alert(1)</scrip
                  "\x00nul", "\ufeffbom", "\udcff" * 0 + "zéro\u200bespace", "🎲" * 50, "'", '"', "#", ":", ""]
 
 
+#: what a stranger's rules file may hold where a formula, a dice expression or a message is expected
+HOSTILE_RULES_TEXTS = ["9**9**9**9", "10^10^10", "(" * 3000 + "1" + ")" * 3000, "1d1000000000", "1000000d6",
+                       "99999999999999999999d99999999999999999999", "1d0", "0d6", "1d-6", "d", "2d6+" * 2000 + "1",
+                       "__import__('os').system('true')", "().__class__.__mro__", "lambda: 1", "open('/etc/passwd')",
+                       "{name.__class__.__mro__}", "{0}", "{}", "{name!r:>99999999}", "{name:99999999}",
+                       "{{name}}", "%s%s%s%n", "{name} " * 5000, "a." * 5000 + "b", "coup.perte / 0", "1 / 0",
+                       "-" * 10000 + "1", "not " * 5000 + "1", "si(" * 3000, "x" * 200_000, "\x00", "\u202e",
+                       "max()", "min(1)", "energie", "mj.combat", "tour % 0", "2 ** 4000", "1e308 * 10"]
+
+
 class Hang(BaseException):
     """Raised by the alarm: a BaseException, so pbp's own `except Exception`
     (which turns a bug into an internal-error message) does not swallow it."""
 
 
 def _on_alarm(signum, frame):
-    raise Hang()
+    raise Hang("wall" if signum == signal.SIGALRM else "cpu")
 
 
 # -- generating values ------------------------------------------------------------------
@@ -405,9 +422,58 @@ def mj_case(rng: random.Random, ex: Example) -> str:
     return f"{rel}: " + ", ".join(notes)
 
 
+def rules_case(rng: random.Random, ex: Example) -> str:
+    """A stranger's rules file: rules.yaml damaged in its structure (a key
+    deleted, a type swapped, a formula, dice or message replaced by a hostile
+    one) or its bytes, or replaced by something that is not a file."""
+    from pbp.base import yamlio
+
+    rel = "rules.yaml"
+    path = ex.work / rel
+    roll = rng.random()
+    if roll < 0.05:
+        path.unlink(missing_ok=True)
+        what = rng.choice(["fifo", "link_loop", "directory", "missing", "link_dev"])
+        if what == "fifo":
+            os.mkfifo(path)
+        elif what == "link_loop":
+            path.symlink_to(path.name)
+        elif what == "directory":
+            path.mkdir()
+        elif what == "link_dev":
+            path.symlink_to("/dev/zero")
+        return f"{rel}: {what}"
+    data = yamlio.load_file(ex.pristine / rel)
+    notes = []
+    for _ in range(rng.choice([1, 1, 2, 3])):
+        if rng.random() < 0.5:
+            data, note = hostile_string(rng, data)
+        else:
+            data, note = damage_tree(rng, data, ex.words)
+        notes.append(note)
+    raw = yamlio.dumps(data).encode("utf-8")
+    if rng.random() < 0.15:
+        raw, how = damage_bytes(rng, raw)
+        notes.append(how)
+    path.write_bytes(raw)
+    return f"{rel}: " + ", ".join(notes)
+
+
+def hostile_string(rng: random.Random, data) -> tuple[object, str]:
+    """One string of a rules file (a formula, dice, a message, a name)
+    replaced by a hostile one."""
+    strings = [at for at in paths_of(data) if at and isinstance(get(data, at), str)]
+    if not strings:
+        return data, "no string to replace"
+    at = rng.choice(strings)
+    new = rng.choice(HOSTILE_RULES_TEXTS + HOSTILE_TEXTS)
+    get(data, at[:-1])[at[-1]] = new
+    return data, f"hostile string {new[:40]!r} at {at!r}"
+
+
 # -- running one case -----------------------------------------------------------------------
 
-def _signature(path: Path) -> tuple:
+def _signature(path) -> tuple:
     """What says an entry changed: its kind, size, inode and modification time
     (pbp writes by renaming a new file, so even an identical rewrite shows), a
     link's target. A FIFO is never opened."""
@@ -417,14 +483,26 @@ def _signature(path: Path) -> tuple:
 
 
 def snapshot(root: Path) -> dict:
-    found = {}
-    for folder, dirs, files in os.walk(root):
-        for name in dirs + files:
-            path = Path(folder) / name
+    """Every entry under root (relative path -> signature), read with scandir:
+    the fuzzer takes three per case, so they must cost little."""
+    found: dict = {}
+    todo = [("", str(root))]
+    while todo:
+        rel_dir, folder = todo.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            rel = rel_dir + entry.name
             try:
-                found[str(path.relative_to(root))] = _signature(path)
+                info = entry.stat(follow_symlinks=False)
+                target = os.readlink(entry.path) if entry.is_symlink() else None
             except OSError:
                 continue
+            found[rel] = stat.S_IFMT(info.st_mode), info.st_size, info.st_ino, info.st_mtime_ns, target
+            if stat.S_ISDIR(info.st_mode):
+                todo.append((rel + "/", entry.path))
     return found
 
 
@@ -435,11 +513,14 @@ def run_command(root: Path, args: list[str], timeout: float) -> tuple[str, str]:
     from pbp.cli import main
 
     runner = CliRunner()
-    signal.setitimer(signal.ITIMER_REAL, timeout)
+    signal.setitimer(signal.ITIMER_PROF, timeout)  # the case's own CPU time, whatever the machine's load
+    signal.setitimer(signal.ITIMER_REAL, BACKSTOP * timeout)  # a wait that costs no CPU (a FIFO) still ends
     try:
         result = runner.invoke(main, ["-C", str(root), *args], catch_exceptions=False)
-    except Hang:
-        return "hang", f"no answer after {timeout}s"
+    except Hang as exc:
+        if exc.args == ("wall",):
+            return "hang", f"no answer after {BACKSTOP * timeout:.0f}s of wall time (blocked)"
+        return "hang", f"more than {timeout}s of CPU"
     except SystemExit as exc:
         return ("valid" if not exc.code else "other_exit"), ""
     except BaseException as exc:  # an exception that escaped the CLI: the MJ would see a traceback
@@ -447,6 +528,7 @@ def run_command(root: Path, args: list[str], timeout: float) -> tuple[str, str]:
 
         return "traceback", "".join(traceback.format_exception(exc))[-1500:]
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
     output = result.output
     if "Traceback" in output:
@@ -460,50 +542,95 @@ def run_command(root: Path, args: list[str], timeout: float) -> tuple[str, str]:
     return ("clean_refusal" if NAMES_A_FILE.search(result.stderr) else "refusal_without_file"), output
 
 
-def _commands(ex: Example, timeout: float, damaged: str) -> tuple[str, str]:
-    """`damaged`: the file the case broke (a refusal must name it; a player
-    case names the orders folder, as some cases rename the file)."""
+def _commands(ex: Example, timeout: float, damaged: tuple[str, ...]) -> tuple[str, str]:
+    """`damaged`: the files a refusal may name (the file the case broke; a
+    player case's orders folder, as some cases rename the file; for a rules
+    case, also the orders the changed rules no longer allow)."""
     worst, shown = "valid", ""
+    before = snapshot(ex.work)
     for args in (["check"], ["run", "--no-commit"]):
-        before = snapshot(ex.work)
         outcome, output = run_command(ex.work, args, timeout)
-        if outcome == "clean_refusal" and snapshot(ex.work) != before:
+        after = snapshot(ex.work)
+        if outcome == "clean_refusal" and after != before:
             outcome = "state_changed"
-        elif outcome == "clean_refusal" and damaged not in output:
+        elif outcome == "clean_refusal" and not any(name in output for name in damaged):
             outcome = "wrong_file"
         if CLASSES.index(outcome) < CLASSES.index(worst):
             worst, shown = outcome, f"pbp {' '.join(args)}: {output.strip()[:600]}"
         if outcome == "hang":
             break
+        before = after
     return worst, shown
 
 
-def run_case(ex: Example, family: str, rng: random.Random, timeout: float) -> tuple[str, str, str]:
-    """Damage a fresh copy, then run the commands in a forked child: pbp is
-    already imported there (a fork costs milliseconds), and a crash (a
-    segmentation fault in a C extension) or a hang in C code the alarm cannot
-    interrupt ends the child, not the fuzzer."""
+def damage_case(ex: Example, family: str, rng: random.Random) -> tuple[str, tuple[str, ...]]:
+    """Back to the pristine copy, then one input damaged: (what, the files a refusal may name)."""
     ex.reset()
-    note = player_case(rng, ex) if family == "player" else mj_case(rng, ex)
-    what = f"{ex.name}, {note}"
-    damaged = str(ex.orders_rel) if family == "player" else note.split(": ", 1)[0]
+    note = {"player": player_case, "mj": mj_case, "rules": rules_case}[family](rng, ex)
+    damaged = {"player": (ex.orders_rel,), "rules": ("rules.yaml", ex.orders_rel)}.get(family,
+                                                                                      (note.split(": ", 1)[0],))
+    return f"{ex.name}, {note}", damaged
+
+
+def draw(seed: int, case: int, names: tuple[str, ...], only: str | None) -> tuple[random.Random, Example, str]:
+    """A case's own random source, example and family: the same whatever `--jobs`."""
+    rng = random.Random(f"{seed}:{case}")
+    ex = _examples[rng.choice(names)]
+    families = [f for f in FAMILIES if f != "rules" or (ex.pristine / "rules.yaml").is_file()]
+    return rng, ex, only or rng.choice(families)
+
+
+def _child(out, seed: int, cases: list[int], names: tuple[str, ...], only: str | None, timeout: float) -> None:
+    """In a forked child: each case damaged and run, two JSON lines each (what
+    is tried, then its outcome), so the parent knows which case a crash ended."""
+    for case in cases:
+        rng, ex, family = draw(seed, case, names, only)
+        what, damaged = damage_case(ex, family, rng)
+        out.write(json.dumps({"case": case, "family": family, "what": what}).encode("utf-8", "surrogateescape") + b"\n")
+        out.flush()
+        worst, shown = _commands(ex, timeout, damaged)
+        out.write(json.dumps({"case": case, "outcome": worst, "output": shown}).encode("utf-8", "surrogateescape")
+                  + b"\n")
+        out.flush()
+
+
+def run_cases(seed: int, cases: list[int], names: tuple[str, ...], only: str | None, timeout: float) -> list:
+    """The cases in a forked child (pbp already imported there: a fork costs
+    milliseconds), one child for as many cases as it survives: a crash (a
+    segmentation fault in a C extension) or a hang in C code the timers cannot
+    interrupt ends the child, counts against the case it was on, and a new
+    child goes on with the next."""
+    results, todo = [], list(cases)
+    while todo:
+        done, current, ended = _one_child(seed, todo, names, only, timeout)
+        results += done
+        todo = todo[len(done):]
+        if current is not None:
+            results.append((current[0], current[1], *ended, current[2]))
+            todo = todo[1:]
+    return [(case, family, outcome, what, output) for case, family, outcome, output, what in results]
+
+
+def _one_child(seed, cases, names, only, timeout):
+    """(finished cases, the case it was on when it ended or None, (outcome, output) of that end)."""
     read, write = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
-    if pid == 0:  # the child
+    if pid == 0:
         code = 0
         try:
             os.close(read)
             with os.fdopen(write, "wb") as out:
-                out.write(json.dumps(_commands(ex, timeout, damaged)).encode("utf-8", "surrogateescape"))
+                _child(out, seed, cases, names, only, timeout)
         except BaseException:
             code = 3
         finally:
             os._exit(code)
     os.close(write)
-    deadline = time.monotonic() + 2 * timeout + 5
-    data, killed = b"", False
+    backstop = 2 * BACKSTOP * timeout + 5  # two commands, each bounded in wall time by the child's own timer
+    done, current, buffer, killed = [], None, b"", False
+    deadline = time.monotonic() + backstop
     with os.fdopen(read, "rb") as pipe:
         while True:
             left = deadline - time.monotonic()
@@ -512,20 +639,33 @@ def run_case(ex: Example, family: str, rng: random.Random, timeout: float) -> tu
                 killed = True
                 break
             ready, _, _ = select.select([pipe], [], [], left)
-            if ready:
-                chunk = os.read(pipe.fileno(), 65536)
-                if not chunk:
-                    break
-                data += chunk
+            if not ready:
+                continue
+            chunk = os.read(pipe.fileno(), 65536)
+            if not chunk:
+                break
+            buffer += chunk
+            *lines, buffer = buffer.split(b"\n")
+            for line in lines:
+                record = json.loads(line.decode("utf-8", "surrogateescape"))
+                if "what" in record:
+                    current = (record["case"], record["family"], record["what"])
+                    deadline = time.monotonic() + backstop
+                else:
+                    done.append((current[0], current[1], record["outcome"], record["output"], current[2]))
+                    current = None
     _, status = os.waitpid(pid, 0)
+    if current is None and len(done) < len(cases) and not killed:
+        # ended between two cases (should not happen): the next case is counted against the child
+        rng, ex, family = draw(seed, cases[len(done)], names, only)
+        current = (cases[len(done)], family, f"{ex.name}, (not damaged yet)")
     if killed:
-        return "hang", what, f"no answer after {2 * timeout + 5:.0f}s (stuck outside Python)"
-    if os.WIFSIGNALED(status):
-        return "crash", what, f"killed by {signal.Signals(os.WTERMSIG(status)).name}"
-    if os.WEXITSTATUS(status) != 0 or not data:
-        return "crash", what, f"the case itself failed (exit {os.WEXITSTATUS(status)})"
-    worst, shown = json.loads(data.decode("utf-8", "surrogateescape"))
-    return worst, what, shown
+        ended = ("hang", f"no answer after {backstop:.0f}s of wall time (stuck outside Python)")
+    elif os.WIFSIGNALED(status):
+        ended = ("crash", f"killed by {signal.Signals(os.WTERMSIG(status)).name}")
+    else:
+        ended = ("crash", f"the case itself failed (exit {os.WEXITSTATUS(status)})")
+    return done, current, ended
 
 
 _examples: dict[str, Example] = {}
@@ -533,12 +673,14 @@ _examples: dict[str, Example] = {}
 
 def _worker_init(base: str, names: tuple[str, ...], timeout: float) -> None:
     signal.signal(signal.SIGALRM, _on_alarm)
+    signal.signal(signal.SIGPROF, _on_alarm)
     os.environ.pop("PBP_DEBUG", None)
     work = Path(tempfile.mkdtemp(prefix="w", dir=base))
     (work / "outside.yaml").write_text("mot_de_passe_du_mj: hunter2\n", encoding="utf-8")
     for name in names:
         _examples[name] = Example(name, Path(base) / "pristine" / name, work / name)
         _warm(Path(base) / "pristine" / name)
+    gc.freeze()  # what the warm-up built stays shared with the forked children, not copied on their first collection
 
 
 def _warm(root: Path) -> None:
@@ -556,14 +698,13 @@ def _warm(root: Path) -> None:
 
 def _run_chunk(job: tuple[int, list[int], str, tuple[str, ...], str | None, float]) -> list:
     seed, cases, _, names, only, timeout = job
-    out = []
-    for case in cases:
-        rng = random.Random(f"{seed}:{case}")
-        family = only or ("player" if rng.random() < 0.5 else "mj")
-        ex = _examples[rng.choice(names)]
-        outcome, what, output = run_case(ex, family, rng, timeout)
-        out.append((case, family, outcome, what, output))
-    return out
+    return run_cases(seed, cases, names, only, timeout)
+
+
+def package_dir_of(name: str) -> Path:
+    from pbp.render.render import package_dir
+
+    return package_dir("campaigns") / name
 
 
 def main(argv=None) -> int:
@@ -573,7 +714,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds before a command counts as a hang")
-    parser.add_argument("--only", choices=["player", "mj"], default=None)
+    parser.add_argument("--only", choices=list(FAMILIES), default=None)
     parser.add_argument("--examples", default=",".join(EXAMPLES))
     parser.add_argument("--mj-files", default=",".join(MJ_FILES), help="which MJ files the MJ cases damage")
     parser.add_argument("--show", type=int, default=3, help="examples shown per failure class")
@@ -584,6 +725,8 @@ def main(argv=None) -> int:
     global MJ_TARGETS
     MJ_TARGETS = tuple(f for f in args.mj_files.split(",") if f)
     names = tuple(n for n in args.examples.split(",") if n)
+    if args.only == "rules":
+        names = tuple(n for n in names if (package_dir_of(n) / "rules.yaml").is_file())
 
     from pbp.render.render import package_dir
 
@@ -596,7 +739,7 @@ def main(argv=None) -> int:
         chunk = 25
         jobs = [(args.seed, cases[i:i + chunk], base, names, args.only, args.timeout)
                 for i in range(0, len(cases), chunk)]
-        counts = {"player": Counter(), "mj": Counter()}
+        counts = {family: Counter() for family in FAMILIES}
         examples: dict[tuple[str, str], list] = {}
         done = 0
         ctx = multiprocessing.get_context("fork")
@@ -622,27 +765,27 @@ def main(argv=None) -> int:
 
     width = max(len(v) for v in LABELS.values())
     print(f"pbp fuzz: {len(cases)} cases, seed {args.seed}, examples {', '.join(names)}")
-    print(f"{'':{width}}  {'player files':>12}  {'MJ files':>12}")
+    print(f"{'':{width}}  " + "  ".join(f"{TITLES[f]:>12}" for f in FAMILIES))
     for key in ("tried", "clean_refusal", "valid", "crash", "traceback", "internal_error", "hang", "state_changed",
                 "refusal_without_file", "other_exit", "wrong_file"):
-        print(f"{LABELS[key]:{width}}  {counts['player'][key]:>12}  {counts['mj'][key]:>12}")
+        print(f"{LABELS[key]:{width}}  " + "  ".join(f"{counts[f][key]:>12}" for f in FAMILIES))
     by_file = Counter()
     for (family, outcome), found in examples.items():
-        if family == "mj":
+        if family != "player":
             for _, what, _ in found:
                 by_file[(Path(what.split(", ", 1)[1].split(":", 1)[0]).name, outcome)] += 1
     if by_file:
         print("\nMJ-file failures by file: " + "; ".join(
             f"{name} {LABELS[outcome]} {n}" for (name, outcome), n in sorted(by_file.items())))
     for (family, outcome), found in sorted(examples.items()):
-        print(f"\n== {LABELS[outcome]}, {'player files' if family == 'player' else 'MJ files'}: "
+        print(f"\n== {LABELS[outcome]}, {TITLES[family]}: "
               f"{len(found)} (cases {', '.join(str(c) for c, _, _ in sorted(found)[:10])}"
               f"{', …' if len(found) > 10 else ''})")
         for case, what, output in sorted(found)[:args.show]:
             print(f"-- case {case}: {what}")
             print("   " + output.replace("\n", "\n   ")[:900])
-    player_failures = sum(counts["player"][k] for k in FAILURES)
-    return 1 if player_failures else 0
+    failures = sum(counts[family][k] for family in FAMILIES for k in FAILURES)
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":

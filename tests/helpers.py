@@ -53,6 +53,56 @@ def pbp(*args, cwd: Path | None = None):
     return runner.invoke(main, argv, catch_exceptions=False)
 
 
+def rules_campaign(tmp_path: Path, rules: str, name: str, characters: dict | None = None,
+                   players: dict | None = None) -> Path:
+    """A data campaign, set up, in tmp_path/name: its rules.yaml the text `rules`
+    (`pbp init --rules`), campaign.yaml's players `players` (None: init's joueur1 and
+    joueur2), its characters.yaml `characters` if given, then `pbp setup`."""
+    write(tmp_path, "rules.yaml", rules)
+    root = tmp_path / name
+    r = pbp("init", root, "--rules", tmp_path / "rules.yaml", "--no-git")
+    assert r.exit_code == 0, r.output
+    if players is not None:
+        campaign = yamlio.load_file(root / "campaign.yaml")
+        campaign["players"] = dict(players)
+        write(root, "campaign.yaml", campaign)
+    if characters is not None:
+        write(root, "characters.yaml", characters)
+    r = pbp("setup", "--no-commit", cwd=root)
+    assert r.exit_code == 0, r.output
+    return root
+
+
+def play_turn(root: Path, n: int, orders: dict, gm: dict | None = None, *options: str) -> dict:
+    """Turn n played by `pbp run --no-commit [options]`: each player's list of actions
+    written as their order file, gm.yaml if given; the state the turn led to."""
+    for handle, actions in orders.items():
+        write(root, f"turns/{n:03d}/orders/{handle}.yaml", {"actions": actions})
+    if gm:
+        write(root, f"turns/{n:03d}/gm.yaml", gm)
+    r = pbp("run", "--no-commit", *options, cwd=root)
+    assert r.exit_code == 0, r.output
+    return yamlio.load_file(root / f"turns/{n:03d}/state.yaml")
+
+
+def turn_post(root: Path, n: int, who: str = "public", ext: str = "bbcode") -> str:
+    """A post turn n wrote: the public one, a player's private report (their handle) or
+    the MJ's ("gm"); no-break spaces as plain ones, without the word joiners that keep
+    a name such as `cible.force` from being read as a link."""
+    name = f"public.{ext}" if who == "public" else f"gm.{ext}" if who == "gm" else f"private/{who}.{ext}"
+    return (root / f"turns/{n:03d}" / name).read_text(encoding="utf-8").replace("\xa0", " ").replace("\u2060", "")
+
+
+def reference_rules(heading: str):
+    """The rules of the first YAML example under `heading` in docs/rules-format.md, loaded."""
+    from pbp.datarules import load
+
+    text = (REPO / "docs" / "rules-format.md").read_text(encoding="utf-8")
+    section = text[text.index(heading):]
+    start = section.index("```yaml\n") + 8
+    return load.parse(section[start:section.index("```\n", start)])
+
+
 def unsealed(post: str) -> str:
     """A post without the seal block the core adds at its end (templates/common/<lang>/seal.j2:
     the dice commitment on turn 0, the turn's code): for tests that compare a whole post with

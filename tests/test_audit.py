@@ -297,6 +297,41 @@ def test_a_file_slipped_into_an_old_turn_is_named(played, tmp_path):
             f"  - le fil montre {codes[1]}, l'archive donne {after[1]}\n") in r.output
 
 
+@pytest.fixture
+def played_the_old_way(toy_campaign, monkeypatch):
+    """The toy campaign played by a pbp from before rolls were given by label:
+    its events.yaml holds each roll whole."""
+    from pbp.engine import turn
+
+    monkeypatch.setattr(turn, "stored_form", lambda events, log: [e.to_dict() for e in events])
+    assert pbp("setup", "--no-commit", cwd=toy_campaign).exit_code == 0
+    write(toy_campaign, "turns/001/orders/lucy.yaml", "player: lucy\nturn: 1\nactions:\n  - pile_ou_face\n")
+    write(toy_campaign, "turns/001/gm.yaml", "rolls: {lucy.piece: 5}\n")
+    assert pbp("run", "--no-commit", cwd=toy_campaign).exit_code == 0
+    monkeypatch.undo()
+    assert "label: lucy.piece" in (toy_campaign / "turns/001/events.yaml").read_text()
+    return toy_campaign
+
+
+def test_verify_and_the_audit_replay_a_turn_alike(played_the_old_way, tmp_path):
+    """One replay for both (pbp/engine/replay.py): a turn `pbp verify` accepts,
+    the audit accepts; a tampered one both refuse, naming the same files."""
+    root = played_the_old_way
+    assert pbp("verify", cwd=root).exit_code == 0
+    r = audit(reveal(root, tmp_path), tmp_path, thread_of(root))
+    assert r.exit_code == 0, r.output
+    assert "Tour 1 : identique" in r.output
+    rolls = root / "turns/001/rolls.yaml"
+    rolls.write_text(rolls.read_text().replace("total: 5", "total: 6", 1))
+    verified = pbp("verify", cwd=root)
+    assert verified.exit_code == 1
+    assert "tour 1 : DIFFÉRENT (rolls.yaml)\n" in verified.output
+    audited = audit(reveal(root, tmp_path, "b.tar.gz"), tmp_path, thread_of(root))
+    assert audited.exit_code == 1
+    assert ("Tour 1 : DIFFÈRE\n"
+            "  - rejoué, le tour ne redonne pas ces fichiers de l'archive : rolls.yaml\n") in audited.output
+
+
 # -- pbp preview pages ----------------------------------------------------------------------
 
 def test_preview_pages_stay_out_of_the_bundle_and_the_audit(played, tmp_path):
@@ -497,6 +532,24 @@ def test_too_many_members_are_refused_before_anything_is_written(tmp_path, writt
     assert r.exit_code == 1
     assert r.stderr == (f"{bundle}: l'archive contient plus de 100000 éléments : ce n'est pas une archive de pbp "
                         "reveal ; rien n'en a été extrait.\n")
+    assert written() == []
+
+
+def test_a_bundle_larger_in_all_than_an_audit_holds_in_memory_is_refused_at_its_headers(tmp_path, written):
+    """Seven members of 15 MiB each, every one within the member limit: 105 MiB
+    in all, over the 96 MiB an audit holds in memory (its peak stays under
+    200 MB: bench/bench_hostile_bundle.py). Refused from the headers."""
+    blocks, data = [], b"a" * (15 * 1024 * 1024)
+    for i in range(7):
+        member = tarfile.TarInfo(f"campaign/turns/000/private/p{i}.bbcode")
+        member.size = len(data)
+        blocks += [member.tobuf(), data]
+    bundle = _raw_bundle(tmp_path / "lourd.tar.gz", blocks)
+    _WRITES.clear()  # the bundle itself
+    r = pbp("audit", bundle)
+    assert r.exit_code == 1
+    assert r.stderr == (f"{bundle}: l'archive dépasse ce qu'un audit accepte (100663296) : ce n'est pas une archive "
+                        "de pbp reveal.\n")
     assert written() == []
 
 

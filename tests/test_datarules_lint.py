@@ -135,3 +135,35 @@ def test_every_problem_is_said_at_once(tmp_path, monkeypatch):
     said = [line for line in r.output.splitlines() if line.startswith(f"{path}:")]
     assert len(said) >= 6, r.output
     assert r.output.rstrip().endswith(f"{len(said)} problèmes.")
+
+
+#: a gauge that no action moves, only effects that play without one: each moves it all the same
+MOVED_WITHOUT_AN_ACTION = {
+    "every N turns": "périodiques:\n  - tous_les: 1\n    chacun: true\n    effets: [{ajouter: {faim: 1}}]\n",
+    "the MJ's input": "entrées_mj:\n  disette:\n    type: nombre\n    par: personnage\n    garder: false\n"
+                      "    effets_fin: [{ajouter: {faim: mj.disette}}]\n",
+    "a vote": "votes:\n  rationner:\n    effets: [{ajouter: {faim: 3}}]\n",
+}
+
+
+@pytest.mark.parametrize("mover", sorted(MOVED_WITHOUT_AN_ACTION))
+def test_a_threshold_reached_through_effects_that_no_action_plays_is_not_said_unreachable(tmp_path, monkeypatch,
+                                                                                         mover):
+    text = CLEAN.replace("  fatigue:\n", "  faim:\n    départ: 0\n    min: 0\n    max: 10\n"
+                         "    seuils: [{au_dessus: 7, effets: [{dire: affamé}]}]\n  fatigue:\n", 1)
+    text += MOVED_WITHOUT_AN_ACTION[mover]
+    if mover == "a vote":
+        text = text.replace("  espionner:\n", "  rationner:\n    argument: personnage\n"
+                            "    effets: [{voter: rationner}]\n  espionner:\n", 1)
+    r, _ = check(tmp_path, text, "fr", monkeypatch)
+    assert r.exit_code == 0, r.output
+    assert "règles correctes" in r.output
+
+
+def test_a_dice_pool_check_is_linted_without_an_internal_error(tmp_path, monkeypatch):
+    text = CLEAN.replace("esquive: {dé: 1d100, chance: force * 4}",
+                         "esquive:\n    réserve: {dés: force, côtés: 6, réussite: 5}\n    chance: 2\n"
+                         "    réussite: \">=\"", 1)
+    r, _ = check(tmp_path, text, "fr", monkeypatch)
+    assert r.exit_code == 0, r.output
+    assert "règles correctes (actions : 3 ; jauges : 2 ; tables : 1 ; tests : 1)." in r.output

@@ -74,3 +74,48 @@ def test_a_forced_roll_out_of_range_names_its_line_in_gm_yaml(camp):
         assert r.stderr.startswith(f"turns/004/gm.yaml:{wanted}: "), r.stderr
     else:  # lucy does not search this turn: the label is reported unused, on its line
         assert f"turns/004/gm.yaml:{wanted}: attention : le jet forcé « lucy.fouille.table »" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("old, new, said", [
+    ("doors:\n", "doors: null\nx_doors:\n",
+     "turns/003/state.yaml:67: `doors:` du plan est une table (clé : valeur) que pbp tient à jour, pas « null ».\n"),
+    ("  S01|S05: open\n", "",
+     "turns/003/state.yaml:67: la porte « S01|S05 » manque dans `doors:` (open, closed ou locked).\n"),
+    ("hidden: {}\n", "hidden: 3\n",
+     "turns/003/state.yaml:84: `hidden:` du plan est une table (clé : valeur) que pbp tient à jour, pas « 3 ».\n"),
+    ("floor: {}\n", "floor: {S01: [zzz]}\n", "turns/003/state.yaml:83: « zzz » n'est pas un objet des règles"),
+    ("    items:\n", "    items: -7\n    x_items:\n",
+     "turns/003/state.yaml:17: les objets de « lucy » (`items:`) sont une liste, pas « -7 ».\n"),
+])
+def test_a_data_campaigns_map_in_state_yaml_edited_wrong_is_refused_at_its_line(tmp_path, old, new, said):
+    """The doors, and the items on the floor or hidden, of a campaign whose rules
+    have a map (manhunt-data): the turn reads them all, so each is checked first."""
+    camp = copy_example("manhunt-data", tmp_path)
+    state = camp / "turns/003/state.yaml"
+    assert old in state.read_text()
+    state.write_text(state.read_text().replace(old, new, 1))
+    for command in ("check", "run"):
+        assert said in refused(camp, command, *(["--no-commit"] if command == "run" else []))
+
+
+def test_an_mj_input_kept_in_state_yaml_with_a_wrong_type_is_refused_at_its_line(tmp_path):
+    """An input the MJ gave per character (investigation-event's `salle_autorisee`,
+    yes or no), edited by hand in state.yaml: state.yaml's line is named, not the
+    formula of rules.yaml that would read it."""
+    camp = copy_example("investigation-event", tmp_path)
+    state = camp / "turns/003/state.yaml"
+    state.write_text(state.read_text().replace("    salle_autorisee: true\n", "    salle_autorisee: {}\n", 1))
+    for command in ("check", "run"):
+        err = refused(camp, command, *(["--no-commit"] if command == "run" else []))
+        assert "turns/003/state.yaml:30: attendu oui/non (true/false), trouvé {}." in err.splitlines(), err
+
+
+def test_a_stat_kept_in_state_yaml_of_another_kind_is_refused_at_its_line(tmp_path):
+    """village-vote's `camp` is a text its formulas compare (`camp = "loups"`):
+    a number in its place names state.yaml's line, not the formula."""
+    camp = copy_example("village-vote", tmp_path)
+    state = camp / "turns/003/state.yaml"
+    state.write_text(state.read_text().replace("      camp: loups\n", "      camp: -7\n", 1))
+    for command in ("check", "run"):
+        err = refused(camp, command, *(["--no-commit"] if command == "run" else []))
+        assert "turns/003/state.yaml:5: « camp » de « anna » est un texte, pas « -7 »." in err.splitlines(), err

@@ -67,6 +67,14 @@ def check(tmp_path, text: str):
      "c: [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n" + BASE.format(value="1"), 1, "ancre ou alias YAML"),
     ("a merge key", "base: &base {start: 1}\ngauges:\n  hp:\n    <<: *base\n" + BASE.format(value="1")[7:], 1,
      "ancre ou alias YAML"),
+    ("a message that is a list", BASE.format(value="1") + "      - say: [1]\n", 7,
+     "un message est un texte, `{fr: ..., en: ...}`"),
+    ("a table named by a mapping, in a branch",
+     BASE.format(value="1") + "      - if: true\n        else:\n          - roll: {}\n", 9,
+     "« {} » n'est pas dans `tables`"),
+    ("a check named by a list, in a branch",
+     BASE.format(value="1") + "      - if: true\n        then:\n          - check: [risk]\n", 9,
+     "n'est pas dans `checks`"),
 ])
 def test_a_hostile_rules_file_is_refused_at_its_line(tmp_path, what, text, line, said):
     r, path = check(tmp_path, text)

@@ -7,7 +7,17 @@ rounded up, a >= check with a natural-20 critical). Each folder has the MJ's
 rules page (REGLES.md), rules.yaml, the players' sheets and three turns of order
 files with every die forced in gm.yaml. The numbers below were computed by hand
 from the rules page before pbp ran them; the test plays the turns through the
-real CLI and compares."""
+real CLI and compares.
+
+Two more, written the same way in a second trial (its log: docs/design.md, "A new MJ
+from the documentation alone"):
+a "Hunger Games" (tests/newmj/moisson: hunger and thirst gauges raised every night by
+`périodiques`, a d20 search table per zone chaining a sponsor sub-table, states with a
+duration that forbid actions or bleed, a hidden target refused, missed orders played as
+"hide") and a casino heist (tests/newmj/casse: initiative rolled each turn, a pool of d6
+counting successes against the MJ's difficulty in gm.yaml, exploding dice, a best-of-3
+brawl, a secret stash, a public vote that puts someone in custody for a turn, an extra
+action for the player back after a missed turn)."""
 
 import shutil
 
@@ -45,6 +55,59 @@ EXPECTED = {
         # cy taunts with a natural 20: critical, glory +3
         3: {"ana": {"pv": 15, "gloire": 1}, "bob": {"pv": 20, "gloire": 1}, "cy": {"pv": 16, "gloire": 6}},
     },
+    "moisson": {
+        # ana: the Horn's 20 chains the sponsor's 6, a knife (arme 2, a column of the sub-table only),
+        # eats (hunger 0 stays 0); bob: hunting 20 is a critical failure (-2), drinks; cy hides and the
+        # river's 19 (-1, water +1). Night: hunger and thirst +1; cy's thirst 3 -> 4 goes above 3 (-1)
+        1: {"ana": {"pv": 10, "faim": 1, "soif": 1, "vivres": 0, "eau": 1, "arme": 2},
+            "bob": {"pv": 8, "faim": 1, "soif": 1, "vivres": 1, "eau": 0, "arme": 0},
+            "cy": {"pv": 8, "faim": 7, "soif": 4, "vivres": 1, "eau": 2, "arme": 0}},
+        # ana 8 + 7 + 2 >= 12 + 4 hits bob: wound 6, -3 and bleeding; bob's forest 20 chains the
+        # sponsor's 2 (+3), eats; cy sends nothing and hides; her hunger 7 -> 8 weakens her
+        2: {"ana": {"pv": 10, "faim": 2, "soif": 2, "vivres": 0, "eau": 1, "arme": 2},
+            "bob": {"pv": 8, "faim": 1, "soif": 2, "vivres": 0, "eau": 0, "arme": 0},
+            "cy": {"pv": 8, "faim": 8, "soif": 5, "vivres": 1, "eau": 2, "arme": 0}},
+        # ana drinks and hunts a natural 1 (+2 food); bob fills his flasks (river 10) and hides,
+        # bleeds 1 at night (the bleeding's `reste` is 1); cy eats and drinks
+        3: {"ana": {"pv": 10, "faim": 3, "soif": 1, "vivres": 2, "eau": 0, "arme": 2},
+            "bob": {"pv": 7, "faim": 2, "soif": 3, "vivres": 0, "eau": 2, "arme": 0},
+            "cy": {"pv": 8, "faim": 5, "soif": 2, "vivres": 0, "eau": 1, "arme": 0}},
+        # ana 10 + 7 + 2 >= 12 + 6 hits cy: wound 3, -2; bob sends nothing and hides: his thirst
+        # 3 -> 4 (-1) and the bleeding's last night (-1); cy drinks
+        4: {"ana": {"pv": 10, "faim": 4, "soif": 2, "vivres": 2, "eau": 0, "arme": 2},
+            "bob": {"pv": 5, "faim": 3, "soif": 4, "vivres": 0, "eau": 2, "arme": 0},
+            "cy": {"pv": 6, "faim": 6, "soif": 1, "vivres": 0, "eau": 0, "arme": 0}},
+    },
+    "casse": {
+        # initiative bob 10, dan 9, ana 8, cy 6. bob brawls cy: 9-9 (cy defends), 10-5, 8-8: cy wins 2-1,
+        # bob -1; bob's 2 dice [5, 6]: 2 successes against 2, +10. dan [5]: 1, suspicion +2, then
+        # 2d6! [6, 6, 1, 2] = 15 + 2 >= 10, -2. ana [5, 2, 6, 5]: 3, +15, stashed. cy 5 + 4 < 10, +1;
+        # [1, 1, 5] fails, +2
+        1: {"ana": {"pv": 6, "butin": 0, "planque": 15, "soupcon": 0},
+            "bob": {"pv": 5, "butin": 10, "planque": 0, "soupcon": 0},
+            "cy": {"pv": 6, "butin": 0, "planque": 0, "soupcon": 3},
+            "dan": {"pv": 6, "butin": 0, "planque": 0, "soupcon": 0}},
+        # difficulty 3; initiative ana 13, cy 10, dan 10 (cy first, as in campaign.yaml), bob 3.
+        # ana [6, 6, 5, 1] +10; cy beats dan 9-5, 7-6 (2-0: no third round), dan -2, takes 0;
+        # dan explodes to 23, suspicion stays 0; bob loses the tie 7-7, wins 11-3 and 8-6: ana -2,
+        # her 10 taken. The vote: bob 2 (ana, cy), cy 1, dan 1: bob in custody, suspicion +3
+        2: {"ana": {"pv": 4, "butin": 0, "planque": 15, "soupcon": 0},
+            "bob": {"pv": 5, "butin": 20, "planque": 0, "soupcon": 3},
+            "cy": {"pv": 6, "butin": 0, "planque": 0, "soupcon": 3},
+            "dan": {"pv": 4, "butin": 0, "planque": 0, "soupcon": 0}},
+        # difficulty kept at 3. bob in custody: his orders are not played; dan sends nothing.
+        # ana 6!+5+1 + 3 >= 10; [5, 5, 5, 2] +10. cy [4, 4, 4] fails (5), 1+1+4 < 10 (6 > 5): arrested
+        3: {"ana": {"pv": 4, "butin": 10, "planque": 15, "soupcon": 0},
+            "bob": {"pv": 5, "butin": 20, "planque": 0, "soupcon": 3},
+            "cy": {"pv": 6, "butin": 0, "planque": 0, "soupcon": 6},
+            "dan": {"pv": 4, "butin": 0, "planque": 0, "soupcon": 0}},
+        # dan is back after one missed turn: 3 actions. [6] fails (+2), 2+2+2 < 10 (+1), beats bob
+        # 10-6, 9-8: bob -2, 10 taken. bob [6, 6] against 3 fails (+2), stashes his 10; ana absent
+        4: {"ana": {"pv": 4, "butin": 10, "planque": 15, "soupcon": 0},
+            "bob": {"pv": 3, "butin": 0, "planque": 10, "soupcon": 5},
+            "cy": {"pv": 6, "butin": 0, "planque": 0, "soupcon": 6},
+            "dan": {"pv": 4, "butin": 10, "planque": 0, "soupcon": 3}},
+    },
 }
 
 #: event -> lines the public post of a turn must hold
@@ -53,6 +116,20 @@ POSTS = {
                  "[*]Chasse de Cy : 1d100 (3) ≤ 30 : réussite critique."],
     ("ile", 3): ["[*]Ana est affamé."],
     ("arene", 1): ["[*]Points de vie d'Ana : 20 − 3 = 17.", "[*]Bob pare l'attaque de Ana."],
+    ("moisson", 1): ["[*]Corne d'abondance d'Ana : 1d20 (20) → un parachute de sponsor ; Sponsor : 1d6 (6) → un couteau.", "[*]Bonus d'arme d'Ana : 0 + 2 = 2.",
+                     "[*]Chasse de Bob : 1d20 (20) ≤ 6 : échec critique.", "[*]Soif de Cy : 3 + 1 = 4.",
+                     "[*]PV de Cy : 9 − 1 = 8."],
+    ("moisson", 2): ["[*]Dés d'Ana : 1d20 (8) → 1d20 + agilite + arme >= 12 + cible.\u2060agilite = vrai.",
+                     "[*]Blessure d'Ana : 1d6 (6) → une plaie profonde.", "[*][b]Bob[/b] : état Saignement (pour 2 tours).",
+                     "[*][b]Cy[/b] : Se cacher.", "[*][b]Cy[/b] : état Affaibli (pour 2 tours)."],
+    ("moisson", 4): ["[*]Blessure d'Ana : 1d6 (3) → une entaille.", "[*]PV de Cy : 8 − 2 = 6.",
+                     "[*][b]Bob[/b] : fin de l'état Saignement."],
+    ("casse", 1): ["[*]Ordre de jeu : Bob (10), Dan (9), Ana (8), Cy (6).",
+                   "[*]Crochetage d'Ana : 4d6>=5 (5✔ 2 6✔ 5✔ = 3) ≥ 2 : réussite.", "[*]Butin d'Ana : 0 + 15 = 15.",
+                   "[*]Dés de Dan : 2d6! (6!+6!+1+2 = 15) → 2d6! + sang_froid >= 10 = vrai."],
+    ("casse", 2): ["[*]Dépouillement, Balance : Bob 2 voix, Cy 1 voix, Dan 1 voix (4 bulletins, 4 votants) → Bob.",
+                   "[*][b]Bob[/b] : état En garde à vue (pour 1 tour).", "[*]Butin d'Ana : 10 − 10 = 0."],
+    ("casse", 3): ["[*]Cy est arrêté par la sécurité du casino.", "[*][b]Cy[/b] est hors jeu."],
 }
 
 
@@ -89,20 +166,69 @@ def test_the_hand_computed_turns_come_out_exact(event, tmp_path):
             assert post.count("est affamé") == 1
 
 
-@pytest.mark.parametrize("event, rule, chance, expected", [
+@pytest.mark.parametrize("event, rule, values, expected", [
     # Survie 40 + 10: 50 faces of 100 succeed (the criticals 1-5 and 96-100 change nothing)
-    ("ile", "data.chasse", 50, "success  1/2 (50.0 %)"),
+    ("ile", "data.chasse", ["target=50"], "success  1/2 (50.0 %)"),
     # Survie 90 + 10 = 100: every face but the critical failures 96-100
-    ("ile", "data.chasse", 100, "success  19/20 (95.0 %)"),
+    ("ile", "data.chasse", ["target=100"], "success  19/20 (95.0 %)"),
     # Force 2: the die must make 13 or more, 8 faces of 20
-    ("arene", "data.foule", 13, "success  2/5 (40.0 %)"),
+    ("arene", "data.foule", ["target=13"], "success  2/5 (40.0 %)"),
+    # Survie 8 × 2 = 16: faces 1 to 16 of the d20
+    ("moisson", "data.chasse", ["target=16"], "success  4/5 (80.0 %)"),
+    # Finesse 4 against difficulty 2: 1 − (2/3)^4 − 4 × (1/3)(2/3)^3 = 33/81
+    ("casse", "data.crochetage", ["dice=4", "target=2"], "success  11/27 (40.7 %)"),
+    # Muscle 5 against 3: a round won 26/36 = 13/18 (ties to the defender); best of 3: p²(3 − 2p)
+    ("casse", "data.bagarre", ["muscle=5", "cible.muscle=3"], "best of 3 won  1183/1458 (81.1 %)"),
 ])
-def test_exact_odds_of_each_events_check(event, rule, chance, expected, tmp_path):
+def test_exact_odds_of_each_events_check(event, rule, values, expected, tmp_path):
     camp = tmp_path / event
     assert pbp("init", camp, "--rules", EVENTS / event / "rules.yaml").exit_code == 0
-    r = pbp("odds", "--rule", rule, "--set", f"target={chance}", cwd=camp)
+    r = pbp("odds", "--rule", rule, *[arg for value in values for arg in ("--set", value)], cwd=camp)
     assert r.exit_code == 0, r.output
     assert expected in r.output.replace("\u00a0", " ").splitlines()
+
+
+@pytest.mark.parametrize("event, turn, handle, orders, said", [
+    # cy hid in turn 1: hidden for turn 2
+    ("moisson", 2, "ana", "  - attaquer: cy\n",
+     "turns/002/orders/ana.yaml:2: « attaquer » n'est pas possible sur Cy : la cible est cachée. "
+     "Valeurs possibles : bob."),
+    # hunger above 7 in turn 2's night: weakened for turns 3 and 4
+    ("moisson", 3, "cy", "  - attaquer: ana\n",
+     "turns/003/orders/cy.yaml:2: « attaquer » n'est pas possible : état « Affaibli » (encore 2 tours)."),
+    ("moisson", 4, "cy", "  - chasser\n",
+     "turns/004/orders/cy.yaml:2: « chasser » n'est pas possible : état « Affaibli » (encore 1 tour)."),
+    # a condition reads the values at the start of the turn: the search's water comes too late
+    ("moisson", 3, "bob", "  - fouiller: riviere\n  - boire\n",
+     "turns/003/orders/bob.yaml:3: « boire » n'est pas possible : plus d'eau."),
+    ("casse", 1, "ana", "  - crocheter\n  - crocheter\n",
+     "turns/001/orders/ana.yaml:3: « crocheter » une deuxième fois : pas deux fois la même action par tour."),
+    ("casse", 1, "ana", "  - crocheter\n  - bluffer\n  - planquer\n",
+     "turns/001/orders/ana.yaml:4: 3 actions ce tour ; au plus 2."),
+])
+def test_each_events_refused_orders(event, turn, handle, orders, said, tmp_path):
+    source, camp = EVENTS / event, tmp_path / event
+    assert pbp("init", camp, "--rules", source / "rules.yaml").exit_code == 0
+    for name in ("campaign.yaml", "characters.yaml"):
+        shutil.copy(source / name, camp / name)
+    assert pbp("setup", cwd=camp).exit_code == 0
+    for before in range(1, turn):
+        shutil.copytree(source / "turns" / f"{before:03d}", camp / "turns" / f"{before:03d}")
+        assert pbp("run", cwd=camp).exit_code == 0
+    folder = camp / "turns" / f"{turn:03d}" / "orders"
+    folder.mkdir(parents=True)
+    (folder / f"{handle}.yaml").write_text("actions:\n" + orders, encoding="utf-8")
+    r = pbp("check", cwd=camp)
+    assert r.exit_code == 1
+    assert said in r.output.replace("\u00a0", " "), r.output
+
+
+def test_the_heists_stash_stays_between_the_player_and_the_mj(tmp_path):
+    for turn, _, post in play("casse", tmp_path):
+        assert "Planque" not in post and "Planquer" not in post, f"turn {turn}"
+    private = (tmp_path / "casse" / "turns" / "001" / "private").glob("ana.*")
+    report = next(private).read_text(encoding="utf-8").replace("\u00a0", " ")
+    assert "Planque d'Ana : 0 + 15 = 15." in report and "Butin d'Ana : 15 − 15 = 0." in report
 
 
 def test_a_result_rolled_on_two_tables_reads_0_for_a_column_only_one_has(tmp_path):

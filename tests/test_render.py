@@ -173,8 +173,8 @@ def test_printable_text_is_left_as_it_is(text):
     ("www.evil.fr", "www\u2060.\u2060evil.\u2060fr"),
     ("_www.x", "_www\u2060.\u2060x"),
     ("ftp.site", "ftp\u2060.\u2060site"),
-    ("mj@evil.example", "mj@\u2060evil.\u2060example"),
-    ("@admin", "@\u2060admin"),
+    ("mj@evil.example", "mj\u2060@\u2060evil.\u2060example"),
+    ("@admin", "\u2060@\u2060admin"),
     ("mailto:a", "mailto:\u2060a"),
     # what generated text holds stays as it is
     ("3.5 12:30 1d10 (7) ≥ 4 : survit. Fin", "3.5 12:30 1d10 (7) ≥ 4 : survit. Fin"),

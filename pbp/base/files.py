@@ -46,6 +46,19 @@ def read_bytes(path: Path | MemoryPath, name: str, limit: int | None = None) -> 
     return data
 
 
+def read_at_most(fd: int, limit: int) -> bytes:
+    """At most limit + 1 bytes of an open file: one more than allowed is enough for
+    the caller to refuse a longer file, without holding a gigabyte first."""
+    chunks, size = [], 0
+    while size <= limit:
+        chunk = os.read(fd, limit + 1 - size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
 def read_member(path: MemoryPath, name: str, limit: int | None = None, limit_key: str = "") -> bytes:
     """A file of a folder held in memory, as `read_bytes` and `Campaign.read_input` read one from disk."""
     if not path.exists():

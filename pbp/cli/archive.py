@@ -70,44 +70,34 @@ def verify(ctx):
     import difflib
 
     from pbp.base.i18n import shown
-    from pbp.engine import seal, turn, turn_posts, turn_record
-    from pbp.engine.campaign import FORMATS
+    from pbp.engine import seal
+    from pbp.engine.replay import replay_turn
 
     campaign = campaign_of(ctx)
     failures = 0
     codes = seal.archive_codes(campaign)  # each turn's posts show the code chained on the archive's
     current = {"lang": campaign.lang, "format": campaign.format, "dialect": campaign.dialect}
     for n in campaign.resolved_turns():
-        on_disk = turn.outputs_on_disk(campaign, n)
-        record = turn_record.record_of(campaign, n, remember=False)
-        # replayed as it was played: its recorded roster and rendering
-        replay = turn_record.as_recorded(campaign, record, n)
-        for key, was in (record.get("render") or {}).items():
+        # replayed as it was played (its recorded roster, rules and rendering), as `pbp audit` replays it
+        replay = replay_turn(campaign, n, seal.previous_of(campaign, n, codes))
+        for key, was in (replay.record.get("render") or {}).items():
             if current.get(key) != was:
                 say("verify_config_changed", turn=n, key=key, was=was, now=current.get(key))
-        if replay.recorded is not None:
-            say("verify_rules_kept", turn=n, file=", ".join(replay.recorded.shown(campaign).values()))
-        late = [h for h in campaign.roster if record and h not in (record.get("roster") or {})]
+        if replay.as_played.recorded is not None:
+            say("verify_rules_kept", turn=n, file=", ".join(replay.as_played.recorded.shown(campaign).values()))
+        late = [h for h in campaign.roster if replay.record and h not in (replay.record.get("roster") or {})]
         if late:
             say("verify_roster_changed", turn=n, players=late)
-        out = turn.compute(replay, n, at_deadline=True)  # as it was played: see turn.compute
-        if turn_record.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns
-            out.files.pop(turn_record.RECORD_FILE, None)
-        turn.record_as_archived(out, record)
-        turn.as_archived(out, on_disk.get("events.yaml"))  # rolls whole, as archives had them before
-        for fmt, ext in FORMATS.items():
-            if any(name.endswith("." + ext) for name in on_disk):
-                turn_posts.render_all(replay, out, fmt)
-        seal.seal_output(replay, out, seal.previous_of(campaign, n, codes))
-        diffs = sorted(set(on_disk) ^ set(out.files) | {k for k in on_disk if out.files.get(k) != on_disk[k]})
-        if not diffs:
+        if replay.error is not None:
+            raise replay.error
+        if not replay.diffs:
             say("verify_ok", turn=n)
             continue
         failures += 1
-        say("verify_diff", turn=n, files=diffs)
-        for name in diffs[:3]:
-            old = on_disk.get(name, b"").decode(errors="replace").splitlines()
-            new = out.files.get(name, b"").decode(errors="replace").splitlines()
+        say("verify_diff", turn=n, files=replay.diffs)
+        for name in replay.diffs[:3]:
+            old = replay.archived.get(name, b"").decode(errors="replace").splitlines()
+            new = replay.replayed.get(name, b"").decode(errors="replace").splitlines()
             for line in list(difflib.unified_diff(old, new, f"archive/{name}", f"replay/{name}", lineterm=""))[:20]:
                 click.echo("    " + shown(line, 300))  # archived text may hold a player's control characters
     for problem in seal.problems(campaign, codes):

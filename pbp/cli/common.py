@@ -94,16 +94,19 @@ def warn_secret_in_config(campaign) -> None:
         click.echo(i18n.t(campaign.lang, "secret_in_config"), err=True)
 
 
-def commit(campaign, key: str, no_commit: bool, **params) -> None:
+def commit(campaign, key: str, no_commit: bool, also: tuple[str, ...] = (), **params) -> None:
+    """Commit what the command changed, with the message `key`; `also`: older
+    turns' files (paths from the campaign folder) the MJ chose to keep edited."""
     from pbp.base import i18n
-    from pbp.engine import archive
+    from pbp.engine import archive, seal
 
     if no_commit:
         return
     if archive.repository(campaign.root) is None:
         say("not_git")
         return
-    sha = archive.commit(campaign.root, i18n.t(campaign.lang, key, **params))
+    sha = archive.commit(campaign.root, i18n.t(campaign.lang, key, **params),
+                         turns_from=seal.first_recent_turn(campaign), also=also)
     if sha:
         say("committed", sha=sha)
 

@@ -74,7 +74,7 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes, at_deadline)
         _say_played(campaign, out.inputs)
         if campaign.ruleset.is_over(out.state):
             say("game_finished")
-        commit(campaign, "commit_turn", no_commit, turn=n)
+        commit(campaign, "commit_turn", no_commit, also=tuple(edited), turn=n)
 
 
 @click.command(cls=PbpCommand)
@@ -223,7 +223,9 @@ def _post_text(campaign, n: int, audience, fmt: str | None = None) -> str:
     text = turn_posts.archived_post(campaign, n, audience, fmt)
     if text is None:
         stored = turn_record.stored_events(campaign, n)
-        text = turn_posts.render_post(campaign, n, stored, audience, turn_posts.renderer(campaign, fmt)).encode()
+        # the rules and roster the turn was played with (a rule renamed since keeps its old name there)
+        played = turn_record.as_recorded(campaign, turn_record.record_of(campaign, n), n, rendering=False)
+        text = turn_posts.render_post(played, n, stored, audience, turn_posts.renderer(played, fmt)).encode()
         _say_rendered_again(campaign, n, fmt)  # once it rendered: a refusal says only what is wrong
     if not seal.has_placeholders(text):  # as the turn wrote it: its codes are in it already
         return text.decode()

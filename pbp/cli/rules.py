@@ -22,13 +22,7 @@ def check(ctx, file):
     from pbp.base.errors import ErrorList, PbpError
     from pbp.datarules import lint, lint_play, load
 
-    folder = ctx.obj["dir"]
-    path = file if file is not None else folder / load.RULES_FILE
-    name = str(file) if file is not None else load.RULES_FILE
-    data = load.read_file(path, name)
-    # the campaign's language, else PBP_LANG, else the one the file's keys are written in
-    lang = local_help.campaign_lang(str(folder)) or local_help.env_lang() or _written_in(data, name)
-    ctx.obj["lang"] = lang
+    data, name, lang = _read_rules(ctx, file)
     try:
         found = load.parse(data, name, lang=lang)
         problems = lint.warnings(found) + lint_play.warnings(found)
@@ -58,18 +52,28 @@ def explain(ctx, file, fmt):
     from pbp.datarules import explain as explaining, load
     from pbp.render.render import Renderer, template_paths
 
-    folder = ctx.obj["dir"]
-    path = file if file is not None else folder / load.RULES_FILE
-    name = str(file) if file is not None else load.RULES_FILE
-    data = load.read_file(path, name)
-    lang = local_help.campaign_lang(str(folder)) or local_help.env_lang() or _written_in(data, name)
-    ctx.obj["lang"] = lang
+    data, name, lang = _read_rules(ctx, file)
     found = load.parse(data, name, lang=lang)
     renderer = Renderer(template_paths("data", lang), fmt, lang=lang)
     click.echo(renderer.render("explain", explained=explaining.sections(found, lang)), nl=False)
 
 
 explain.help_key = "help_rules_explain"
+
+
+def _read_rules(ctx, file) -> tuple[bytes, str, str]:
+    """The rules file's bytes (the campaign's rules.yaml by default), its name as the
+    MJ sees it, and the language the command speaks (set for its messages too): the
+    campaign's, else PBP_LANG, else the one the file's keys are written in."""
+    from pbp.datarules import load
+
+    folder = ctx.obj["dir"]
+    path = file if file is not None else folder / load.RULES_FILE
+    name = str(file) if file is not None else load.RULES_FILE
+    data = load.read_file(path, name)
+    lang = local_help.campaign_lang(str(folder)) or local_help.env_lang() or _written_in(data, name)
+    ctx.obj["lang"] = lang
+    return data, name, lang
 
 
 def _written_in(data: bytes, name: str) -> str:

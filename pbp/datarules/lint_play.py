@@ -77,6 +77,26 @@ class _Play:
         for (gauge_id, i), effects in self.program.thresholds.items():
             yield effects, ("gauges", gauge_id, "thresholds", i)
 
+    def moving_lists(self):
+        """The effect lists that can move a gauge: the actions' and thresholds', and
+        those that play without an action (every N turns, the MJ's inputs, a vote's,
+        a victory's, opening a door, using an item): a gauge only these move still moves."""
+        program = self.program
+        yield from self.effect_lists()
+        for i, effects in enumerate(program.periodic):
+            yield effects, ("periodic", i, "effects")
+        for (input_id, key), effects in program.input_effects.items():
+            yield effects, ("inputs", input_id, key)
+        for vote_id, vote in program.votes.items():
+            for key in ("effects", "none"):
+                yield vote[key], ("votes", vote_id, key)
+        for i, (_, _, effects) in enumerate(program.victories):
+            yield effects, ("end", "victories", i, "effects")
+        for kind, effects in program.door_effects.items():
+            yield effects, ("doors", kind, "open")
+        for item, effects in program.item_effects.items():
+            yield effects, ("items", item, "effects")
+
     def walk(self, effects, bound: dict | None = None):
         """(effect, result bounds known there) of every effect, nested ones too,
         in the order they play: a table's or check's result is known after it."""
@@ -132,7 +152,7 @@ class _Play:
     def directions(self) -> tuple[set, set]:
         """(the gauges some effect can raise, those some effect can lower)."""
         up, down = set(), set()
-        for effects, _ in self.effect_lists():
+        for effects, _ in self.moving_lists():
             for effect, bound in self.walk(effects):
                 for name, formula in effect.formulas.items() if effect.verb in ("add", "set") else ():
                     if name not in (self.data.get("gauges") or {}):
@@ -289,6 +309,8 @@ class _Play:
         out = []
         for check_id, formula in self.program.checks.items():
             spec = self.data["checks"][check_id]
+            if spec.get("dice") is None:
+                continue  # a dice pool: how many dice is a formula, its successes run from none to all
             chance = self.bound(formula)
             try:
                 die = parse(spec["dice"])

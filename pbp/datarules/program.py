@@ -145,6 +145,7 @@ class _Compiler:
 
     def run(self):
         data, program = self.data, self.program
+        fill_columns(data.get("tables") or {})  # first: the effects' names read every table's columns
         for action_id, action in (data.get("actions") or {}).items():
             base = ("actions", action_id)
             scope = self.scope(action)
@@ -180,8 +181,6 @@ class _Compiler:
         places.compile_parts(self)
         if data.get("plays") is not None:
             program.plays = self.formula(data["plays"], ("plays",), self.scope({}), "bool")
-        for table in (data.get("tables") or {}).values():
-            fill_columns(table)
         votes.compile_votes(self)
         phases.compile_phases(self)
         end = data.get("end") or {}
@@ -369,6 +368,7 @@ class _Compiler:
 
             self.errors.append(self.rules.error("rules_unknown_ref", path, value=value, section=section,
                                                 valid=known, suggestion=i18n.closest(str(value), known)))
+            return str(value)  # refused above; a name the rest of the compilation can still hold (`as:`, scope)
         return value
 
     def message(self, value, path: tuple):
@@ -412,16 +412,40 @@ def one_sided_columns(then_scope: dict, else_scope: dict, scope: dict, both: dic
     return blanks
 
 
-def fill_columns(table: dict) -> None:
-    """Every row of a table with every column the table's rows name: a row that
-    does not say one gets 0, false or an empty text (the kind of the column's
-    other values), so `<as>.<column>` has a value whatever row is rolled."""
-    blank = {}
+def fill_columns(tables: dict) -> None:
+    """Every row of a table with every column its table's rows name, and those of
+    the sub-tables its rows chain (`table: sponsor`, whose row's columns the result
+    reads): a row that does not say one gets 0, false or an empty text (the kind of
+    the column's other values), so `<as>.<column>` has a value whatever row is rolled."""
+    own = {table_id: _blank_columns(table) for table_id, table in tables.items()}
+    for table_id, table in tables.items():
+        blank = dict(own[table_id])
+        for sub in _chained(table_id, tables):
+            for column, value in own[sub].items():
+                blank.setdefault(column, value)
+        for row in table.get("rows") or []:
+            for column, value in blank.items():
+                row.setdefault(column, value)
+
+
+def _blank_columns(table: dict) -> dict:
+    blank: dict = {}
     for row in table.get("rows") or []:
         for column, value in row.items():
             if column in ("roll", "weight", "table", "text"):
                 continue
             blank.setdefault(column, False if isinstance(value, bool) else 0 if isinstance(value, int) else "")
-    for row in table.get("rows") or []:
-        for column, value in blank.items():
-            row.setdefault(column, value)
+    return blank
+
+
+def _chained(table_id: str, tables: dict) -> list[str]:
+    """The tables a table's rows chain, directly or through other sub-tables (each once)."""
+    found: list[str] = []
+    todo = [table_id]
+    while todo:
+        for row in tables[todo.pop()].get("rows") or []:
+            sub = row.get("table")
+            if isinstance(sub, str) and sub in tables and sub != table_id and sub not in found:
+                found.append(sub)
+                todo.append(sub)
+    return found

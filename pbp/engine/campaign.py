@@ -25,7 +25,7 @@ from pathlib import Path
 
 from pbp.base import i18n, yamlio
 from pbp.base.errors import ErrorList, InputError, PbpError, UnknownRuleError, UnknownRulesetError
-from pbp.base.files import handle_file, read_bytes, read_member, refuse_kind
+from pbp.base.files import handle_file, read_at_most, read_bytes, read_member, refuse_kind
 from pbp.base.memtree import MemoryPath
 from pbp.base.record import Record
 from pbp.model import ruleset as rulesets, schema
@@ -433,20 +433,14 @@ class Campaign(Record):
             refuse_kind(info.st_mode, rel)
             if info.st_size > limit:
                 raise InputError("file_too_large", file=rel, size=info.st_size, limit=limit, limit_key=limit_key)
-            chunks, size = [], 0
-            while size <= limit:
-                chunk = os.read(fd, limit + 1 - size)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
+            data = read_at_most(fd, limit)
         except OSError as exc:
             raise InputError("file_unreadable", file=rel, reason=exc.strerror) from None
         finally:
             os.close(fd)
-        if size > limit:  # it grew while read
-            raise InputError("file_too_large", file=rel, size=size, limit=limit, limit_key=limit_key)
-        return b"".join(chunks)
+        if len(data) > limit:  # it grew while read
+            raise InputError("file_too_large", file=rel, size=len(data), limit=limit, limit_key=limit_key)
+        return data
 
     def gm_file(self, n: int) -> Path:
         return self.turn_dir(n) / "gm.yaml"

@@ -353,6 +353,14 @@ RECENT_TURNS = 10
 _CHAIN_TAG = f"{VERSION}-chain-1"
 
 
+def first_recent_turn(campaign) -> int:
+    """The first of the last RECENT_TURNS resolved turns (0 in a shorter
+    campaign): from it on, the everyday commands look at every file again; a
+    turn's commit stages from it on (pbp/engine/archive.py, `commit`)."""
+    resolved = campaign.resolved_turns()
+    return resolved[-RECENT_TURNS] if len(resolved) >= RECENT_TURNS else 0
+
+
 def _remembered_codes(campaign, upto: int | None) -> dict[int, str]:
     """`archive_codes` at a cost that does not grow with the campaign's length
     (docs/design.md, "The seal chain between commands"). The user's cache keeps

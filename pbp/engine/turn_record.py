@@ -63,15 +63,17 @@ def dice_version(campaign: Campaign, n: int, previous: dict) -> int:
 DEFAULT_RENDER = {"lang": "fr", "format": "bbcode", "dialect": "phpbb"}
 
 
-def as_recorded(campaign: Campaign, record: dict, n: int | None = None) -> Campaign:
+def as_recorded(campaign: Campaign, record: dict, n: int | None = None, rendering: bool = True) -> Campaign:
     """The campaign as turn n was played: its recorded roster, rules overrides,
     rules files (pbp/engine/rules_record.py) and rendering (a player who joined
-    later, a rules number or a format changed since, leave it as it was)."""
+    later, a rules number or a format changed since, leave it as it was).
+    `rendering=False`: rendered as the campaign says today (`pbp post` of a past
+    turn in today's language or another format), with that turn's rules all the same."""
     if not record:
         return campaign
     same_files = rules_record.same_as_now(campaign, record)
     roster = record.get("roster")
-    render = {k: v for k, v in (record.get("render") or {}).items() if v is not None}
+    render = {k: v for k, v in (record.get("render") or {}).items() if v is not None} if rendering else {}
     same_roster = roster is None or roster == campaign.roster
     # a record without `rules` is from before pbp recorded them: the campaign's rules
     same_rules = "rules" not in record or (record["rules"] or {}) == (campaign.config.get("rules") or {})

@@ -18,6 +18,7 @@ import yaml
 
 from pbp.base import i18n
 from pbp.base.errors import InputError, PbpError
+from pbp.base.files import read_at_most
 from pbp.engine import loop, turn_inputs
 from pbp.engine.campaign import Campaign, handle_file
 from pbp.model import orders as od
@@ -49,14 +50,7 @@ def read_source(path: str, stdin, limit: int) -> bytes:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise InputError("import_not_file", file=path)
-        chunks, size = [], 0
-        while size <= limit:
-            chunk = os.read(fd, limit + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        return b"".join(chunks)
+        return read_at_most(fd, limit)
     finally:
         os.close(fd)
 

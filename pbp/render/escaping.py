@@ -4,7 +4,7 @@ overrides, no pile of combining marks), then makes the text inert for the
 format, checked with independent parsers (tests/test_escaping_parsers.py):
 - both formats: bare URLs, `www.` addresses and e-mail addresses get an
   invisible WORD JOINER where autolinkers look (`http:⁠/⁠/`, `www⁠.⁠`, `.⁠com`,
-  `@⁠`), so no forum turns them into live links;
+  `⁠@⁠`), so no forum turns them into live links;
 - BBCode: every `[` is followed by a zero-width space, so no tag a player
   writes is live, not even a `[/quote]` closing the quote around it; so is a
   `<` that would open an HTML tag, and a `&` that would start an entity, for
@@ -81,7 +81,9 @@ def normalise(text) -> str:
 #   `_www.x` too);
 # - after a dot before a letter (linkify-it links a bare `evil.com`; `.⁠com` is
 #   no top-level domain);
-# - after `@` (e-mail addresses, and @mentions on Discourse or GitHub).
+# - on both sides of `@` (e-mail addresses, and @mentions on Discourse or
+#   GitHub; markdown-it's linkify-it still links `mj@⁠evil.⁠com` as an IDN
+#   address, not `mj⁠@⁠evil.⁠com`).
 _AUTOLINK_SPOTS = Lazy(r"(?:www|ftp)\.|(?<=[^\W\d_]):(?=\S)|/(?=/)|@(?=\S)|\.(?=[^\W\d_])", re.I)
 
 
@@ -89,6 +91,8 @@ def _autolink_spot(m) -> str:
     token = m.group(0)
     if len(token) == 4:  # www. / ftp.
         return token[:3] + WJ + "." + WJ
+    if token == "@":
+        return WJ + "@" + WJ
     return token + WJ
 
 

@@ -121,7 +121,9 @@ class Formatter:
 
     def list(self, items, _depth=0) -> Markup:
         """A bulleted list; an item may be a pair (text, sub-items) for a nested list
-        (a fight's assaults under the fight)."""
+        (a fight's assaults under the fight). Markdown's too: nested items indent by
+        the width of their parent's marker ("- "), as CommonMark requires (its
+        `finish` puts the blank lines around the list)."""
         out = []
         for item in items:
             text, children = split_item(item)
@@ -186,17 +188,6 @@ class MarkdownFormatter(Formatter):
             # Two trailing spaces keep the player's line breaks.
             lines.append(("> " + line + "  ") if line.strip() else ">")
         return Markup("\n".join(lines))
-
-    def list(self, items, _depth=0) -> Markup:
-        # Nested items indent by the width of their parent's marker ("- "), as
-        # CommonMark requires; `finish` puts the blank lines around the list.
-        out = []
-        for item in items:
-            text, children = split_item(item)
-            out.append("  " * _depth + "- " + self.esc(text))
-            if children:
-                out.append(self.list(children, _depth + 1))
-        return Markup("\n".join(out))
 
     def lines(self, items) -> Markup:
         # One paragraph per line: CommonMark merges lines separated by a single newline.

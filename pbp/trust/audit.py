@@ -24,7 +24,8 @@ into memory within its size; nothing is written to disk. The campaign is read
 from there (pbp.base.memtree) by the very code `pbp verify` reads a folder with.
 The audit then checks: the
 secret against the commitment (turn 0's post, seals.yaml, the thread), every
-turn replayed byte for byte as `pbp verify` does, every code recomputed, and,
+turn replayed byte for byte by the replay `pbp verify` runs (pbp.engine.replay),
+every code recomputed, and,
 given the thread's posts pasted into a text file, every code its seal lines
 show (seal.find_codes). A campaign's own templates are data: they render in
 jinja2's sandbox, bounded (pbp.render.render), like every template.
@@ -44,6 +45,7 @@ from pbp.base.errors import InputError, PbpError
 from pbp.base.memtree import MemoryPath, MemoryTree
 from pbp.engine import seal
 from pbp.engine.campaign import CAMPAIGN_FILE, FORMATS, SECRET_FILE
+from pbp.engine.replay import Replay, replay_turn
 
 BUNDLE_FORMAT = 1
 MANIFEST = "pbp-reveal.yaml"
@@ -55,7 +57,10 @@ CAMPAIGN_FOLDERS = ("templates", "turns")
 MAX_MEMBERS = 100_000  # tar headers: a 200-turn game of 50 players writes some 22,000
 MAX_MEMBER_BYTES = 16 * 1024 * 1024  # one file, unpacked (a large world.yaml is some hundred KiB)
 MAX_HEADER_BYTES = 64 * 1024  # a PAX or long-name header, and the manifest
-MAX_BYTES = 256 * 1024 * 1024
+#: the whole bundle, unpacked: it is held in memory, so this bounds the audit's peak (some 40 MB of its
+#: own plus this plus one member: bench/bench_hostile_bundle.py, under 200 MB); an honest game of
+#: 20 players and 100 turns unpacks to some 15 MB
+MAX_BYTES = 96 * 1024 * 1024
 MAX_POSTS_BYTES = 64 * 1024 * 1024
 
 
@@ -226,57 +231,6 @@ def _member_bytes(tar: tarfile.TarFile, member: tarfile.TarInfo, shown: str) -> 
     if len(data) != member.size:
         raise InputError("bundle_unreadable", file=shown, reason=member.name)
     return data
-
-
-# -- replaying a turn ----------------------------------------------------------------
-
-@dataclass
-class Replay:
-    """One turn computed again from the archive: its code, and how its files
-    differ from the archived ones."""
-
-    code: str | None  # None: the posts were not rendered (untrusted templates)
-    diffs: list[str] = field(default_factory=list)
-    codes_only: bool = False  # every difference is in the codes the posts show
-    error: PbpError | None = None
-    rolls: list = field(default_factory=list)
-    dice: int = 0  # the dice version it was replayed with (pbp.model.dice_versions)
-    extra: list[str] = field(default_factory=list)  # files of the turn folder pbp neither reads nor writes
-
-
-def replay_turn(campaign, n: int, previous: str, posts: bool = True) -> Replay:
-    """Turn n replayed as it was played (its recorded roster and rendering),
-    sealed on `previous`, compared with the archive byte for byte (what
-    `pbp verify` does). `posts=False`: posts are not rendered, nor compared."""
-    from pbp.engine import turn, turn_posts, turn_record
-    from pbp.model import dice_versions
-
-    on_disk = turn.outputs_on_disk(campaign, n)
-    record = turn_record.record_of(campaign, n, remember=False)
-    replayed = turn_record.as_recorded(campaign, record, n)
-    try:
-        out = turn.compute(replayed, n, at_deadline=True)  # as it was played: see turn.compute
-        if turn_record.RECORD_FILE not in on_disk:  # archived before pbp recorded its turns
-            out.files.pop(turn_record.RECORD_FILE, None)
-        turn.record_as_archived(out, record)
-        code = None
-        if posts:
-            for fmt, ext in FORMATS.items():
-                if any(name.endswith("." + ext) for name in on_disk):
-                    turn_posts.render_all(replayed, out, fmt)
-            code = seal.seal_output(replayed, out, previous)
-    except PbpError as exc:
-        return Replay(None, error=exc)
-    names = set(on_disk) | set(out.files)
-    if not posts:
-        names = {k for k in names if not seal.is_post(k)}
-    diffs = sorted(k for k in names if on_disk.get(k) != out.files.get(k))
-    codes_only = bool(diffs) and all(
-        seal.is_post(k) and k in on_disk and k in out.files
-        and seal.sealed_bytes(k, on_disk[k]) == seal.sealed_bytes(k, out.files[k]) for k in diffs)
-    extra = [k for k in seal.turn_files(campaign.turn_dir(n))
-             if k not in on_disk and k != "gm.yaml" and not k.startswith("orders/")]
-    return Replay(code, diffs, codes_only, rolls=out.rolls, dice=dice_versions.recorded(out.record), extra=extra)
 
 
 # -- the audit -----------------------------------------------------------------------

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbp.base import yamlio
-from tests.helpers import pbp, write
+from tests.helpers import pbp, play_turn, reference_rules, rules_campaign, turn_post, write
 
 RULES = """\
 jauges:
@@ -32,25 +31,14 @@ ordres_manqués:
 
 @pytest.fixture
 def duel(tmp_path):
-    write(tmp_path, "rules.yaml", RULES)
-    root = tmp_path / "duel"
-    r = pbp("init", root, "--rules", tmp_path / "rules.yaml", "--no-git")
-    assert r.exit_code == 0, r.output
-    assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
-    return root
+    return rules_campaign(tmp_path, RULES, "duel")
 
 
 def play(root, n: int, given: dict) -> dict:
-    for handle, actions in given.items():
-        write(root, f"turns/{n:03d}/orders/{handle}.yaml", {"actions": actions})
-    r = pbp("run", "--no-commit", "--no-orders", cwd=root)
-    assert r.exit_code == 0, r.output
-    return yamlio.load_file(root / f"turns/{n:03d}/state.yaml")["characters"]
+    return play_turn(root, n, given, None, "--no-orders")["characters"]
 
 
-def post(root, n: int, who: str = "public") -> str:
-    name = "public.bbcode" if who == "public" else f"private/{who}.bbcode"
-    return (root / f"turns/{n:03d}" / name).read_text(encoding="utf-8").replace("\xa0", " ")
+post = turn_post
 
 
 def test_a_player_back_after_missed_turns_attacks_twice_harder(duel):
@@ -85,11 +73,5 @@ def test_explain_says_the_policy(duel):
 
 @pytest.mark.parametrize("heading", ["### Au retour d'un absent", "### Back after missed turns"])
 def test_the_reference_examples_are_valid_rules(heading):
-    from pbp.datarules import load
-    from tests.helpers import REPO
-
-    text = (REPO / "docs" / "rules-format.md").read_text(encoding="utf-8")
-    section = text[text.index(heading):]
-    start = section.index("```yaml\n") + 8
-    rules = load.parse(section[start:section.index("```\n", start)])
+    rules = reference_rules(heading)
     assert rules.program.track_missed

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbp.base import yamlio
-from tests.helpers import pbp, write
+from tests.helpers import pbp, play_turn, rules_campaign, turn_post, write
 
 RULES = """\
 titre: Le donjon
@@ -81,30 +80,15 @@ ordres_manqués: {ordres: []}
 
 @pytest.fixture
 def dungeon(tmp_path):
-    root = tmp_path / "donjon"
-    write(tmp_path, "rules.yaml", RULES)
-    r = pbp("init", root, "--rules", tmp_path / "rules.yaml", "--no-git")
-    assert r.exit_code == 0, r.output
-    write(root, "characters.yaml", {"joueur1": {"secret_role": "loup-garou", "agilite": 40},
-                                    "joueur2": {"secret_role": "voyante"}})
-    assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
-    return root
+    return rules_campaign(tmp_path, RULES, "donjon", {"joueur1": {"secret_role": "loup-garou", "agilite": 40},
+                                                     "joueur2": {"secret_role": "voyante"}})
 
 
 def play(root, n: int, orders: dict, gm: dict | None = None):
-    for handle, actions in orders.items():
-        write(root, f"turns/{n:03d}/orders/{handle}.yaml", {"actions": actions})
-    if gm:
-        write(root, f"turns/{n:03d}/gm.yaml", gm)
-    r = pbp("run", "--no-commit", cwd=root)
-    assert r.exit_code == 0, r.output
-    return yamlio.load_file(root / f"turns/{n:03d}/state.yaml")["characters"]
+    return play_turn(root, n, orders, gm)["characters"]
 
 
-def post(root, n: int, who: str = "public") -> str:
-    name = "public.bbcode" if who == "public" else f"private/{who}.bbcode" if who != "gm" else "gm.bbcode"
-    text = (root / f"turns/{n:03d}" / name).read_text(encoding="utf-8")
-    return text.replace("\xa0", " ").replace("\u2060", "")  # (a word joiner keeps `cible.force` from being a link)
+post = turn_post
 
 
 def test_a_check_against_a_chance_its_bands_margin_and_else(dungeon):
@@ -206,3 +190,43 @@ def test_an_opposed_roll_written_in_a_formula_shows_its_dice(tmp_path):
                  {"rolls": {"joueur1.lutter.d1": 12, "joueur1.lutter.d2": 10}})
     assert chars["joueur1"]["gauges"]["pv"] == 9 and chars["joueur2"]["gauges"]["pv"] == 10
     assert "Dés de Personnage 1 : 1d20 (12), 1d20 (10) → 1d20 + force > 1d20 + cible.force = faux." in post(root, 1)
+
+
+LOOT = """\
+jauges:
+  vivres: {départ: 0, min: 0, max: 9}
+  arme: {départ: 0, min: 0, max: 9}
+tables:
+  corne:
+    dé: 1d20
+    lignes:
+      - {jet: 1-19, vivres: 2, texte: "un sac de vivres"}
+      - {jet: 20, texte: "un parachute", table: sponsor}
+  sponsor:
+    dé: 1d6
+    lignes:
+      - {jet: 1-5, vivres: 1, texte: "un panier"}
+      - {jet: 6, arme: 2, texte: "un couteau"}
+actions:
+  fouiller:
+    effets:
+      - tirer: corne
+        comme: butin
+      - ajouter: {vivres: butin.vivres, arme: butin.arme}
+"""
+
+
+def test_a_sub_tables_columns_are_read_through_the_result_even_those_its_table_lacks(tmp_path):
+    # `arme` is a column of the sub-table only: the roll on `corne` reads it all the same,
+    # 0 on a row that chains nothing (as a row that does not say a column)
+    write(tmp_path, "rules.yaml", LOOT)
+    root = tmp_path / "corne"
+    r = pbp("init", root, "--rules", tmp_path / "rules.yaml", "--no-git")
+    assert r.exit_code == 0, r.output
+    assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
+    chars = play(root, 1, {"joueur1": ["fouiller"], "joueur2": ["fouiller"]},
+                 {"rolls": {"joueur1.fouiller.corne": 20, "joueur1.fouiller.corne.sponsor": 6,
+                            "joueur2.fouiller.corne": 3}})
+    assert chars["joueur1"]["gauges"] == {"vivres": 0, "arme": 2}
+    assert chars["joueur2"]["gauges"] == {"vivres": 2, "arme": 0}
+    assert "corne de Personnage 1 : 1d20 (20) → un parachute ; sponsor : 1d6 (6) → un couteau." in post(root, 1)

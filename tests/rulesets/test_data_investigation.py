@@ -12,7 +12,7 @@ import shutil
 import pytest
 
 from pbp.base import yamlio
-from tests.helpers import copy_example, pbp, write
+from tests.helpers import copy_example, pbp, turn_post, write
 
 
 def pa(root, n: int) -> dict:
@@ -20,9 +20,7 @@ def pa(root, n: int) -> dict:
     return {h: c["gauges"]["pa"] for h, c in state["characters"].items()}
 
 
-def post(root, n: int, who: str = "public") -> str:
-    name = "public.bbcode" if who == "public" else f"private/{who}.bbcode"
-    return (root / "turns" / f"{n:03d}" / name).read_text(encoding="utf-8").replace("\xa0", " ")
+post = turn_post
 
 
 @pytest.fixture

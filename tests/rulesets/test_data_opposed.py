@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from pbp.base import yamlio
-from tests.helpers import pbp, write
+from tests.helpers import pbp, play_turn, reference_rules, rules_campaign, turn_post, write
 
 RULES = """\
 caractéristiques:
@@ -63,27 +63,15 @@ actions:
 
 @pytest.fixture
 def arena(tmp_path):
-    write(tmp_path, "rules.yaml", RULES)
-    root = tmp_path / "arene"
-    r = pbp("init", root, "--rules", tmp_path / "rules.yaml", "--no-git")
-    assert r.exit_code == 0, r.output
-    write(root, "characters.yaml", {"joueur2": {"force": 1, "pugnacite": 4}})
-    assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
-    return root
+    return rules_campaign(tmp_path, RULES, "arene", {"joueur2": {"force": 1, "pugnacite": 4}})
 
 
 def play(root, given: dict, rolls: dict) -> dict:
-    for handle, actions in given.items():
-        write(root, f"turns/001/orders/{handle}.yaml", {"actions": actions})
-    write(root, "turns/001/gm.yaml", {"rolls": rolls})
-    r = pbp("run", "--no-commit", cwd=root)
-    assert r.exit_code == 0, r.output
-    return yamlio.load_file(root / "turns/001/state.yaml")["characters"]
+    return play_turn(root, 1, given, {"rolls": rolls})["characters"]
 
 
 def post(root, who: str = "public") -> str:
-    name = "public.bbcode" if who == "public" else f"private/{who}.bbcode"
-    return (root / "turns/001" / name).read_text(encoding="utf-8").replace("\xa0", " ").replace("\u2060", "")
+    return turn_post(root, 1, who)
 
 
 def test_an_opposed_roll_and_its_margin(arena):
@@ -178,11 +166,5 @@ def test_rules_check_of_pools_and_oppositions(tmp_path):
 
 @pytest.mark.parametrize("heading", ["### Réserves de dés et jets opposés", "### Dice pools and opposed rolls"])
 def test_the_reference_examples_are_valid_rules(heading):
-    from pbp.datarules import load
-    from tests.helpers import REPO
-
-    text = (REPO / "docs" / "rules-format.md").read_text(encoding="utf-8")
-    section = text[text.index(heading):]
-    start = section.index("```yaml\n") + 8
-    rules = load.parse(section[start:section.index("```\n", start)])
+    rules = reference_rules(heading)
     assert rules.program.opposed and rules.program.pools

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pbp.base import yamlio
-from tests.helpers import pbp, write
+from tests.helpers import pbp, play_turn, reference_rules, rules_campaign, turn_post, write
 
 RULES = """\
 caractéristiques:
@@ -50,30 +50,16 @@ actions:
 
 @pytest.fixture
 def night(tmp_path):
-    write(tmp_path, "rules.yaml", RULES)
-    root = tmp_path / "nuit"
-    r = pbp("init", root, "--rules", tmp_path / "rules.yaml", "--no-git")
-    assert r.exit_code == 0, r.output
-    campaign = yamlio.load_file(root / "campaign.yaml")
-    campaign["players"]["joueur3"] = "Personnage 3"
-    write(root, "campaign.yaml", campaign)
-    write(root, "characters.yaml", {"joueur3": {"camp": "monstres", "agilite": 30}, "joueur2": {"agilite": 12}})
-    assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
-    return root
+    return rules_campaign(tmp_path, RULES, "nuit",
+                          {"joueur3": {"camp": "monstres", "agilite": 30}, "joueur2": {"agilite": 12}},
+                          players={"joueur1": "Personnage 1", "joueur2": "Personnage 2", "joueur3": "Personnage 3"})
 
 
 def play(root, n: int, given: dict, rolls: dict | None = None) -> dict:
-    for handle, actions in given.items():
-        write(root, f"turns/{n:03d}/orders/{handle}.yaml", {"actions": actions})
-    if rolls:
-        write(root, f"turns/{n:03d}/gm.yaml", {"rolls": rolls})
-    r = pbp("run", "--no-commit", *([] if given else ["--no-orders"]), cwd=root)
-    assert r.exit_code == 0, r.output
-    return yamlio.load_file(root / f"turns/{n:03d}/state.yaml")
+    return play_turn(root, n, given, {"rolls": rolls} if rolls else None, *([] if given else ["--no-orders"]))
 
 
-def post(root, n: int) -> str:
-    return (root / f"turns/{n:03d}/public.bbcode").read_text(encoding="utf-8").replace("\xa0", " ")
+post = turn_post
 
 
 def test_initiative_every_turn_ties_in_roster_order_and_groups(night):
@@ -140,13 +126,7 @@ def test_rules_check_of_the_calendar(tmp_path):
 
 @pytest.mark.parametrize("heading", ["### Ordre de jeu, jours et phases", "### Turn order, days and phases"])
 def test_the_reference_examples_are_valid_rules(heading):
-    from pbp.datarules import load
-    from tests.helpers import REPO
-
-    text = (REPO / "docs" / "rules-format.md").read_text(encoding="utf-8")
-    section = text[text.index(heading):]
-    start = section.index("```yaml\n") + 8
-    rules = load.parse(section[start:section.index("```\n", start)])
+    rules = reference_rules(heading)
     assert rules.program.order and rules.program.periodic
 
 

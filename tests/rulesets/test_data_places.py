@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbp.base import yamlio
-from tests.helpers import pbp, write
+from tests.helpers import pbp, play_turn, rules_campaign, turn_post, write
 
 RULES = """\
 titre: Le manoir
@@ -66,14 +65,7 @@ actions:
 
 
 def campaign(tmp_path, characters: dict):
-    root = tmp_path / "manoir"
-    write(tmp_path, "rules.yaml", RULES)
-    r = pbp("init", root, "--rules", tmp_path / "rules.yaml", "--no-git")
-    assert r.exit_code == 0, r.output
-    write(root, "characters.yaml", characters)
-    r = pbp("setup", "--no-commit", cwd=root)
-    assert r.exit_code == 0, r.output
-    return root
+    return rules_campaign(tmp_path, RULES, "manoir", characters)
 
 
 @pytest.fixture
@@ -81,19 +73,8 @@ def manor(tmp_path):
     return campaign(tmp_path, {"joueur2": {"lieu": "cave"}})
 
 
-def play(root, n: int, orders: dict, gm: dict | None = None):
-    for handle, actions in orders.items():
-        write(root, f"turns/{n:03d}/orders/{handle}.yaml", {"actions": actions})
-    if gm:
-        write(root, f"turns/{n:03d}/gm.yaml", gm)
-    r = pbp("run", "--no-commit", cwd=root)
-    assert r.exit_code == 0, r.output
-    return yamlio.load_file(root / f"turns/{n:03d}/state.yaml")
-
-
-def post(root, n: int, who: str = "public") -> str:
-    name = "public.bbcode" if who == "public" else f"private/{who}.bbcode" if who != "gm" else "gm.bbcode"
-    return (root / f"turns/{n:03d}" / name).read_text(encoding="utf-8").replace("\xa0", " ").replace("\u2060", "")
+play = play_turn
+post = turn_post
 
 
 def refusals(root, n: int, handle: str, actions: list) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from pbp.base import yamlio
-from tests.helpers import pbp, write
+from tests.helpers import pbp, play_turn, reference_rules, rules_campaign, turn_post, write
 
 RULES = """\
 titre: La prison
@@ -66,16 +66,8 @@ actions:
 
 @pytest.fixture
 def jail(tmp_path):
-    root = tmp_path / "prison"
-    write(tmp_path, "rules.yaml", RULES)
-    r = pbp("init", root, "--rules", tmp_path / "rules.yaml", "--no-git")
-    assert r.exit_code == 0, r.output
-    campaign = yamlio.load_file(root / "campaign.yaml")
-    campaign["players"]["joueur3"] = "Personnage 3"
-    write(root, "campaign.yaml", campaign)
-    write(root, "characters.yaml", {"joueur3": {"pv": 4}})
-    assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
-    return root
+    return rules_campaign(tmp_path, RULES, "prison", {"joueur3": {"pv": 4}},
+                          players={"joueur1": "Personnage 1", "joueur2": "Personnage 2", "joueur3": "Personnage 3"})
 
 
 def orders(root, n: int, given: dict) -> None:
@@ -84,15 +76,10 @@ def orders(root, n: int, given: dict) -> None:
 
 
 def play(root, n: int, given: dict) -> dict:
-    orders(root, n, given)
-    r = pbp("run", "--no-commit", *([] if given else ["--no-orders"]), cwd=root)
-    assert r.exit_code == 0, r.output
-    return yamlio.load_file(root / f"turns/{n:03d}/state.yaml")["characters"]
+    return play_turn(root, n, given, None, *([] if given else ["--no-orders"]))["characters"]
 
 
-def post(root, n: int, who: str = "public", ext: str = "bbcode") -> str:
-    name = f"public.{ext}" if who == "public" else f"private/{who}.{ext}" if who != "gm" else f"gm.{ext}"
-    return (root / f"turns/{n:03d}" / name).read_text(encoding="utf-8").replace("\xa0", " ")
+post = turn_post
 
 
 def test_a_state_lasts_its_turns_then_ends_said_to_all(jail):
@@ -130,7 +117,9 @@ def test_a_forbidden_action_and_a_condition_on_a_state_are_refused_with_what_is_
     out = r.output.replace("\xa0", " ")
     assert "joueur3.yaml:2: « frapper » n'est pas possible : état « Surpris » (encore 1 tour). " \
            "Valeurs possibles : arreter, surprendre, marquer, soigner." in out
-    assert "joueur1.yaml:2: « frapper » n'est pas possible : la cible est en prison." in out
+    # the condition is on the target: the other targets that meet it are what is valid
+    assert "joueur1.yaml:2: « frapper » n'est pas possible sur Personnage 2 : la cible est en prison. " \
+           "Valeurs possibles : joueur3." in out
 
 
 def test_stacking_extends_a_state_when_the_rules_say_so(jail):
@@ -174,11 +163,5 @@ def test_rules_check_says_what_a_state_refers_to(tmp_path):
 @pytest.mark.parametrize("heading", ["### États à durée", "### States with a duration"])
 def test_the_reference_examples_are_valid_rules(heading):
     """The examples of docs/rules-format.md for states load as written."""
-    from pbp.datarules import load
-    from tests.helpers import REPO
-
-    text = (REPO / "docs" / "rules-format.md").read_text(encoding="utf-8")
-    section = text[text.index(heading):]
-    example = section[section.index("```yaml\n") + 8:section.index("```\n", section.index("```yaml\n") + 8)]
-    rules = load.parse(example)
+    rules = reference_rules(heading)
     assert rules.data["states"] and rules.program is not None

@@ -5,12 +5,10 @@ protection holds for its night, and its next turn plays (the wolves' hunt)."""
 from __future__ import annotations
 
 from pbp.base import yamlio
-from tests.helpers import copy_example, pbp
+from tests.helpers import copy_example, pbp, turn_post
 
 
-def post(root, n: int, who: str = "public") -> str:
-    name = "public.bbcode" if who == "public" else f"private/{who}.bbcode" if who != "gm" else "gm.bbcode"
-    return (root / f"turns/{n:03d}" / name).read_text(encoding="utf-8").replace("\xa0", " ")
+post = turn_post
 
 
 def test_the_village_votes_hunts_and_plays_on(tmp_path):

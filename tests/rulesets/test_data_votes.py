@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from pbp.base import yamlio
-from tests.helpers import pbp, write
+from tests.helpers import pbp, play_turn, reference_rules, rules_campaign, turn_post, write
 
 RULES = """\
 titre: Le village
@@ -62,31 +62,12 @@ PLAYERS = {"anna": "Anna", "bruno": "Bruno", "chloe": "Chloé", "denis": "Denis"
 
 
 def village(tmp_path, majority="relative", ties="personne", base="votants", players=PLAYERS):
-    write(tmp_path, "rules.yaml", RULES.replace("MAJORITY", majority).replace("TIES", ties).replace("BASE", base))
-    root = tmp_path / "village"
-    r = pbp("init", root, "--rules", tmp_path / "rules.yaml", "--no-git")
-    assert r.exit_code == 0, r.output
-    campaign = yamlio.load_file(root / "campaign.yaml")
-    campaign["players"] = dict(players)
-    write(root, "campaign.yaml", campaign)
-    write(root, "characters.yaml", {"anna": {"camp": "loups"}})
-    assert pbp("setup", "--no-commit", cwd=root).exit_code == 0
-    return root
+    rules = RULES.replace("MAJORITY", majority).replace("TIES", ties).replace("BASE", base)
+    return rules_campaign(tmp_path, rules, "village", {"anna": {"camp": "loups"}}, players=players)
 
 
-def play(root, n: int, given: dict, gm: dict | None = None) -> dict:
-    for handle, actions in given.items():
-        write(root, f"turns/{n:03d}/orders/{handle}.yaml", {"actions": actions})
-    if gm:
-        write(root, f"turns/{n:03d}/gm.yaml", gm)
-    r = pbp("run", "--no-commit", cwd=root)
-    assert r.exit_code == 0, r.output
-    return yamlio.load_file(root / f"turns/{n:03d}/state.yaml")
-
-
-def post(root, n: int, who: str = "public") -> str:
-    name = "public.bbcode" if who == "public" else f"private/{who}.bbcode" if who != "gm" else "gm.bbcode"
-    return (root / f"turns/{n:03d}" / name).read_text(encoding="utf-8").replace("\xa0", " ")
+play = play_turn
+post = turn_post
 
 
 def accuse(votes: dict) -> dict:
@@ -213,11 +194,5 @@ def test_rules_check_of_votes_and_teams(tmp_path):
 
 @pytest.mark.parametrize("heading", ["### Votes et accusations", "### Votes and accusations"])
 def test_the_reference_examples_are_valid_rules(heading):
-    from pbp.datarules import load
-    from tests.helpers import REPO
-
-    text = (REPO / "docs" / "rules-format.md").read_text(encoding="utf-8")
-    section = text[text.index(heading):]
-    start = section.index("```yaml\n") + 8
-    rules = load.parse(section[start:section.index("```\n", start)])
+    rules = reference_rules(heading)
     assert rules.data["votes"] and rules.program.victories

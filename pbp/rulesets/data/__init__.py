@@ -90,8 +90,8 @@ class DataRuleset(Ruleset):
     def validate_state(self, state, scenario):
         from . import places
 
-        return values_missing(self.program, state) + places.state_problems(self.program.data, state,
-                                                                           scenario.roster)
+        return values_missing(self.program, state) + inputs_mistyped(self.program, state) + \
+            places.state_problems(self.program.data, state, scenario.roster)
 
     # -- turns ---------------------------------------------------------------------------
     def setup(self, scenario, dice, quiet: bool = False):
@@ -238,9 +238,32 @@ def core_arg(arg) -> dict:
 RULESET = DataRuleset
 
 
+def inputs_mistyped(program, state: dict) -> list:
+    """A state.yaml the MJ edited by hand: each MJ input it keeps (`inputs:`, and
+    `inputs_by:` for the inputs given per character) holds a value of its type,
+    as gm.yaml must give it (checks.gm_inputs), else refused at its place."""
+    from pbp.base import i18n
+    from pbp.base.errors import PbpError
+    from pbp.model.ruleset import Refusals
+
+    specs = program.data.get("inputs") or {}
+    problems = Refusals()
+    kept = [(("inputs",), state.get("inputs"), "game")]
+    kept += [(("inputs_by", handle), given, "character")
+             for handle, given in (state.get("inputs_by") if isinstance(state.get("inputs_by"), dict) else {}).items()]
+    for at, given, per in kept:
+        for name, value in (given if isinstance(given, dict) else {}).items():
+            spec = specs.get(name)
+            if isinstance(spec, dict) and R.word(spec.get("per", "game")) == per:
+                checks.input_value(spec, value, at + (name,), problems)
+    return [PbpError(f"data.{r.key}" if i18n.has(f"data.{r.key}") else r.key, file="state.yaml", at=r.at, **r.params)
+            for r in problems]
+
+
 def values_missing(program, state: dict) -> list:
     """A state.yaml the MJ edited by hand: each character holds every stat and
-    gauge of the rules (the turn reads them all), else refused at its place."""
+    gauge of the rules (the turn reads them all), each of its kind, else
+    refused at its place."""
     from pbp.base.errors import PbpError
 
     errors = []
@@ -254,4 +277,8 @@ def values_missing(program, state: dict) -> list:
                 if name not in held:
                     errors.append(PbpError("data.state_missing_value", file="state.yaml",
                                            at=("characters", handle, section), name=name, handle=handle))
+                elif (expected := checks.value_kind_problem(program, section, name, held[name])) is not None:
+                    errors.append(PbpError("data.state_value_kind", file="state.yaml",
+                                           at=("characters", handle, section, name), name=name, handle=handle,
+                                           expected=expected, value=held[name]))
     return errors

@@ -202,22 +202,39 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
             problems.add("bad_target", action.at, target=scenario.name(_target(rs, action)), valid=detail)
             continue
         if verdict == "requires":
-            formula, message, _ = detail
-            problems.add("requires", action.at, action=action.id,
-                         reason=ByLang(**R.words(message, str(getattr(formula, "source", "")))),
-                         valid=_english(rs, [a for a in possible(rs, state, handle) if a != action.id]))
+            _refuse_unmet(rs, problems, detail, action, state, scenario, handle, _target(rs, action))
             continue
         cost = detail
         spent += cost
         if points is not None and spent > points:
-            gauge = budget.get("gauge")
-            if gauge is not None:
-                problems.add("over_gauge", action.at, action=action.id, cost=cost, left=points - spent + cost,
-                             gauge=ByLang(**R.name_of(rs.program.gauges[gauge], gauge)))
-            else:
-                problems.add("over_budget", action.at, action=action.id, cost=cost, left=points - spent + cost,
-                             points=points)
+            _refuse_over(rs, problems, action, cost, points - spent + cost, points)
     return problems
+
+
+def _refuse_unmet(rs, problems: Refusals, failed: tuple, action, state: dict, scenario, handle: str, target) -> None:
+    """An action whose condition fails: what would be valid is the other targets
+    that meet it when the condition is on this target, else the other actions."""
+    formula, message, _ = failed
+    reason = ByLang(**R.words(message, str(getattr(formula, "source", ""))))
+    spec = rs.program.data["actions"][action.id]
+    others = [] if target is None else [t for t in targets_of(rs, state, handle, spec)
+                                        if t != target and unmet(rs, action.id, state, handle, t, t) is None]
+    if others:
+        problems.add("requires_target", action.at, action=action.id, target=scenario.name(target),
+                     reason=reason, valid=others)
+    else:
+        problems.add("requires", action.at, action=action.id, reason=reason,
+                     valid=_english(rs, [a for a in possible(rs, state, handle) if a != action.id]))
+
+
+def _refuse_over(rs, problems: Refusals, action, cost: int, left: int, points: int) -> None:
+    """An action that costs more than the points left this turn (or in the budget's gauge)."""
+    gauge = (rs.program.data.get("budget") or {}).get("gauge")
+    if gauge is not None:
+        problems.add("over_gauge", action.at, action=action.id, cost=cost, left=left,
+                     gauge=ByLang(**R.name_of(rs.program.gauges[gauge], gauge)))
+    else:
+        problems.add("over_budget", action.at, action=action.id, cost=cost, left=left, points=points)
 
 
 def judge(rs, state: dict, handle: str, action, spec: dict) -> tuple:
@@ -306,10 +323,10 @@ def gm_inputs(rs, scenario, raw: dict) -> tuple[dict, Refusals]:
                 if handle not in scenario.roster:
                     problems.add("unknown_player_arg", (name, handle), value=handle, valid=list(scenario.roster))
                     continue
-                checked[handle] = _input_value(spec, given, (name, handle), problems)
+                checked[handle] = input_value(spec, given, (name, handle), problems)
             values[name] = checked
         else:
-            values[name] = _input_value(spec, value, (name,), problems)
+            values[name] = input_value(spec, value, (name,), problems)
     return values, problems
 
 
@@ -323,7 +340,7 @@ def simulated_inputs(rs, scenario) -> dict:
     return values
 
 
-def _input_value(spec: dict, value, at: tuple, problems: Refusals):
+def input_value(spec: dict, value, at: tuple, problems: Refusals):
     kind = R.word(spec["type"])
     if kind == "bool":
         value = YES_NO.get(value.strip().lower(), value) if isinstance(value, str) else value
@@ -353,6 +370,26 @@ def _input_value(spec: dict, value, at: tuple, problems: Refusals):
 #: what an MJ writes for yes or no in gm.yaml (YAML itself reads only true/false, yes/no, on/off)
 YES_NO = {"oui": True, "non": False, "vrai": True, "faux": False, "yes": True, "no": False, "true": True,
           "false": False}
+
+
+#: what a stat or gauge of each kind holds, as a state.yaml or a sheet must give it
+VALUE_KINDS = {"number": ((int,), ByLang(fr="un nombre entier", en="a whole number")),
+               "text": ((str,), ByLang(fr="un texte", en="a text")),
+               "bool": ((bool,), ByLang(fr="oui/non (true/false)", en="true/false")),
+               "list": ((list,), ByLang(fr="une liste", en="a list"))}
+
+
+def value_kind_problem(program, section: str, name: str, value) -> ByLang | None:
+    """What a stat or gauge of the rules should hold, if `value` is not of its
+    kind (a gauge: a whole number; a stat: its `type`); None if it is."""
+    from pbp.datarules.program import KIND
+
+    kind = "number" if section == "gauges" else KIND.get(R.word((program.stats.get(name) or {}).get("type", "number")),
+                                                          "number")
+    types, expected = VALUE_KINDS[kind]
+    if isinstance(value, types) and (kind == "bool" or not isinstance(value, bool)):
+        return None
+    return expected
 
 
 def scenario_problems(rs, scenario) -> list[PbpError]:

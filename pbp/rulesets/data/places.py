@@ -458,12 +458,40 @@ def state_problems(data: dict, state: dict, roster=()) -> list:
         if not isinstance(me.get("place"), str) or me.get("place") not in places:
             errors.append(PbpError("data.state_unknown_place", file="state.yaml", at=("characters", handle, "place"),
                                    value=me.get("place"), valid=list(places)))
+        if not isinstance(me.get("items"), list):
+            errors.append(PbpError("data.state_items_shape", file="state.yaml",
+                                   at=("characters", handle, "items") if "items" in me else ("characters", handle),
+                                   handle=handle, value="null" if me.get("items") is None else me.get("items")))
         for i, item in enumerate(me.get("items") if isinstance(me.get("items"), list) else []):
             if not isinstance(item, str) or item not in items:
                 errors.append(PbpError("data.state_unknown_item", file="state.yaml",
                                        at=("characters", handle, "items", i), value=item, valid=list(items)))
-    for key, door in (state.get("doors") if isinstance(state.get("doors"), dict) else {}).items():
+    return errors + _map_problems(data, state, items)
+
+
+def _map_problems(data: dict, state: dict, items: dict) -> list:
+    """The map's own keys of a state.yaml: `doors` (every door of the rules, each
+    open, closed or locked), `floor` and `hidden` (place -> items of the rules)."""
+    errors = []
+    for key in ("doors", "floor", "hidden"):
+        if not isinstance(state.get(key), dict):
+            errors.append(PbpError("data.state_map_shape", file="state.yaml", at=(key,) if key in state else (),
+                                   key=key, value="null" if state.get(key) is None else state.get(key)))
+    doors = state.get("doors") if isinstance(state.get("doors"), dict) else {}
+    for key, door in doors.items():
         if not isinstance(door, str) or door not in ("open", "closed", "locked"):
             errors.append(PbpError("data.state_door", file="state.yaml", at=("doors", key), value=door,
                                    valid=["open", "closed", "locked"]))
+    if isinstance(state.get("doors"), dict):
+        for key in _doors(data):
+            if key not in doors:
+                errors.append(PbpError("data.state_missing_door", file="state.yaml", at=("doors",), door=key))
+    for section in ("floor", "hidden"):
+        held = state.get(section) if isinstance(state.get(section), dict) else {}
+        for place, found in held.items():
+            for i, item in enumerate(found if isinstance(found, list) else [found]):
+                if not isinstance(item, str) or item not in items:
+                    at = (section, place, i) if isinstance(found, list) else (section, place)
+                    errors.append(PbpError("data.state_unknown_item", file="state.yaml", at=at, value=item,
+                                           valid=list(items)))
     return errors

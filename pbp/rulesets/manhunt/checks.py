@@ -153,33 +153,45 @@ def check_gm(lab, state: dict, scenario, gm_orders) -> list[Refusal]:
             continue
         if order in r.HUNTER_WAIT or order in r.HUNTER_REMOVE:
             continue
-        if not isinstance(order, dict) or not order or any(k not in r.HUNTER_VERBS for k in order):
-            out.add("gm_hunter_order", at, valid=[*r.HUNTER_VERBS, r.HUNTER_WAIT[0], r.HUNTER_REMOVE[0]])
-            continue
-        # the MJ's file is read as carefully as a player's: a list or a mapping where
-        # one name is expected is refused, neither shown as if it were that name nor a crash
-        shaped = [verb for verb in r.HUNTER_VERBS if isinstance(order.get(verb), (dict, list))]
-        for verb in shaped:
-            if verb in ("placer", "aller"):
-                out.add("gm_not_one_cell", at + (verb,), verb=verb)
-            else:
-                out.add("gm_not_one_peji", at + (verb,), verb=verb, valid=playing)
-        if shaped:
-            continue
-        cell = order.get("placer", state["hunters"][hid]["cell"])
-        if "placer" in order and cell not in lab.cells:
-            out.add("gm_bad_cell", at + ("placer",), cell=cell)
-        if "aller" in order and order["aller"] not in lab.neighbours(cell):
-            out.add("gm_not_adjacent", at + ("aller",), cell=order["aller"], valid=lab.neighbours(cell) if cell else [])
-        for verb in ("cible", "attaquer"):
-            if verb in order and order[verb] not in playing:
-                out.add("gm_bad_target", at + (verb,), player=order[verb], valid=playing)
-        if "attaquer" in order and order["attaquer"] in state["pejis"] and \
-                state["pejis"][order["attaquer"]]["cell"] != cell:
-            out.add("gm_not_same_cell", at + ("attaquer",), player=order["attaquer"])
-        if "aller" in order and "attaquer" in order:
-            out.add("gm_move_and_attack", at)
+        if _hunter_order_shaped(out, at, order, playing):
+            _check_hunter_order(lab, state, out, at, order, playing)
     return out
+
+
+def _hunter_order_shaped(out: Refusals, at: tuple, order, playing: list) -> bool:
+    """A hunter's order is a mapping of its verbs, each naming one cell or one peji;
+    said when not."""
+    if not isinstance(order, dict) or not order or any(k not in r.HUNTER_VERBS for k in order):
+        out.add("gm_hunter_order", at, valid=[*r.HUNTER_VERBS, r.HUNTER_WAIT[0], r.HUNTER_REMOVE[0]])
+        return False
+    # the MJ's file is read as carefully as a player's: a list or a mapping where
+    # one name is expected is refused, neither shown as if it were that name nor a crash
+    shaped = [verb for verb in r.HUNTER_VERBS if isinstance(order.get(verb), (dict, list))]
+    for verb in shaped:
+        if verb in ("placer", "aller"):
+            out.add("gm_not_one_cell", at + (verb,), verb=verb)
+        else:
+            out.add("gm_not_one_peji", at + (verb,), verb=verb, valid=playing)
+    return not shaped
+
+
+def _check_hunter_order(lab, state: dict, out: Refusals, at: tuple, order: dict, playing: list) -> None:
+    """What a hunter's well-shaped order asks is possible: a cell of the labyrinth,
+    a move to a neighbour, a target still playing, an attack in the same cell."""
+    hunter = at[-1]
+    cell = order.get("placer", state["hunters"][hunter]["cell"])
+    if "placer" in order and cell not in lab.cells:
+        out.add("gm_bad_cell", at + ("placer",), cell=cell)
+    if "aller" in order and order["aller"] not in lab.neighbours(cell):
+        out.add("gm_not_adjacent", at + ("aller",), cell=order["aller"], valid=lab.neighbours(cell) if cell else [])
+    for verb in ("cible", "attaquer"):
+        if verb in order and order[verb] not in playing:
+            out.add("gm_bad_target", at + (verb,), player=order[verb], valid=playing)
+    if "attaquer" in order and order["attaquer"] in state["pejis"] and \
+            state["pejis"][order["attaquer"]]["cell"] != cell:
+        out.add("gm_not_same_cell", at + ("attaquer",), player=order["attaquer"])
+    if "aller" in order and "attaquer" in order:
+        out.add("gm_move_and_attack", at)
 
 
 # -- the MJ's files -------------------------------------------------------------------------
@@ -209,51 +221,69 @@ def validate_scenario(rules: dict, scenario) -> list[PbpError]:
     if not isinstance(cells, dict) or not cells:
         bad("world.yaml", "world_no_cells", ("cells",))
         return errors
-    directions, doors = rules["directions"], rules["doors"]
     for cid, cell in cells.items():
         for d, exit_ in _exits_of(cell).items():
-            at = ("cells", cid, "exits", d)
-            to = exit_.get("to") if isinstance(exit_, dict) else exit_
-            if not _known(d, directions):
-                bad("world.yaml", "world_bad_direction", at, cell=cid, direction=d, valid=directions)
-            elif not isinstance(exit_, dict) or not _known(to, cells):
-                bad("world.yaml", "world_bad_exit", at, cell=cid, direction=d, to=to)
-            else:
-                door = exit_.get("door", DEFAULT_DOOR)
-                if not _known(door, doors):
-                    bad("world.yaml", "world_bad_door", at + ("door",), cell=cid, direction=d, door=door,
-                        valid=list(doors))
-                if not any(isinstance(e, dict) and e.get("to") == cid for e in _exits_of(cells[to]).values()):
-                    bad("world.yaml", "world_one_way", at, cell=cid, to=to)
-    traps = world.get("traps") or []
+            _check_exit(rules, cells, cid, d, exit_, bad)
+    _check_traps(world.get("traps") or [], cells, bad)
+    pejis = characters.get("pejis")
+    pejis = pejis if isinstance(pejis, dict) else {}
+    for handle in scenario.roster:
+        _check_peji(rules, cells, pejis, handle, bad)
+    _check_hunters(characters.get("hunters") or {}, cells, bad)
+    return errors
+
+
+def _check_traps(traps, cells: dict, bad) -> None:
+    """world.yaml's traps: each in a cell of the world."""
     for i, trap in enumerate(traps if isinstance(traps, list) else [traps]):
         cell = trap.get("cell") if isinstance(trap, dict) else trap
         if not isinstance(trap, dict) or not _known(cell, cells):
             bad("world.yaml", "world_bad_trap", ("traps", i), cell=cell)
-    pejis = characters.get("pejis")
-    pejis = pejis if isinstance(pejis, dict) else {}
-    items = rules["items"]
-    for handle in scenario.roster:
-        sheet = pejis.get(handle)
-        at = ("pejis", handle)
-        if not isinstance(sheet, dict):
-            bad("characters.yaml", "no_sheet", at if handle in pejis else ("pejis",), player=handle)
-        elif not _known(sheet.get("start"), cells):
-            bad("characters.yaml", "bad_start", at + ("start",), player=handle, cell=sheet.get("start"))
-        else:
-            for key in ("inventory", "worn"):
-                carried = sheet.get(key) or []
-                for i, item in enumerate(carried if isinstance(carried, list) else [carried]):
-                    if not _known(item, items):
-                        bad("characters.yaml", "unknown_item", at + (key, i), player=handle, item=item)
-    hunters = characters.get("hunters") or {}
+
+
+def _check_hunters(hunters, cells: dict, bad) -> None:
+    """characters.yaml's hunters: sheets, starting (when they say where) in a cell of the world."""
     for hid, sheet in (hunters.items() if isinstance(hunters, dict) else []):
         at = ("hunters", hid)
         if not isinstance(sheet, dict):
             bad("characters.yaml", "bad_hunter", at, hunter=hid)
         elif sheet.get("start") is not None and not _known(sheet["start"], cells):
             bad("characters.yaml", "bad_start", at + ("start",), player=hid, cell=sheet["start"])
-    return errors
+
+
+def _check_exit(rules: dict, cells: dict, cid, d, exit_, bad) -> None:
+    """An exit of cell `cid`: a direction the rules know, to a cell of the world,
+    through a known door, with an exit back."""
+    at = ("cells", cid, "exits", d)
+    to = exit_.get("to") if isinstance(exit_, dict) else exit_
+    if not _known(d, rules["directions"]):
+        bad("world.yaml", "world_bad_direction", at, cell=cid, direction=d, valid=rules["directions"])
+        return
+    if not isinstance(exit_, dict) or not _known(to, cells):
+        bad("world.yaml", "world_bad_exit", at, cell=cid, direction=d, to=to)
+        return
+    door, doors = exit_.get("door", DEFAULT_DOOR), rules["doors"]
+    if not _known(door, doors):
+        bad("world.yaml", "world_bad_door", at + ("door",), cell=cid, direction=d, door=door, valid=list(doors))
+    if not any(isinstance(e, dict) and e.get("to") == cid for e in _exits_of(cells[to]).values()):
+        bad("world.yaml", "world_one_way", at, cell=cid, to=to)
+
+
+def _check_peji(rules: dict, cells: dict, pejis: dict, handle, bad) -> None:
+    """A player's sheet: there, starting in a cell of the world, carrying items the rules know."""
+    sheet = pejis.get(handle)
+    at = ("pejis", handle)
+    if not isinstance(sheet, dict):
+        bad("characters.yaml", "no_sheet", at if handle in pejis else ("pejis",), player=handle)
+        return
+    if not _known(sheet.get("start"), cells):
+        bad("characters.yaml", "bad_start", at + ("start",), player=handle, cell=sheet.get("start"))
+        return
+    for key in ("inventory", "worn"):
+        carried = sheet.get(key) or []
+        for i, item in enumerate(carried if isinstance(carried, list) else [carried]):
+            if not _known(item, rules["items"]):
+                bad("characters.yaml", "unknown_item", at + (key, i), player=handle, item=item)
 
 
 def validate_state(rules: dict, state: dict) -> list[PbpError]:

@@ -28,100 +28,156 @@ def validate_scenario(rules: dict, scenario) -> list[InputError]:
     """What schema.yaml cannot say about world.yaml and characters.yaml: squares on
     the grid, free and off the walls; ids in lower case; factions, owners and
     spells that exist; a character for every player of the roster."""
-    errors = []
-
-    def bad(file, where, problem, **params):
-        errors.append(InputError(f"skirmish.{problem}", file=file, where=where, **params))
-
+    check = _ScenarioCheck(rules, scenario)
     world = scenario.world if isinstance(scenario.world, dict) else {}
     chars = scenario.characters if isinstance(scenario.characters, dict) else {}
-    grid = world.get("grille") or world.get("grid")
-    if not isinstance(grid, dict) or not all(isinstance(grid.get(k), int) and grid.get(k) > 0
-                                             for k in ("largeur", "hauteur")):
-        bad("world.yaml", "grille", "grid_missing")
-        return errors
-    width, height = grid["largeur"], grid["hauteur"]
-    walls = set()
-    walls_written = grid.get("murs") or []
-    for i, cell in enumerate(walls_written if isinstance(walls_written, list) else [walls_written]):
-        if not cell_ok(cell, width, height):
-            bad("world.yaml", f"grille.murs.{i}", "bad_position", value=cell, width=width - 1,
-                height=height - 1)
-        else:
-            walls.add(tuple(cell))
-    factions = world.get("factions") or {}
-    if not isinstance(factions, dict):
-        bad("world.yaml", "factions", "not_mapping")
-        factions = {}
+    if not check.grid(world.get("grille") or world.get("grid")):
+        return check.errors
+    check.factions = check.mapping("world.yaml", "factions", world.get("factions") or {})
     characters = chars.get("personnages") or {}
     npcs = world.get("cibles") or {}
     if not isinstance(characters, dict) or not characters:
-        bad("characters.yaml", "personnages", "no_characters")
-        return errors
-    if not isinstance(npcs, dict):
-        bad("world.yaml", "cibles", "not_mapping")
-        npcs = {}
-    seen_cells, owners = {}, set()
-    spells = rules["spells"]
+        check.bad("characters.yaml", "personnages", "no_characters")
+        return check.errors
+    npcs = check.mapping("world.yaml", "cibles", npcs)
     for file, group, units in (("characters.yaml", "personnages", characters), ("world.yaml", "cibles", npcs)):
         for uid, sheet in units.items():
-            where = f"{group}.{uid}"
-            if not ID.match(str(uid)):
-                bad(file, where, "bad_id", id=uid)
-                continue
-            if group == "cibles" and uid in characters:
-                bad(file, where, "duplicate_id", id=uid)
-            if not isinstance(sheet, dict):
-                bad(file, where, "not_mapping")
-                continue
-            for key in ("position", "pv"):
-                if key not in sheet:
-                    bad(file, where, "sheet_field_missing", field=key)
-            pos = sheet.get("position")
-            if pos is not None:
-                if not cell_ok(pos, width, height) or tuple(pos) in walls:
-                    bad(file, f"{where}.position", "bad_position", value=pos, width=width - 1,
-                        height=height - 1)
-                elif tuple(pos) in seen_cells:
-                    bad(file, f"{where}.position", "same_position", other=seen_cells[tuple(pos)])
-                else:
-                    seen_cells[tuple(pos)] = uid
-            if not isinstance(sheet.get("pv", 1), int) or sheet.get("pv", 1) < 1:
-                bad(file, f"{where}.pv", "bad_number", field="pv")
-            for key in (*CHARACTERISTICS, "chance", "pa", "niveau", "xp", "pv_max", "armure_naturelle"):
-                if key in sheet and (not isinstance(sheet[key], int) or isinstance(sheet[key], bool)):
-                    bad(file, f"{where}.{key}", "bad_number", field=key)
-            faction = sheet.get("faction")
-            if faction is not None and (not isinstance(faction, (str, int)) or faction not in factions):
-                bad(file, f"{where}.faction", "unknown_faction", value=faction, valid=list(factions))
-            symbol = sheet.get("symbole")
-            if symbol is not None and not re.match(r"^[A-Za-z0-9]$", str(symbol)):
-                bad(file, f"{where}.symbole", "bad_symbol", value=symbol)
-            _check_sheet_shapes(rules, file, where, sheet, bad)
-            if group == "personnages":
-                owner = sheet.get("joueur")
-                if not isinstance(owner, str) or owner not in scenario.roster:
-                    bad(file, f"{where}.joueur", "unknown_owner", value=owner, valid=list(scenario.roster))
-                else:
-                    owners.add(owner)
-                for spell in sheet.get("sorts") if isinstance(sheet.get("sorts"), list) else []:
-                    if spell_id(rules, spell) is None:
-                        bad(file, f"{where}.sorts", "unknown_spell_sheet", value=spell, valid=list(spells))
-            else:
-                if sheet.get("type") not in NPC_KINDS:
-                    bad(file, f"{where}.type", "bad_kind", value=sheet.get("type"), valid=list(NPC_KINDS))
+            check.sheet(file, group, uid, sheet, duplicate=group == "cibles" and uid in characters)
     for handle in scenario.roster:
-        if handle not in owners:
-            bad("campaign.yaml", f"players.{handle}", "player_without_character", player=handle)
-    return errors
+        if handle not in check.owners:
+            check.bad("campaign.yaml", f"players.{handle}", "player_without_character", player=handle)
+    return check.errors
+
+
+#: the whole numbers a sheet may hold besides its hit points
+_SHEET_NUMBERS = (*CHARACTERISTICS, "chance", "pa", "niveau", "xp", "pv_max", "armure_naturelle")
+
+
+class _ScenarioCheck:
+    """validate_scenario's steps, and what they gather as they go: the errors, the
+    grid and its walls, the squares and players already taken."""
+
+    def __init__(self, rules: dict, scenario):
+        self.rules, self.roster = rules, scenario.roster
+        self.errors: list[InputError] = []
+        self.width = self.height = 0
+        self.walls: set = set()
+        self.factions: dict = {}
+        self.seen_cells: dict = {}
+        self.owners: set = set()
+
+    def bad(self, file, where, problem, **params):
+        self.errors.append(InputError(f"skirmish.{problem}", file=file, where=where, **params))
+
+    def bad_position(self, file, where, cell):
+        self.bad(file, where, "bad_position", value=cell, width=self.width - 1, height=self.height - 1)
+
+    def mapping(self, file, where, value) -> dict:
+        """`value` when it is a mapping; else said, and an empty one."""
+        if isinstance(value, dict):
+            return value
+        self.bad(file, where, "not_mapping")
+        return {}
+
+    def grid(self, grid) -> bool:
+        """The grid's size and walls; False (said) when it has no size to check squares against."""
+        if not isinstance(grid, dict) or not all(isinstance(grid.get(k), int) and grid.get(k) > 0
+                                                 for k in ("largeur", "hauteur")):
+            self.bad("world.yaml", "grille", "grid_missing")
+            return False
+        self.width, self.height = grid["largeur"], grid["hauteur"]
+        walls_written = grid.get("murs") or []
+        for i, cell in enumerate(walls_written if isinstance(walls_written, list) else [walls_written]):
+            if not cell_ok(cell, self.width, self.height):
+                self.bad_position("world.yaml", f"grille.murs.{i}", cell)
+            else:
+                self.walls.add(tuple(cell))
+        return True
+
+    def sheet(self, file, group, uid, sheet, duplicate: bool):
+        """One unit's sheet: a character's (`personnages`) or a target's (`cibles`)."""
+        where = f"{group}.{uid}"
+        if not ID.match(str(uid)):
+            self.bad(file, where, "bad_id", id=uid)
+            return
+        if duplicate:
+            self.bad(file, where, "duplicate_id", id=uid)
+        if not isinstance(sheet, dict):
+            self.bad(file, where, "not_mapping")
+            return
+        for key in ("position", "pv"):
+            if key not in sheet:
+                self.bad(file, where, "sheet_field_missing", field=key)
+        self.position(file, where, uid, sheet.get("position"))
+        self.numbers(file, where, sheet)
+        self.marks(file, where, sheet)
+        _check_sheet_shapes(self.rules, file, where, sheet, self.bad)
+        if group == "personnages":
+            self.character(file, where, sheet)
+        elif sheet.get("type") not in NPC_KINDS:
+            self.bad(file, f"{where}.type", "bad_kind", value=sheet.get("type"), valid=list(NPC_KINDS))
+
+    def position(self, file, where, uid, pos):
+        """A square on the grid, off the walls, nobody else's."""
+        if pos is None:
+            return
+        if not cell_ok(pos, self.width, self.height) or tuple(pos) in self.walls:
+            self.bad_position(file, f"{where}.position", pos)
+        elif tuple(pos) in self.seen_cells:
+            self.bad(file, f"{where}.position", "same_position", other=self.seen_cells[tuple(pos)])
+        else:
+            self.seen_cells[tuple(pos)] = uid
+
+    def numbers(self, file, where, sheet):
+        if not isinstance(sheet.get("pv", 1), int) or sheet.get("pv", 1) < 1:
+            self.bad(file, f"{where}.pv", "bad_number", field="pv")
+        for key in _SHEET_NUMBERS:
+            if key in sheet and (not isinstance(sheet[key], int) or isinstance(sheet[key], bool)):
+                self.bad(file, f"{where}.{key}", "bad_number", field=key)
+
+    def marks(self, file, where, sheet):
+        """The unit's faction (one world.yaml lists) and its letter on the board."""
+        faction = sheet.get("faction")
+        if faction is not None and (not isinstance(faction, (str, int)) or faction not in self.factions):
+            self.bad(file, f"{where}.faction", "unknown_faction", value=faction, valid=list(self.factions))
+        symbol = sheet.get("symbole")
+        if symbol is not None and not re.match(r"^[A-Za-z0-9]$", str(symbol)):
+            self.bad(file, f"{where}.symbole", "bad_symbol", value=symbol)
+
+    def character(self, file, where, sheet):
+        """A character's player (one of the roster) and spells (ones the rules know)."""
+        owner = sheet.get("joueur")
+        if not isinstance(owner, str) or owner not in self.roster:
+            self.bad(file, f"{where}.joueur", "unknown_owner", value=owner, valid=list(self.roster))
+        else:
+            self.owners.add(owner)
+        for spell in sheet.get("sorts") if isinstance(sheet.get("sorts"), list) else []:
+            if spell_id(self.rules, spell) is None:
+                self.bad(file, f"{where}.sorts", "unknown_spell_sheet", value=spell, valid=list(self.rules["spells"]))
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _check_sheet_shapes(rules: dict, file, where, sheet, bad):
     """The nested parts of a sheet have the shapes the rules read (no traceback
     on a typo in characters.yaml or world.yaml)."""
-    def is_int(v):
-        return isinstance(v, int) and not isinstance(v, bool)
+    _check_skills(file, where, sheet, bad)
+    for key in ("sorts", "effets"):
+        if sheet.get(key) is not None and not isinstance(sheet[key], list):
+            bad(file, f"{where}.{key}", "not_list")
+    if sheet.get("repliques") is not None and not isinstance(sheet["repliques"], dict):
+        bad(file, f"{where}.repliques", "not_mapping")
+    _check_equipment(file, where, sheet.get("equipement") or {}, bad)
+    for effect in sheet.get("effets") if isinstance(sheet.get("effets"), list) else []:
+        if (not isinstance(effect, dict) or effect.get("stat") not in rules["effect_stats"]
+                or not _is_int(effect.get("valeur", 0)) or not _is_int(effect.get("tours", 0) or 0)):
+            bad(file, f"{where}.effets", "bad_effect", valid=rules["effect_stats"])
 
+
+def _check_skills(file, where, sheet, bad):
+    """`competences` (skills the rules name) and `maitrises`: mappings of whole numbers."""
     for key, valid in (("competences", list(SKILLS)), ("maitrises", None)):
         value = sheet.get(key)
         if value is None:
@@ -133,21 +189,19 @@ def _check_sheet_shapes(rules: dict, file, where, sheet, bad):
             if valid is not None and name not in valid:
                 bad(file, f"{where}.{key}.{name}", "unknown_skill", value=name, valid=valid,
                     suggestion=i18n.closest(str(name), valid))
-            elif not is_int(points):
+            elif not _is_int(points):
                 bad(file, f"{where}.{key}.{name}", "bad_number", field=name)
-    for key in ("sorts", "effets"):
-        if sheet.get(key) is not None and not isinstance(sheet[key], list):
-            bad(file, f"{where}.{key}", "not_list")
-    if sheet.get("repliques") is not None and not isinstance(sheet["repliques"], dict):
-        bad(file, f"{where}.repliques", "not_mapping")
-    equipment = sheet.get("equipement") or {}
+
+
+def _check_equipment(file, where, equipment, bad):
+    """`equipement`: armours (a number, or a reduction) and weapons of a known type with dice."""
     if not isinstance(equipment, dict):
         bad(file, f"{where}.equipement", "not_mapping")
         equipment = {}
     for key in ("armure", "armure_legendaire"):
         armour = equipment.get(key)
-        if armour and not is_int(armour) and not (isinstance(armour, dict)
-                                                  and is_int(armour.get("reduction", 0))):
+        if armour and not _is_int(armour) and not (isinstance(armour, dict)
+                                                   and _is_int(armour.get("reduction", 0))):
             bad(file, f"{where}.equipement.{key}", "bad_armour")
     weapons = equipment.get("armes") or {}
     if not isinstance(weapons, dict):
@@ -161,10 +215,6 @@ def _check_sheet_shapes(rules: dict, file, where, sheet, bad):
             parse_dice(w.get("degats", ""))
         except PbpError:
             bad(file, f"{where}.equipement.armes.{wid}.degats", "bad_weapon_dice", value=w.get("degats"))
-    for effect in sheet.get("effets") if isinstance(sheet.get("effets"), list) else []:
-        if (not isinstance(effect, dict) or effect.get("stat") not in rules["effect_stats"]
-                or not is_int(effect.get("valeur", 0)) or not is_int(effect.get("tours", 0) or 0)):
-            bad(file, f"{where}.effets", "bad_effect", valid=rules["effect_stats"])
 
 
 def validate_state(state: dict) -> list[InputError]:
