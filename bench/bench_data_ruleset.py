@@ -15,6 +15,18 @@ against the built-in d100 (campaigns/d100) for the same rules, paired A B A B
   (one action a turn), is timed too: the same work as A's bots, turn for turn.
 Goal: B/A <= 2 for each. Prints figures, asserts nothing.
 
+Figures (CPU, the shared 2-core machine at load 15-18, so each is high and noisy):
+- before (checkout 585e68b, --quick: 2 rounds, 500 games): pbp run 1.17x (A 457 ms,
+  B 534 ms); the turn function 3.14x (A 229 us, B 720 us a turn); simulate 106x with
+  its bots (A 2.5 s, B 268 s: every order of two or three actions asked of
+  check_orders whole, up to 60 a bot a turn) and 4.7x at one action a turn (B1 11.9 s).
+- after (checkout 508879b, --rounds 2, 10,000 games): pbp run 1.23x (A 855 ms, B 1.05 s);
+  the turn function 2.39x (A 328 us, B 783 us a turn); simulate at 10,000 games not
+  finished (at that load one round of the three runs took over 40 minutes).
+  Timed in one process (100 games, the best of three): B/A 3.3x with
+  its bots (2.6 actions a turn against the built-in's one: each action costs about
+  what the built-in's does), B1/A 1.4x to 1.8x at one action a turn.
+
     python bench/bench_data_ruleset.py [--quick] [--rounds N] [--games 10000]
 """
 

@@ -4,7 +4,8 @@ command, each template read and compiled once, compiled templates kept on disk
 between commands, a commit in two git processes, rolls stored once (events.yaml
 names them by label, templates still get them whole), turn files written by a
 YAML emitter that writes PyYAML's very bytes, a simulation that builds no event
-it drops, and commands that import only what they use."""
+it drops, data bots that judge an order of several actions by adding up,
+and commands that import only what they use."""
 
 from __future__ import annotations
 
@@ -723,3 +724,66 @@ def test_verify_does_not_fill_the_cache_with_every_turns_state(tmp_path):
     done = subprocess.run([sys.executable, "-m", "pbp", "status"], capture_output=True, text=True, cwd=camp, env=env)
     assert done.returncode == 0
     assert len(list((tmp_path / "cache" / "pbp").glob("yaml-*/*.marshal"))) <= len(kept) + 2  # + state, turn.yaml
+
+
+def _checked_one_by_one(rs, state, scenario, handle) -> list[list]:
+    """The data bots' orders as check_orders judges them, each order asked whole:
+    every single action allowed, then each accepted order with one more, a layer at a
+    time (what pbp/rulesets/data/balance.py must give, in this order)."""
+    from pbp.model.orders import PlayerOrders
+    from pbp.rulesets.data import balance, checks
+
+    singles = [a for action_id in rs.program.data["actions"]
+               for a in checks.allowed(rs, state, scenario, handle, action_id, free_text=checks.BOT_TEXT)]
+    layer = options = [[a] for a in singles]
+    for size in range(2, balance.MOST_ACTIONS + 1):
+        layer = [o + [balance._again(a, size - 1)] for o in layer for a in singles
+                 if not checks.check_orders(rs, state, scenario, PlayerOrders(
+                     handle, state["turn"] + 1, o + [balance._again(a, size - 1)]))][:balance.MOST_OPTIONS]
+        options = options + layer
+    return options[:balance.MOST_OPTIONS] or [[]]
+
+
+@pytest.mark.parametrize("rules", ["dungeon", "d100-data"])
+def test_data_bots_add_up_an_order_of_several_actions(tmp_path, monkeypatch, rules):
+    """Rules without places: the bots judge each single action once on the state
+    (checks.judge), and an order of several by adding up its count, its repeats and
+    its costs (points 3, a cost that depends on a gauge, an action once a turn), not
+    by asking check_orders about each of up to 60 orders: the same orders, in the
+    same order."""
+    from pbp.model import ruleset as rulesets
+    from pbp.model.dice import FreeDice
+    from pbp.model.orders import GmOrders, PlayerOrders
+    from pbp.rulesets.data import checks
+    from tests.rulesets.test_data_blocks import RULES
+
+    if rules == "dungeon":
+        write(tmp_path, "rules.yaml", RULES)
+        root = tmp_path / "donjon"
+        assert pbp("init", root, "--rules", tmp_path / "rules.yaml", "--no-git").exit_code == 0
+        write(root, "characters.yaml", {"joueur1": {"agilite": 40}})
+    else:
+        root = copy_example(rules, tmp_path)
+    campaign = open_campaign(root)
+    rs, scenario = campaign.ruleset, campaign.scenario
+    calls = Counter()
+    whole = checks.check_orders
+
+    def counted(rs_, state, scenario_, orders):
+        calls[len(orders.actions)] += 1
+        return whole(rs_, state, scenario_, orders)
+
+    dice, bots = FreeDice(4), random.Random(4)
+    state = rs.setup(scenario, dice, quiet=True).state
+    for turn in range(1, 9):
+        for handle in rs.players_to_play(state, scenario):
+            expected = _checked_one_by_one(rs, state, scenario, handle)
+            calls.clear()
+            monkeypatch.setattr(checks, "check_orders", counted)
+            assert rs.legal_orders(state, scenario, handle) == expected
+            monkeypatch.setattr(checks, "check_orders", whole)
+            assert not calls, calls  # each action judged on its own, no order asked whole
+            assert any(len(o) > 1 for o in expected)
+        orders = {h: PlayerOrders(h, turn, rs.bot_orders(state, scenario, h, bots))
+                  for h in rs.players_to_play(state, scenario)}
+        state = rs.resolve(state, scenario, orders, GmOrders(turn, quiet=True), dice).state

@@ -148,7 +148,9 @@ def simulate(ctx, ruleset_id, games, players, seed, jobs, max_turns, overrides, 
         variant_rules = sim.merge(variant_rules, sim.parse_override(item))
     own = {}  # a campaign's ruleset that its id alone does not make (a data ruleset: its rules.yaml)
     if not ruleset_id_given and type(rs).for_campaign.__func__ is not ruleset.Ruleset.for_campaign.__func__:
-        own = {"base": rs, "variant": type(rs).for_campaign(campaign.root, variant_rules, campaign.lang)}
+        own = {"base": rs}  # the variant's rules read again only when there is one (its --override)
+        if overrides:
+            own["variant"] = type(rs).for_campaign(campaign.root, variant_rules, campaign.lang)
     else:
         ruleset.get(ruleset_id, variant_rules)  # a typo in --override is refused before playing
     jobs = jobs or os.cpu_count() or 1

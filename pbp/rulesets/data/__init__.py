@@ -179,6 +179,11 @@ class DataRuleset(Ruleset):
 
         return balance.legal_orders(self, state, scenario, player)
 
+    def bot_orders(self, state, scenario, player, rng):
+        from . import balance
+
+        return balance.bot_orders(self, state, scenario, player, rng)
+
     def sample_scenario(self, players, rng):
         """`players` characters with the rules' default sheets (pbp simulate without a campaign)."""
         roster = {f"joueur{i}": {"character": f"Personnage {i}"} for i in range(1, players + 1)}

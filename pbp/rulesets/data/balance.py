@@ -4,6 +4,7 @@ every table and check the rules declare (`pbp odds --rule data.<name>`)."""
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 from pbp.model.orders import Action, PlayerOrders
@@ -17,26 +18,91 @@ MOST_OPTIONS = 60
 
 def legal_orders(rs, state: dict, scenario, handle: str) -> list[list[Action]]:
     """Every single action the rules allow now (each with each argument a bot may
-    give: a free text is checks.BOT_TEXT), each passing check_orders; doing
+    give: a free text is checks.BOT_TEXT), each passing check_orders; then two,
+    three of them as the budget allows (at most MOST_OPTIONS orders); doing
     nothing when none is allowed (an empty order file reads as no orders at all)."""
+    singles, options = _options(rs, state, scenario, handle)
+    return [_order(singles, held) for held in options] or [[]]
+
+
+def bot_orders(rs, state: dict, scenario, handle: str, rng) -> list[Action]:
+    """The bot's pick among legal_orders (the same draw of `rng`), only that order built."""
+    singles, options = _options(rs, state, scenario, handle)
+    if not options:
+        return rng.choice([[]])
+    return _order(singles, rng.choice(options))
+
+
+def _options(rs, state: dict, scenario, handle: str) -> tuple[list[Action], list[tuple[int, ...]]]:
+    """(the single actions allowed now, each legal order as a tuple of their indexes),
+    each layer one action longer, in the order legal_orders lists them (the bots'
+    draws depend on it)."""
+    if checks.judged_alone(rs):
+        singles, grow = _added_up(rs, state, handle)
+    else:
+        singles, grow = _checked(rs, state, scenario, handle)
+    longest = min((rs.program.data.get("budget") or {}).get("count") or MOST_ACTIONS, MOST_ACTIONS)
+    layer = [(i,) for i in range(len(singles))]
+    options = list(layer)
+    for _ in range(2, longest + 1):  # several actions a turn, as the budget allows
+        layer = list(itertools.islice((held + (j,) for held in layer for j in range(len(singles))
+                                       if grow(held, j)), MOST_OPTIONS))
+        options += layer
+    return singles, options[:MOST_OPTIONS]
+
+
+def _checked(rs, state: dict, scenario, handle: str):
+    """(the single actions check_orders accepts, whether an order extended by one
+    more passes check_orders asked whole): a move changes what the next action may name."""
     singles = [action for action_id in rs.program.data["actions"]
                for action in checks.allowed(rs, state, scenario, handle, action_id, free_text=checks.BOT_TEXT)]
-    options = [[a] for a in singles]
-    longest = min((rs.program.data.get("budget") or {}).get("count") or MOST_ACTIONS, MOST_ACTIONS)
-    layer = options
-    for size in range(2, longest + 1):  # several actions a turn, as the budget allows
-        layer = [option + [_again(a, size - 1)] for option in layer for a in singles
-                 if not checks.check_orders(rs, state, scenario, PlayerOrders(
-                     handle, state["turn"] + 1, option + [_again(a, size - 1)]))][:MOST_OPTIONS]
-        options += layer
-    return options[:MOST_OPTIONS] or [[]]
+
+    def grow(held: tuple[int, ...], j: int) -> bool:
+        order = _order(singles, held + (j,))
+        return not checks.check_orders(rs, state, scenario, PlayerOrders(handle, state["turn"] + 1, order))
+    return singles, grow
+
+
+def _added_up(rs, state: dict, handle: str):
+    """The same as _checked, for rules whose actions check_orders judges on the state
+    alone (checks.judged_alone): each action judged once (checks.judge), an order
+    passing when it holds no more actions than the budget's, no action twice that
+    may not come twice, and its costs add up to no more than the points."""
+    limit, alone, points = checks.together(rs, state, handle)
+    singles, costs = [], []
+    if handle in state["characters"] and (limit is None or limit >= 1):
+        for action_id, spec in rs.program.data["actions"].items():
+            for value in checks.arg_values(rs, state, handle, spec, checks.BOT_TEXT):
+                action = Action(action_id, value, 0)
+                verdict, cost = checks.judge(rs, state, handle, action, spec)
+                if verdict == "ok" and (points is None or cost <= points):
+                    singles.append(action)
+                    costs.append(cost)
+    ids = [action.id for action in singles]
+    spent = {(i,): cost for i, cost in enumerate(costs)}  # what each order accepted so far costs
+
+    def grow(held: tuple[int, ...], j: int) -> bool:
+        if limit is not None and len(held) >= limit:
+            return False
+        if ids[j] in alone and ids[j] in (ids[i] for i in held):
+            return False
+        total = spent[held] + costs[j]
+        if points is not None and total > points:
+            return False
+        spent[held + (j,)] = total
+        return True
+    return singles, grow
+
+
+def _order(singles: list[Action], held: tuple[int, ...]) -> list[Action]:
+    """The singles at these indexes as one order, each at its place; an action after
+    the first with its own copy of its fields (a dict: fields.py), so an order file
+    written from it repeats the values, never a YAML alias."""
+    return [singles[i] if k == 0 else _again(singles[i], k) for k, i in enumerate(held)]
 
 
 def _again(action: Action, index: int) -> Action:
-    """The action once more in an order, its fields (a dict: fields.py) its own copy,
-    so an order file written from it repeats the values, never a YAML alias."""
-    arg = dict(action.arg) if isinstance(action.arg, dict) else action.arg
-    return action.replace(index=index, arg=arg)
+    return Action(action.id, dict(action.arg) if isinstance(action.arg, dict) else action.arg, index)
 
 
 def game_summary(rs, state: dict, scenario) -> dict:

@@ -11,21 +11,23 @@ from pbp.model.ruleset import Refusals
 from . import places, rules as R
 
 
-def cost_of(rs, action, state, handle) -> int:
+def cost_of(rs, action, state, handle, fields: dict | None = None) -> int:
+    """What an action costs `handle` now (`fields`: its `arg.<field>` values, when already bound)."""
     formula = rs.program.costs.get(action.id)
     if formula is None:
         return 0
-    value = R.env(formula.names_used, state, rs.program.data, handle, _target(rs, action), action.arg,
-                  _fields(rs, action.id, action.arg, state, handle))
+    if fields is None:
+        fields = _fields(rs, action.id, action.arg, state, handle)
+    value = R.env(formula.names_used, state, rs.program.data, handle, _target(rs, action), action.arg, fields)
     return int(formula.evaluate(value, roll=_no_dice))
 
 
 def _fields(rs, action_id: str, arg, state: dict, handle: str) -> dict:
     """`arg.<field>` of an action whose argument is made of fields (fields.py), else nothing."""
-    from .fields import bound, of_action
+    from .fields import bound
 
-    spec = of_action(rs.program.data, action_id)
-    return bound(spec, arg, state, handle) if spec is not None else {}
+    spec = rs.program.data["actions"][action_id]
+    return bound(spec["arg"], arg, state, handle) if R.arg_kind(spec) == "fields" else {}
 
 
 def _no_dice(expression, suffix):
@@ -33,17 +35,17 @@ def _no_dice(expression, suffix):
 
 
 def _target(rs, action):
-    arg = rs.program.data["actions"][action.id].get("arg")
-    kind = arg if isinstance(arg, str) or arg is None else arg.get("type")
-    return action.arg if R.word(kind) == "character" else None
+    return action.arg if R.arg_kind(rs.program.data["actions"][action.id]) == "character" else None
 
 
-def unmet(rs, action_id: str, state: dict, handle: str, arg=None, target=None) -> tuple | None:
+def unmet(rs, action_id: str, state: dict, handle: str, arg=None, target=None,
+          fields: dict | None = None) -> tuple | None:
     """The first prerequisite of an action not met ((formula, message, path)), else None:
-    a state of the character that forbids it first (pbp/rulesets/data/states.py)."""
-    from .states import forbidding
-
+    a state of the character that forbids it first (pbp/rulesets/data/states.py).
+    `fields`: the action's `arg.<field>` values, when already bound."""
     if rs.program.data.get("states") and handle in state["characters"]:
+        from .states import forbidding
+
         found = forbidding(rs.program, state, handle, action_id)
         if found is not None:
             return found
@@ -53,7 +55,6 @@ def unmet(rs, action_id: str, state: dict, handle: str, arg=None, target=None) -
         found = may_vote(rs, state, handle, action_id)
         if found is not None:
             return found
-    fields = None
     for formula, message, path in rs.program.requires.get(action_id, ()):
         if fields is None:
             fields = _fields(rs, action_id, arg, state, handle)
@@ -196,17 +197,14 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
                 continue
             action = action.replace(arg=named)  # the id it names, as the turn plays it
             where = places.project(rs, action.id, named, state, handle, where)
-        target = _target(rs, action)
-        if target is not None:
-            valid = targets_of(rs, state, handle, spec)
-            if target not in valid:
-                problems.add("bad_target", action.at, target=scenario.name(target), valid=valid)
-                continue
-        failed = unmet(rs, action.id, state, handle, action.arg, target)
-        if failed is not None:
-            _refuse_unmet(rs, problems, failed, action, state, scenario, handle, target)
+        verdict, detail = judge(rs, state, handle, action, spec)
+        if verdict == "bad_target":
+            problems.add("bad_target", action.at, target=scenario.name(_target(rs, action)), valid=detail)
             continue
-        cost = cost_of(rs, action, state, handle)
+        if verdict == "requires":
+            _refuse_unmet(rs, problems, detail, action, state, scenario, handle, _target(rs, action))
+            continue
+        cost = detail
         spent += cost
         if points is not None and spent > points:
             _refuse_over(rs, problems, action, cost, points - spent + cost, points)
@@ -237,6 +235,41 @@ def _refuse_over(rs, problems: Refusals, action, cost: int, left: int, points: i
                      gauge=ByLang(**R.name_of(rs.program.gauges[gauge], gauge)))
     else:
         problems.add("over_budget", action.at, action=action.id, cost=cost, left=left, points=points)
+
+
+def judge(rs, state: dict, handle: str, action, spec: dict) -> tuple:
+    """One action on the state, the rest of the order aside: ("bad_target", the valid
+    targets), ("requires", the unmet prerequisite) or ("ok", its cost)."""
+    target = _target(rs, action)
+    if target is not None:
+        valid = targets_of(rs, state, handle, spec)
+        if target not in valid:
+            return "bad_target", valid
+    fields = None  # bound when a prerequisite or the cost reads them, once for both
+    if action.id in rs.program.requires or action.id in rs.program.costs:
+        fields = _fields(rs, action.id, action.arg, state, handle)
+    failed = unmet(rs, action.id, state, handle, action.arg, target, fields)
+    if failed is not None:
+        return "requires", failed
+    return "ok", cost_of(rs, action, state, handle, fields)
+
+
+def judged_alone(rs) -> bool:
+    """Whether check_orders judges each action of an order on the state alone, the
+    order adding only its count, its repeats and its costs: no action's argument
+    names a place, an exit or an item (a move changes what the next may name).
+    The bots then judge their orders of several actions by adding up (balance.py)."""
+    return all(places.arg_kind(spec) is None for spec in rs.program.data["actions"].values())
+
+
+def together(rs, state: dict, handle: str) -> tuple:
+    """What check_orders refuses in actions it accepts one by one, when judged_alone:
+    (the most actions `handle` may order or None, the actions that may not come
+    twice, the points `handle` may spend or None)."""
+    budget = rs.program.data.get("budget") or {}
+    alone = {a for a, spec in rs.program.data["actions"].items() if spec.get("once") or budget.get("distinct")}
+    limit, points = _budget_now(rs, state, handle)
+    return limit, alone, points
 
 
 def _budget_now(rs, state: dict, handle: str) -> tuple[int | None, int | None]:

@@ -81,12 +81,6 @@ def _plan(arg: dict) -> list[tuple[str, str, str]]:
     return kept[1]
 
 
-def of_action(data: dict, action_id: str) -> dict | None:
-    """The action's argument when it is made of fields, else None."""
-    arg = data["actions"][action_id].get("arg")
-    return arg if is_fields(arg) else None
-
-
 def sample_values(arg: dict, state: dict, handle: str, one) -> list[dict]:
     """The field values a bot tries: the short field's every value, each other
     field at its default (a required one without a default: its first value); `one(spec)`: the
@@ -118,9 +112,9 @@ def shown(arg: dict, given) -> str | None:
     if not isinstance(given, dict):
         return given
     parts = []
-    for name, field in (arg.get("fields") or {}).items():
+    for name, _, kind in _plan(arg):
         value = given.get(name)
-        if value in (None, "", 0) or field_type(field) == "text":
+        if value in (None, "", 0) or kind == "text":
             continue
         parts.append(f"{value:+d}" if isinstance(value, int) and not isinstance(value, bool) else str(value))
     return ", ".join(parts) or None

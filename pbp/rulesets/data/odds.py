@@ -123,7 +123,7 @@ def outcome_rows(spec: dict, faces: dict, target: int) -> list[list[str]]:
     success, failure, critical success and failure, each band (by its text)."""
     from pbp.balance.odds import exact
 
-    from .resolve import judge
+    from .verdict import judge
 
     results = [(judge(spec, face, target), q) for face, q in faces.items()]
 

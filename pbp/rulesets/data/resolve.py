@@ -17,6 +17,7 @@ from pbp.model import events as ev
 
 from . import absence, fields, input_effects, opposed, parts, phases, places, rules as R, scores, states, votes
 from .values import RESOLVING, calendar_value, whole  # whole: a gauge takes a fraction rounded down
+from .verdict import judge
 
 
 def initial_state(program, scenario) -> dict:
@@ -53,21 +54,23 @@ def set_up(program, scenario, quiet: bool = False):
 
 def sheets(program, state: dict, scenario, out) -> None:
     """Each player's own sheet in their report, every sheet in the MJ's: the
-    values as they stand, hidden ones included (they are the reader's own)."""
+    values as they stand, hidden ones included (they are the reader's own). A
+    sheet is built once for both: a turn's events are copied into plain data
+    before they are written (pbp/engine/turn.py), so no YAML alias comes of it."""
     if out.quiet:
         return
+    values = {handle: sheet_values(program, state, handle, owner=True) for handle in scenario.roster}
     for handle in scenario.roster:
-        out.private(handle, "sheet", who=handle, values=sheet_values(program, state, handle, owner=True))
-    out.gm("sheets", rows=[{"who": h, "values": sheet_values(program, state, h, owner=True)}
-                           for h in scenario.roster])
+        out.private(handle, "sheet", who=handle, values=values[handle])
+    out.gm("sheets", rows=[{"who": h, "values": values[h]} for h in scenario.roster])
 
 
 def sheet_values(program, state: dict, handle: str, owner: bool) -> list[dict]:
     """[{name: {fr, en}, value}] of a character's stats and gauges (the owner's view:
-    everything but what only the MJ sees; the MJ's report uses owner=True too)."""
+    everything but what only the MJ sees; the MJ's report uses owner=True too).
+    Each row a new dict; its name and visibility the rules' own, read, never changed."""
     me = state["characters"][handle]
-    # each row its own dicts: an event holding one object twice would be written with a YAML alias
-    return [{"id": ident, "name": dict(name), "value": me[section].get(ident), "visibility": list(seen)}
+    return [{"id": ident, "name": name, "value": me[section].get(ident), "visibility": seen}
             for section, ident, name, seen in _sheet_rows(program)] + places.sheet_rows(program.data, state, handle)
 
 
@@ -80,7 +83,7 @@ def _sheet_rows(program) -> list[tuple]:
     if kept is None or kept[0] is not program:  # the program itself is kept: its id cannot be another's
         if len(_SHEET_ROWS) > 64:
             _SHEET_ROWS.clear()
-        rows = [(section, ident, R.name_of(spec, ident), R.visibility(spec.get("visibility")))
+        rows = [(section, ident, R.name_of(spec, ident), list(R.visibility(spec.get("visibility"))))
                 for section in ("stats", "gauges") for ident, spec in getattr(program, section).items()]
         kept = _SHEET_ROWS[id(program)] = (program, rows)
     return kept[1]
@@ -158,23 +161,28 @@ class Turn:
 
     def action(self, handle: str, action) -> None:
         spec = self.data["actions"][action.id]
-        target = action.arg if R.word(_arg_type(spec)) == "character" else None
-        arg = places.normalized(self.data, spec, action.arg, self.state, handle)
+        kind = R.arg_kind(spec)
+        target = action.arg if kind == "character" else None
+        arg = places.normalized(self.data, spec, action.arg, self.state, handle) if kind in places.P.ARG_KINDS \
+            else action.arg
         scope = Scope(handle, target, arg, f"{handle}.{action.id}")
-        shown = None if self.out.quiet else places.shown(self.data, spec, arg)
-        if fields.is_fields(spec.get("arg")):  # arg.<field> for its formulas, the fields as the post shows them
+        if self.out.quiet:  # a simulated turn's events are not kept: not built either
+            shown = None
+        else:
+            shown = places.shown(self.data, spec, arg) if kind in places.P.ARG_KINDS else arg
+        if kind == "fields":  # arg.<field> for its formulas, the fields as the post shows them
             scope.bound.update(fields.bound(spec["arg"], arg, self.state, handle))
             shown = None if self.out.quiet else fields.shown(spec["arg"], arg)
         if not self.out.quiet:  # a simulated turn's events are not kept: not built either
-            audience = R.audience(R.visibility(spec.get("visibility")), handle, target)
-            self.emit(audience, "action", who=handle, action=action.id, name=R.name_of(spec, action.id),
+            audience = R.audience(R.seen_by(spec), handle, target)
+            self.emit(audience, "action", who=handle, action=action.id, name=R.named(spec, action.id),
                       target=target, arg=None if target else shown)
         gauge = (self.data.get("budget") or {}).get("gauge")
         if gauge is not None and action.id in self.program.costs:  # points that do not come back: paid now
             from .checks import cost_of
 
             cost = cost_of(self.rs, action.replace(arg=arg), self.state, handle)
-            seen_by = R.visibility(spec.get("visibility"))  # a secret action's price is as secret as it
+            seen_by = R.seen_by(spec)  # a secret action's price is as secret as it
             if cost:
                 self.change(handle, gauge, -cost, scope, None if "public" in seen_by else seen_by)
         self.run(self.program.actions[action.id], scope)
@@ -233,8 +241,8 @@ class Turn:
         after = R.clamp(before + amount, spec)
         me["gauges"][gauge_id] = after
         if not self.out.quiet and amount:  # a change of nothing is no news (one a bound ate is: it says so)
-            audience = R.audience(to or R.visibility(spec.get("visibility")), handle, scope.target)
-            self.emit(audience, "gauge", who=handle, gauge=gauge_id, name=R.name_of(spec, gauge_id), before=before,
+            audience = R.audience(to or R.seen_by(spec), handle, scope.target)
+            self.emit(audience, "gauge", who=handle, gauge=gauge_id, name=R.named(spec, gauge_id), before=before,
                       change=amount, after=after, clamped=after != before + amount)
         if depth > self.rs.rules["limits"]["threshold_chain"]:
             raise PbpError("data.threshold_chain", gauge=gauge_id, limit=self.rs.rules["limits"]["threshold_chain"])
@@ -262,7 +270,7 @@ class Turn:
         roll, row = self.roll_table(table_id, f"{scope.label}.{table_id}", chain=chain)
         scope.bind_row(effect.as_name, roll.total, row)
         spec = self.program.tables[table_id]
-        audience = R.audience(effect.to or R.visibility(spec.get("visibility")), scope.actor, scope.target)
+        audience = R.audience(effect.to or R.seen_by(spec), scope.actor, scope.target)
         columns = {k: v for k, v in row.items() if k not in ("roll", "weight", "table", "text")}
         said = scope.values(self)
         if not chain:
@@ -299,7 +307,7 @@ class Turn:
     def do_check(self, effect, scope) -> None:
         check_id = effect.value
         spec = self.data["checks"][check_id]
-        seen_by = effect.to or R.visibility(spec.get("visibility"))  # dice of the chance: seen as the check is
+        seen_by = effect.to or R.seen_by(spec)  # dice of the chance: seen as the check is
         chance = whole(self.evaluate(self.program.checks[check_id], scope, None if "public" in seen_by else seen_by))
         if check_id in self.program.pools:  # a dice pool: its size from a formula (pbp/rulesets/data/opposed.py)
             roll = opposed.pool_roll(self, check_id, spec, scope)
@@ -309,7 +317,7 @@ class Turn:
         scope.bind_check(effect.as_name, result, roll.total)
         if not self.out.quiet:
             audience = R.audience(seen_by, scope.actor, scope.target)
-            self.emit(audience, "check", who=scope.actor, check=check_id, name=R.name_of(spec, check_id), roll=roll,
+            self.emit(audience, "check", who=scope.actor, check=check_id, name=R.named(spec, check_id), roll=roll,
                       target=chance, success=result["success"], critical=result["critical"],
                       margin=result["margin"], band=result["band"], sign=spec.get("success", "<="))
         self.run(effect.then if result["success"] else effect.otherwise, scope)
@@ -399,31 +407,6 @@ class Turn:
             self.out.gm(kind, **data)
         else:
             self.out.private(audience.handles, kind, **data)
-
-
-def judge(spec: dict, total: int, chance: int) -> dict:
-    """A check's result: success by its sign, criticals by their faces, the band the roll is in."""
-    from pbp.datarules.lint import face_range
-
-    sign = spec.get("success", "<=")
-    success = {"<=": total <= chance, ">=": total >= chance, "<": total < chance, ">": total > chance}[sign]
-    critical = None
-    for outcome in ("success", "failure"):
-        faces = face_range((spec.get("critical") or {}).get(outcome))
-        if faces and faces[0] <= total <= faces[1]:
-            critical, success = outcome, outcome == "success"
-    band = None
-    for item in spec.get("bands") or []:
-        faces = face_range(item["roll"])
-        if faces and faces[0] <= total <= faces[1]:
-            band = R.words(item.get("text"), str(item["roll"]))
-    margin = chance - total if sign in ("<=", "<") else total - chance
-    return {"success": success, "critical": critical, "margin": margin, "band": band}
-
-
-def _arg_type(spec: dict):
-    arg = spec.get("arg")
-    return arg if isinstance(arg, str) or arg is None else arg.get("type")
 
 
 class Scope:

@@ -5,8 +5,10 @@ and the names a formula reads. Pure functions on plain dicts; the Program
 
 from __future__ import annotations
 
+import functools
 import re
 
+from pbp.datarules import places
 from pbp.datarules.format import word
 from pbp.datarules.program import canonical_name
 
@@ -33,14 +35,42 @@ def filled(text: dict[str, str], values: dict) -> dict[str, str]:
     know stays as written). Only names are replaced: no attribute, no index,
     nothing computed (str.format would reach into objects)."""
     def one(template: str) -> str:
-        return _PLACEHOLDER.sub(lambda m: str(values.get(canonical_name(m.group(1)), m.group(0))), template)
+        out = []
+        for piece, key in _pieces(template):
+            if key is None:
+                out.append(piece)
+            else:
+                found = values.get(key, _ABSENT)
+                out.append(piece if found is _ABSENT else str(found))
+        return "".join(out)
 
     return {lang: one(t) for lang, t in text.items()}
+
+
+_ABSENT = object()
+
+
+@functools.lru_cache(maxsize=4096)
+def _pieces(template: str) -> tuple[tuple[str, str | None], ...]:
+    """A message cut once into its pieces: (text, None) as written, ("{name}", its
+    canonical name) for each placeholder."""
+    pieces, at = [], 0
+    for found in _PLACEHOLDER.finditer(template):
+        pieces.append((template[at:found.start()], None))
+        pieces.append((found.group(0), canonical_name(found.group(1))))
+        at = found.end()
+    pieces.append((template[at:], None))
+    return tuple(pieces)
 
 
 def name_of(definition: dict, ident: str) -> dict[str, str]:
     """A stat's, gauge's, table's or action's name in both languages (its id if none)."""
     return words(definition.get("name"), ident.replace("_", " "))
+
+
+def named(definition: dict, ident: str) -> dict[str, str]:
+    """name_of(definition, ident), once per definition (an event's name: read, never changed)."""
+    return derived(definition, "name", lambda d: name_of(d, ident))
 
 
 def visibility(value) -> tuple[str, ...]:
@@ -65,6 +95,39 @@ def audience(who: tuple[str, ...] | None, actor: str | None, target: str | None 
             handles.append(target)
     handles = tuple(dict.fromkeys(handles))
     return ev._players(handles) if handles else ev.GM
+
+
+#: (id(part of the rules), what) -> (the part, what was worked out from it)
+_DERIVED: dict[tuple[int, str], tuple] = {}
+
+
+def derived(part: dict, what: str, make):
+    """`make(part)`, worked out once per part of the rules (an action's, a check's
+    definition...), not at each event: the part itself is kept, so its id cannot be
+    another's. The value is shared: read it, never change it."""
+    key = (id(part), what)
+    kept = _DERIVED.get(key)
+    if kept is None or kept[0] is not part:
+        if len(_DERIVED) > 8192:  # rules files read one after another (tests, a long process): the newest kept
+            _DERIVED.clear()
+        kept = _DERIVED[key] = (part, make(part))
+    return kept[1]
+
+
+def seen_by(part: dict) -> tuple[str, ...]:
+    """visibility(part's `visibility`), once per part."""
+    return derived(part, "visibility", lambda p: visibility(p.get("visibility")))
+
+
+def arg_kind(action: dict) -> str | None:
+    """An action's argument's type in English (`character`, `fields`, `place`...), None
+    without one; once per action."""
+    return derived(action, "arg kind", _arg_kind)
+
+
+def _arg_kind(action: dict) -> str | None:
+    arg = action.get("arg")
+    return word(arg if isinstance(arg, str) or arg is None else arg.get("type"))
 
 
 def character(state: dict, handle: str) -> dict:
@@ -104,34 +167,63 @@ def gm_value(state: dict, rules: dict, name: str, actor: str | None):
 
 
 def env(names, state: dict, rules: dict, actor: str | None, target: str | None, arg, bound: dict) -> dict:
-    """The values of the names a formula uses, where it is evaluated."""
+    """The values of the names a formula uses, where it is evaluated: a result
+    bound by the effects before (`as:`) first, else what the name reads."""
+    plan = _PLANS.get(names)
+    if plan is None:
+        plan = _plan(names)
     out = {}
-    for name in names:
-        key = canonical_name(name)
-        if key in bound:
-            out[name] = bound[key]
-        elif key == "turn":
-            out[name] = state["turn"]
-        elif key == "arg":
-            out[name] = arg
-        elif key.startswith("arg."):  # a field an order left out, or a check rolled by another action
-            out[name] = "" if key.endswith(".id") else 0
-        elif key.startswith("gm."):
-            out[name] = gm_value(state, rules, key[3:], actor)
-        elif places_reads(key, rules):
-            out[name] = places_value(key, state, rules, actor, target)
-        elif key.startswith("team."):  # how many of a team are in play (pbp/rulesets/data/votes.py)
-            out[name] = V.team_count(state, rules, key[5:])
-        elif key.startswith(("state.", "target.state.")):  # a character's states (pbp/rulesets/data/states.py)
-            out[name] = V.state_value(state, target if key.startswith("target.") else actor,
-                                      key.partition("state.")[2])
-        elif key.startswith("target."):
-            out[name] = value_of(state, target, key[7:])
-        else:
-            out[name] = value_of(state, actor, key)
-            if out[name] is None:  # not a stat or gauge: the calendar's, the turns missed (pbp/rulesets/data/values.py)
-                out[name] = V.plain_value(state, rules, actor, key)
+    for name, key, read in plan:
+        out[name] = bound[key] if key in bound else read(key, state, rules, actor, target, arg)
     return out
+
+
+#: a formula's names -> [(name, its canonical key, its reader)]: each name read
+#: apart once per formula, not at each evaluation
+_PLANS: dict[frozenset, list] = {}
+
+
+def _plan(names) -> list[tuple]:
+    if len(_PLANS) > 4096:  # rules files read one after another (tests, a long process): the newest kept
+        _PLANS.clear()
+    found = _PLANS[names] = [(name, canonical_name(name), _reader(canonical_name(name))) for name in names]
+    return found
+
+
+def _reader(key: str):
+    """What a name reads when no effect bound it: (key, state, rules, actor, target, arg) -> value."""
+    if key == "turn":
+        return lambda key, state, rules, actor, target, arg: state["turn"]
+    if key == "arg":
+        return lambda key, state, rules, actor, target, arg: arg
+    if key.startswith("arg."):  # a field an order left out, or a check rolled by another action
+        blank = "" if key.endswith(".id") else 0
+        return lambda key, state, rules, actor, target, arg: blank
+    if key.startswith("gm."):
+        return lambda key, state, rules, actor, target, arg: gm_value(state, rules, key[3:], actor)
+    if places.reads(key):  # read as a place's or an item's in rules that have them
+        otherwise = _character_reader(key)
+        return lambda key, state, rules, actor, target, arg: places.value(key, state, rules, actor, target) \
+            if places.used(rules) else otherwise(key, state, rules, actor, target, arg)
+    return _character_reader(key)
+
+
+def _character_reader(key: str):
+    """What a name about a character reads: a team's count, a state, the target's or the actor's value."""
+    if key.startswith("team."):  # how many of a team are in play (pbp/rulesets/data/votes.py)
+        return lambda key, state, rules, actor, target, arg: V.team_count(state, rules, key[5:])
+    if key.startswith(("state.", "target.state.")):  # a character's states (pbp/rulesets/data/states.py)
+        return lambda key, state, rules, actor, target, arg: V.state_value(
+            state, target if key.startswith("target.") else actor, key.partition("state.")[2])
+    if key.startswith("target."):
+        return lambda key, state, rules, actor, target, arg: value_of(state, target, key[7:])
+    return _own_value
+
+
+def _own_value(key: str, state: dict, rules: dict, actor, target, arg):
+    """The actor's stat or gauge; else the calendar's, the turns missed (pbp/rulesets/data/values.py)."""
+    found = value_of(state, actor, key)
+    return V.plain_value(state, rules, actor, key) if found is None else found
 
 
 def clamp(value: int, gauge: dict) -> int:
@@ -170,16 +262,3 @@ def as_number(value):
     if isinstance(value, Fraction):
         return int(value) if value.denominator == 1 else float(value)
     return value
-
-
-def places_reads(key: str, rules: dict) -> bool:
-    """A name about places and items, in rules that have them (pbp/datarules/places.py reads it)."""
-    from pbp.datarules import places
-
-    return places.reads(key) and places.used(rules)
-
-
-def places_value(key: str, state: dict, rules: dict, actor, target):
-    from pbp.datarules import places
-
-    return places.value(key, state, rules, actor, target)
