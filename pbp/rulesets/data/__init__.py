@@ -9,6 +9,7 @@ posts from generic templates (templates/data/), exact odds, bots.
 
 - rules.py    values of characters, words in two languages, audiences
 - resolve.py  the set-up and the turn: effects, gauges, thresholds, the end
+- tables.py   a table rolled in a turn: its row, a chained sub-table's, what the post shows
 - checks.py   order legality (budget, costs, prerequisites, targets), the MJ's inputs
 - balance.py  bots' legal orders, exact odds of every table and check
 - places.py   places, doors, movement and items (pbp/datarules/places.py compiles them)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pbp.base.errors import PbpError
 from pbp.model import events as ev
 
-from . import absence, fields, input_effects, opposed, parts, phases, places, rules as R, scores, states, votes
+from . import absence, fields, input_effects, opposed, parts, phases, places, rules as R, scores, states, tables, votes
 from .values import RESOLVING, calendar_value, whole  # whole: a gauge takes a fraction rounded down
 from .verdict import judge
 
@@ -267,42 +267,14 @@ class Turn:
     def do_roll(self, effect, scope) -> None:
         table_id = effect.value
         chain: list = []
-        roll, row = self.roll_table(table_id, f"{scope.label}.{table_id}", chain=chain)
+        roll, row = tables.roll(self, table_id, f"{scope.label}.{table_id}", chain=chain)
         scope.bind_row(effect.as_name, roll.total, row)
         spec = self.program.tables[table_id]
         audience = R.audience(effect.to or R.seen_by(spec), scope.actor, scope.target)
         columns = {k: v for k, v in row.items() if k not in ("roll", "weight", "table", "text")}
-        said = scope.values(self)
-        if not chain:
-            self.emit(audience, "table", who=scope.actor, table=table_id, name=R.name_of(spec, table_id), roll=roll,
-                      text=R.filled(R.words(row.get("text")), said), columns=columns)
-            return
-        # a chained row: its own text, then each sub-table's die and row, as rolled
-        first = spec["rows"][chain[0]["index"]]
-        sub = [{"table": step["table"], "name": R.name_of(self.program.tables[step["table"]], step["table"]),
-                "roll": step["roll"], "text": R.filled(R.words(step["row"].get("text")), said)} for step in chain[1:]]
+        text, sub = tables.shown(self, spec, row, chain, scope.values(self))
         self.emit(audience, "table", who=scope.actor, table=table_id, name=R.name_of(spec, table_id), roll=roll,
-                  text=R.filled(R.words(first.get("text")), said), columns=columns, sub=sub)
-
-    def roll_table(self, table_id: str, label: str, depth: int = 0, chain: list | None = None):
-        """The row a table's die gives (a sub-table's row, chained): (Roll, row).
-        `chain` gathers each table rolled when the row chains a sub-table: its
-        id, die, row index and own row, the first table first."""
-        from pbp.datarules.lint import rows_by_face, table_dice
-
-        spec = self.program.tables[table_id]
-        roll = self.dice.roll(label, table_dice(spec))
-        index = next(i for low, high, i in rows_by_face(spec) if low <= roll.total <= high)
-        row = spec["rows"][index]
-        if row.get("table") and depth < 10:
-            if chain is not None:
-                chain.append({"table": table_id, "roll": roll, "index": index, "row": row})
-            _, sub = self.roll_table(row["table"], f"{label}.{row['table']}", depth + 1, chain)
-            row = {**row, **{k: v for k, v in sub.items() if k not in ("roll", "weight")}}
-            row.pop("table", None)
-        elif chain:  # the last sub-table of a chain
-            chain.append({"table": table_id, "roll": roll, "index": index, "row": row})
-        return roll, row
+                  text=text, columns=columns, **({"sub": sub} if chain else {}))
 
     def do_check(self, effect, scope) -> None:
         check_id = effect.value
