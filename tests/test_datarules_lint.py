@@ -167,3 +167,21 @@ def test_a_dice_pool_check_is_linted_without_an_internal_error(tmp_path, monkeyp
     r, _ = check(tmp_path, text, "fr", monkeypatch)
     assert r.exit_code == 0, r.output
     assert "règles correctes (actions : 3 ; jauges : 2 ; tables : 1 ; tests : 1)." in r.output
+
+
+@pytest.mark.parametrize("typo,line_text,suggested,valid", [
+    ("fatigue < 3", "fatigu < 3", "fatigue", "absences, fatigue, force, missed, pv, race, tours_manques, "
+                                             "tours_manqués, turn"),
+    ("ajouter: {pv: -coup.degats", "ajouter: {pv: -coup.degat", "coup.degats", "coup.degats, coup.roll"),
+    ("si: fatigue < 3", "si: jauge.fatige < 3", "jauge.fatigue", "jauge.fatigue, jauge.force, jauge.pv, jauge.race"),
+])
+def test_an_unknown_name_in_a_formula_gets_the_nearest_name_as_the_mj_wrote_it(tmp_path, monkeypatch, typo,
+                                                                               line_text, suggested, valid):
+    """docs/formulas.md promises "Vouliez-vous dire" for a typo in a rules file, in
+    the prefix the MJ wrote (`jauge.`, `cible.`), and the names that would be valid."""
+    text = CLEAN.replace(typo, line_text, 1)
+    assert text != CLEAN
+    r, _ = check(tmp_path, text, "fr", monkeypatch)
+    out = r.output.replace("\xa0", " ")
+    assert r.exit_code == 1, out
+    assert f"Vouliez-vous dire « {suggested} » ? Valeurs possibles : {valid}." in out, out

@@ -692,14 +692,15 @@ class _Compiler:
         from pbp.base import i18n
 
         name = node.value
-        if isinstance(self.names, Mapping):
-            known = [str(n) for n in self.names]
-        else:
-            known = [str(n) for n in getattr(self.names, "known", ())]
-        family = name.rsplit(".", 1)[0] + "." if "." in name else None
-        near = [n for n in known if family and n.startswith(family)] or known
         if name.lower() in _FUNCTION_NAMES:
             return self.place.error("formula_function_needs_parentheses", node.start, name=name)
+        if isinstance(self.names, Mapping):
+            known = [str(n) for n in self.names]
+        else:  # a lookup may spell its names as the writer did (`cible.force` for `target.force`)
+            spelled = getattr(self.names, "spelled", None)
+            known = [str(n) for n in (spelled(name) if spelled else getattr(self.names, "known", ()))]
+        family = name.rsplit(".", 1)[0] + "." if "." in name else None
+        near = [n for n in known if family and n.startswith(family)] or known
         return self.place.error("formula_unknown_name", node.start, name=name,
                                 suggestion=i18n.closest(name, near) or i18n.closest(name, known),
                                 valid=sorted(near))
@@ -1342,7 +1343,8 @@ def compile_formula(source, *, names: Mapping[str, str] | Callable[[str], str | 
 
     `names` gives the kind ("number", "bool", "text", "list") of each name the
     formula may use: a mapping, or a function answering for families of names
-    (None: unknown; its `known` attribute, if any, lists names to suggest).
+    (None: unknown; its `known` attribute, if any, lists names to suggest, or its
+    `spelled(name)` method the names to suggest for that name as it is written).
     `where` is (file, line of the formula's first line[, column it starts at]).
     `expect`: the kind the formula must give. `dice(term) -> (least, most)`
     checks each dice term (refusing with a PbpError or ValueError); pbp.model.dice by

@@ -37,6 +37,30 @@ AUDIENCE_WORDS = {"acteur": "actor", "moi": "actor", "self": "actor", "joueur": 
                   "mj": "gm", "tous": "public", "all": "public", "owner": "actor", "proprietaire": "actor"}
 
 
+class FormulaNames:
+    """The names a formula may read: looked up in the engine's spelling, and
+    suggested after a typo in the writer's (`cible.forse` -> `cible.force`)."""
+
+    def __init__(self, scope: dict):
+        self.scope = scope
+
+    def __call__(self, name: str):
+        return self.scope.get(canonical_name(name))
+
+    def spelled(self, name: str) -> list[str]:
+        """The names to suggest for `name`, with the prefix it was written with."""
+        head, dot, _ = name.partition(".")
+        if dot and head in KIND_PREFIXES:  # stat.forse: the actor's own stats and gauges
+            engine = {*absence.PLAIN, *PLAIN, *PLAIN.values()}  # the turn, the argument, absences: no stat
+            return [f"{head}.{known}" for known in self.scope if "." not in known and known not in engine]
+        if dot:
+            family = f"{PREFIXES.get(head, head)}."
+            mine = [f"{head}.{known[len(family):]}" for known in self.scope if known.startswith(family)]
+            if mine:
+                return mine
+        return [known for known in self.scope if "." not in known] or list(self.scope)
+
+
 @functools.lru_cache(maxsize=4096)  # a pure function of the name, asked at every evaluation
 def canonical_name(name: str) -> str:
     """A formula's name in the engine's spelling (`cible.force` -> `target.force`)."""
@@ -261,7 +285,7 @@ class _Compiler:
             self.errors.append(self.rules.error("rules_formula_too_long", path, length=len(text), limit=400))
             return Formula0(0)
         try:
-            compiled = compile_formula(text, names=lambda name: scope.get(canonical_name(name)),
+            compiled = compile_formula(text, names=FormulaNames(scope),
                                        where=(self.rules.source, self.rules.line(path)), lang=self.lang,
                                        expect=kind)
         except FormulaError as exc:
