@@ -69,7 +69,7 @@ def compile_opposed(compiler) -> None:
 def compile_effect(compiler, raw: dict, verb: str, path: tuple, scope: dict, formulas: dict):
     """`oppose: <id>`: the opposition's id; the action must take a character; its results bound."""
     value = compiler.ref(raw[verb], "opposed", path + (verb,))
-    if not any(k.startswith("target.") for k in scope):
+    if not compiler.takes_character(path, scope):
         compiler.errors.append(compiler.rules.error("rules_oppose_needs_character", path + (verb,)))
     as_name = raw.get("as") or value
     for suffix, kind in BOUND:

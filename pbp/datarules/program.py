@@ -274,6 +274,17 @@ class _Compiler:
                 names.update(formula_names(arg))
         return names
 
+    def takes_character(self, path: tuple, scope: dict) -> bool:
+        """Whether the effect at `path` has a character to act on (`sur: cible`, a
+        ballot, an opposition): its action's argument is a character, even when the
+        rules give characters no stat a formula could read as `cible.<stat>`."""
+        if any(k.startswith("target.") for k in scope):
+            return True
+        if len(path) < 2 or path[0] != "actions":
+            return False
+        arg = ((self.data.get("actions") or {}).get(path[1]) or {}).get("arg")
+        return arg is not None and word(arg if isinstance(arg, str) else arg.get("type")) == "character"
+
     # -- parts -------------------------------------------------------------------------
     def formula(self, source, path: tuple, scope: dict, kind: str):
         if isinstance(source, bool) or isinstance(source, int):
@@ -314,7 +325,7 @@ class _Compiler:
         verb = next(v for v in VERBS if v in raw)
         value, formulas = raw[verb], {}
         on = word(raw.get("who", "self"))
-        if on == "target" and "target.turn" not in scope and not any(k.startswith("target.") for k in scope):
+        if on == "target" and not self.takes_character(path, scope):
             self.errors.append(self.rules.error("rules_no_target", path + ("who",)))
         to = self.audience(raw.get("to"), path + ("to",))
         as_name = raw.get("as")

@@ -81,7 +81,7 @@ def compile_votes(compiler) -> None:
 def compile_effect(compiler, raw: dict, verb: str, path: tuple, scope: dict, formulas: dict):
     """`vote: <id>`: the vote's id; the action must take a character (the ballot)."""
     value = compiler.ref(raw[verb], "votes", path + (verb,))
-    if not any(k.startswith("target.") for k in scope):
+    if not compiler.takes_character(path, scope):
         compiler.errors.append(compiler.rules.error("rules_vote_needs_character", path + (verb,)))
     return value
 
