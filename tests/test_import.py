@@ -16,6 +16,7 @@ import os
 import random
 import re
 import sys
+import zlib
 from pathlib import Path
 
 import pytest
@@ -318,7 +319,7 @@ def _canonical(rs, names: dict, actions) -> list:
 
 @pytest.mark.parametrize("rid", ruleset.ids())
 def test_every_legal_order_written_in_words_reads_back(tmp_path, rid):
-    rng = random.Random(hash(rid) % 1000)
+    rng = random.Random(zlib.crc32(rid.encode()))  # the same draw on every run (str hash is salted)
     checked = 0
     for rs, state, scenario in _states(rid, tmp_path):
         people = [x for h in scenario.roster for x in (h, scenario.name(h))]

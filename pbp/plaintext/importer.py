@@ -454,13 +454,13 @@ class _Reader:
                 i += n
             else:
                 i += 1
-        starts = [s for s, _, _ in found]
+        spans = [(s, e) for s, e, _ in found]  # each action's own words ("Attendre et observer")
         edges = [(0, False)] + [(e, strong) for _, e, strong in cuts]
         ends = [(s, strong) for s, _, strong in cuts] + [(len(texts), False)]
         for (lo, strong_before), (hi, strong_after) in zip(edges, ends):
             strong = strong_before or strong_after
-            if hi <= lo or any(lo <= s < hi for s in starts) or any(k in self.used for k in range(lo, hi)):
-                continue  # an action's own part, or words an action read ("au nord puis à l'est")
+            if hi <= lo or any(s < hi and lo < e for s, e in spans) or any(k in self.used for k in range(lo, hi)):
+                continue  # an action's own words or part, or words an action read ("au nord puis à l'est")
             part = [k for k in range(lo, hi) if unit.toks[k].kind != "punct"
                     and (texts[k],) not in self.lw["fillers"].items]
             if not part:

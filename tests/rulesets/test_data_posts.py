@@ -312,6 +312,7 @@ par_tour: {nombre: 3}
     ("Je vais Fouiller et cacher, puis attendre.", ["fouiller_cacher", "attendre"]),
     ("je veux fouiller et cacher la lettre", ["fouiller_cacher"]),
     ("Fouiller puis cacher", ["fouiller", "cacher"]),  # no declared name holds these words: two orders
+    ("Fouiller et cacher puis attendre", ["fouiller_cacher", "attendre"]),  # the name's "et" cuts nothing
 ])
 def test_orders_import_reads_a_declared_name_holding_et_whole(tmp_path, message, actions):
     root = arena(tmp_path, rules=IMPORT)
