@@ -133,3 +133,13 @@ def test_a_tie_rolled_again(lists):
     out = odds(lists, "data.pile")
     assert "exchange won   2047/4096 (50.0 %)" in out and "exchange tied  1/2 (50.0 %)" in out
     assert "margin 0       1/2048 (0.0 %)" in out
+
+
+def test_the_help_says_how_to_read_a_sheet(monkeypatch):
+    monkeypatch.setenv("PBP_LANG", "fr")
+    out = " ".join(pbp("odds", "--help").output.split())
+    assert "--character <pseudo ou nom>" in out and "--target NOM" in out
+    assert "réserve (chaque nombre de succès)" in out and "chaque marge" in out
+    monkeypatch.setenv("PBP_LANG", "en")
+    out = " ".join(pbp("odds", "--help").output.split())
+    assert "--character <handle or name>" in out and "--target NAME" in out and "pool (each number of successes)" in out
