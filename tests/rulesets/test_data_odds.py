@@ -112,6 +112,12 @@ def test_a_table_each_row(lists):
     assert "2-5  touché" in out and "2/3 (66.7 %)" in out and "1/6 (16.7 %)" in out
 
 
+def test_a_table_reads_no_sheet(lists):
+    r = pbp("odds", "--rule", "data.perte", "--character", "joueur1", cwd=lists)
+    assert r.exit_code == 1
+    assert "data.perte ne lit aucune fiche de personnage : retirez --character et --target." in r.output
+
+
 def test_exploding_dice(lists):
     # 1d6! >= 9: a 6, then 3 or more on the die it explodes into: 1/6 * 4/6 = 1/9
     out = odds(lists, "data.panache")
