@@ -163,7 +163,7 @@ def _with_lang(text: str, lang: str) -> str:
 def setup(ctx, fmt, no_commit):
     """Ruleset set-up (sheet draw, placement): writes turns/000/."""
     from pbp.base.errors import PbpError
-    from pbp.engine import seal, turn, turn_posts
+    from pbp.engine import seal, seal_log, turn, turn_posts
 
     campaign = campaign_of(ctx)
     warn_secret_in_config(campaign)
@@ -174,6 +174,6 @@ def setup(ctx, fmt, no_commit):
         turn_posts.render_all(campaign, out, fmt)
         code = seal.seal_output(campaign, out)
         written = turn.write(campaign, out)
-        seal.record_printed(campaign, 0, code)
+        seal_log.record_printed(campaign, 0, code)
         say("setup_done", count=len(written), folder=campaign.rel(campaign.turn_dir(0)))
         commit(campaign, "commit_setup", no_commit)

@@ -82,7 +82,8 @@ class DataRuleset(Ruleset):
         for action_id, spec in self.program.data["actions"].items():
             names = R.name_of(spec, action_id)
             actions[action_id] = {lang: [names[lang]] for lang in ("fr", "en") if _phrasing(names.get(lang) or "")}
-        return {"actions": actions}
+        # the MJ wrote names, not phrasings: "je fouille la salle" is read for "Fouiller une salle"
+        return {"actions": actions, "spoken_forms": True}
 
     # -- the scenario ------------------------------------------------------------------
     def validate_scenario(self, scenario):

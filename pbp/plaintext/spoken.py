@@ -1,6 +1,12 @@
-"""How a French player says what they do this turn: the present tense's first
-person ("je fouille", "je me cache", "je cours", "je combats") of the infinitive an
-MJ names an action with ("fouiller", "se cacher", "courir", "combattre").
+"""How a player says an action the MJ named: "Tenter de parler au directeur" is
+written "je parle au directeur", "Search a hall" "I search the hall".
+
+Three things are derived from a name's words, nothing else: the present tense's
+first person ("je fouille", "je me cache", "je cours", "je combats") of the French
+infinitive it starts with ("fouiller", "se cacher", "courir", "combattre"); the name
+without "tenter de", "essayer de", "try to" (a player says what they do, the dice
+say whether it works); and any article or possessive where the name has one ("une
+salle", "la salle", "sa salle", "salle").
 
 An MJ who writes rules as data names actions with infinitives, and players answer
 in the first person: without these forms `pbp orders import` read "je fouille" only
@@ -73,12 +79,52 @@ def _ir(stem: str) -> tuple[str, ...]:
     return tuple(forms)
 
 
+#: what a name may start with that a player leaves out ("Tenter de parler au directeur")
+ATTEMPTS = (("tenter", "de"), ("tenter", "d"), ("essayer", "de"), ("essayer", "d"), ("try", "to"),
+            ("attempt", "to"), ("tente", "de"), ("tente", "d"), ("essaie", "de"), ("essaie", "d"))
+#: articles and possessives, one set per language: any of its set, or none, stands for one of them
+ARTICLES = (frozenset("le la les l un une des du mon ma mes son sa ses ce cet cette".split()),
+            frozenset("the a an my his her their this that".split()))
+#: the most phrasings derived from one name (its articles multiply them)
+MOST = 200
+
+
 def said_forms(words: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """The phrasings a player writes for an action named `words`: its first verb in
-    the first person ("fouiller salle" -> "fouille salle"), and a reflexive one with
-    "me"/"m'" ("se cacher" -> "me cache", "s'enfuir" -> "m'enfuis")."""
+    """The phrasings a player writes for an action named `words` (without `words`
+    itself), in a fixed order, at most MOST."""
+    bases = [words]
+    for attempt in ATTEMPTS:
+        if words[:2] == attempt and len(words) > 2:
+            bases.append(words[2:])
+    spoken = [form for base in bases for form in (base, *first_person_of(base))]
+    out: dict[tuple[str, ...], None] = {}
+    for form in spoken:
+        for variant in _with_articles(form):
+            if variant != words:
+                out[variant] = None
+            if len(out) >= MOST:
+                return list(out)
+    return list(out)
+
+
+def first_person_of(words: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The name's first verb in the first person ("fouiller salle" -> "fouille salle"),
+    a reflexive one with "me"/"m'" ("se cacher" -> "me cache", "s'enfuir" -> "m'enfuis")."""
     if not words:
         return []
     if words[0] in ("se", "s") and len(words) > 1:
         return [(pronoun, form, *words[2:]) for form in first_person(words[1]) for pronoun in ("me", "m")]
     return [(form, *words[1:]) for form in first_person(words[0])]
+
+
+def _with_articles(words: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The phrase with each article after its first word replaced by any of its
+    language's, or left out ("une salle": "la salle", "salle"...)."""
+    out = [()]
+    for i, word in enumerate(words):
+        same = next((s for s in ARTICLES if word in s), None) if i else None
+        choices = [word] if same is None else [word, *sorted(same - {word}), None]
+        out = [(*o, c) if c else o for o in out for c in choices]
+        if len(out) > MOST:
+            out = out[:MOST]
+    return out

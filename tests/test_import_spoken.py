@@ -1,6 +1,7 @@
-"""A French player answers in the first person ("je combats", "je cours", "je me
-cache"): `pbp orders import` reads it for an action its MJ named with an infinitive
-("combattre", "courir", "se cacher") in rules.yaml, through the real CLI."""
+"""A player says what they do in their own words: `pbp orders import` reads "je
+combats", "je me cache" for actions named "combattre", "se cacher", and "I talk to the
+director" for "Try to talk to the director", "je fouille la salle" for "Fouiller une
+salle", through the real CLI."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from pbp.cli import main
-from pbp.plaintext.conjugation import first_person, said_forms
-from tests.helpers import rules_campaign
+from pbp.plaintext.spoken import first_person, said_forms
+from tests.helpers import copy_example, rules_campaign
 
 RULES = """\
 titre: Ruelles
@@ -39,7 +40,13 @@ def test_first_person_of_an_infinitive(verb, forms):
 def test_reflexive_and_multi_word_names():
     assert said_forms(("se", "cacher")) == [("me", "cache"), ("m", "cache")]
     assert said_forms(("s", "enfuir")) == [("me", "enfuis"), ("m", "enfuis")]
-    assert said_forms(("fouiller", "la", "salle")) == [("fouille", "la", "salle")]
+    forms = said_forms(("fouiller", "une", "salle"))
+    assert {("fouiller", "la", "salle"), ("fouiller", "salle"), ("fouille", "une", "salle"),
+            ("fouille", "la", "salle"), ("fouille", "ma", "salle")} <= set(forms)
+    assert ("fouiller", "une", "salle") not in forms  # the name itself is a spelling already
+    assert said_forms(("tenter", "de", "parler", "au", "directeur")) == [
+        ("tente", "de", "parler", "au", "directeur"), ("parler", "au", "directeur"), ("parle", "au", "directeur")]
+    assert ("search", "the", "hall") in said_forms(("search", "a", "hall"))
 
 
 @pytest.fixture(scope="module")
@@ -81,3 +88,19 @@ def test_missing_argument_of_a_data_action_says_so_plainly(ruelles):
     r = _import(ruelles, "Je prends.\n")
     assert r.exit_code == 1
     assert "prendre : il manque ce sur quoi porte l'action. Valeurs possibles : pomme, clef." in r.output
+
+
+@pytest.mark.parametrize("lang, message, actions", [
+    ("en", "I talk to the director, then I search the hall", ["talk_to_director", "search_hall"]),
+    ("fr", "Je fouille la salle puis je parle au directeur", ["fouiller_salle", "parler_directeur"]),
+])
+def test_names_said_the_way_players_say_them(tmp_path, lang, message, actions):
+    """investigation-event names its actions "Tenter de parler au directeur" / "Try to talk to
+    the director" and "Fouiller une salle" / "Search a hall"."""
+    root = copy_example("investigation-event", tmp_path)
+    if lang == "en":
+        config = root / "campaign.yaml"
+        config.write_text(config.read_text(encoding="utf-8").replace("lang: fr", "lang: en"), encoding="utf-8")
+    r = CliRunner().invoke(main, ["-C", str(root), "orders", "import", "--player", "marius", "-"], input=message)
+    assert r.stdout.split("\n\n")[0].endswith("actions:\n" + "".join(f"  - {a}\n" for a in actions).rstrip("\n")), \
+        r.output
