@@ -57,13 +57,10 @@ def exchange_margins(rs, opposed_id: str, values: dict) -> tuple[dict, Fraction]
     return margins, tie
 
 
-def exchange_odds(rs, opposed_id: str, values: dict) -> tuple[Fraction, Fraction]:
-    """(P(the actor takes an exchange), P(a tie before the rule settles it))."""
-    margins, tie = exchange_margins(rs, opposed_id, values)
+def exchange_won(spec: dict, margins: dict) -> Fraction:
+    """P(the actor takes an exchange) from its margins: above 0, or a tie the attacker keeps."""
     win = sum((p for k, p in margins.items() if k > 0), Fraction(0))
-    if ties(rs.program.data["opposed"][opposed_id]) == "attacker":
-        win += margins.get(0, Fraction(0))
-    return win, tie
+    return win + margins.get(0, Fraction(0)) if ties(spec) == "attacker" else win
 
 
 def best_of(p: Fraction, rounds: int) -> Fraction:
@@ -104,7 +101,7 @@ def opposed_odds(rs, opposed_id: str, params: dict):
     spec = rs.program.data["opposed"][opposed_id]
     values = {name: params[name] for name in names_of(rs, opposed_id)}
     margins, tie = exchange_margins(rs, opposed_id, values)
-    win, _ = exchange_odds(rs, opposed_id, values)
+    win = exchange_won(spec, margins)
     rounds = spec.get("rounds", 1)
     total = best_of(win, rounds)
     rows = [["exchange won", shown(win), ""], ["exchange tied", shown(tie), ""], ["exchange lost", shown(1 - win), ""]]
