@@ -201,11 +201,8 @@ class Cutter:
                 depth += 1
             elif t.kind == "punct" and t.text == ")":
                 depth = max(0, depth - 1)
-            nxt = toks[j + 1] if j + 1 < len(toks) else None
-            if (t.kind == "num" and t.text.isdigit() and nxt is not None and nxt.kind == "punct"
-                    and nxt.start == t.end and nxt.text in _MARKER_ENDS and depth == 0
-                    and (j + 2 >= len(toks) or toks[j + 2].start > nxt.end)):
-                value = int(t.text)
+            if depth == 0 and self.marker_at(toks, j):
+                value, nxt = int(t.text), toks[j + 1]
                 at_start = j == i
                 inline = j > i and value == last + 1 and (nxt.text == ")" or marked or last)
                 if (at_start and value < 100) or inline:
@@ -217,6 +214,16 @@ class Cutter:
             j += 1
         pieces.append((start, len(toks), marked))
         return [p for p in pieces if p[1] > p[0]], last
+
+    @staticmethod
+    def marker_at(toks: list[Token], j: int) -> bool:
+        """Whether a number at j is written as an item's number: "1)", "2.", "3/" glued
+        to it, a space after."""
+        t = toks[j]
+        nxt = toks[j + 1] if j + 1 < len(toks) else None
+        return (t.kind == "num" and t.text.isdigit() and nxt is not None and nxt.kind == "punct"
+                and nxt.start == t.end and nxt.text in _MARKER_ENDS
+                and (j + 2 >= len(toks) or toks[j + 2].start > nxt.end))
 
     def sentences(self, out: list[Unit], n: int, toks: list[Token], lo: int, hi: int, item: bool, note: bool,
                   closing: str | None) -> str | None:

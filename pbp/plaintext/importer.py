@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 from pbp.base import i18n
 from pbp.base.errors import ByLang
 from pbp.model.vocabulary import Token, words
+from pbp.plaintext import import_triggers
 from pbp.plaintext.import_args import ActionReader
 from pbp.plaintext.import_units import MAX_UNITS, SENTENCE_ENDS, Cutter, TooLong, Unit, excerpt_of, roleplay
-from pbp.plaintext.wording import EVERY, Grammar, Names, Trigger, find_names, grammar, language
+from pbp.plaintext.wording import EVERY, Grammar, Names, find_names, grammar, language
 from pbp.render.escaping import normalise
 
 #: the most actions a sentence, and a message, may order: far beyond any turn's rules,
@@ -133,8 +134,8 @@ class _Reader:
             if (prev is not None and prev.line == unit.line and not unit.item and words
                     and all(t.text in self.known or (t.text,) in fillers for t in words)
                     and any(t.text in self.known for t in words)
-                    and self.triggers(prev.toks, [t.text for t in prev.toks])
-                    and not self.triggers(unit.toks, [t.text for t in unit.toks])):
+                    and self.triggers(prev.toks)
+                    and not self.triggers(unit.toks)):
                 out[-1] = Unit(prev.line, prev.toks + unit.toks, prev.start, unit.end, prev.item, prev.note,
                                unit.asks, prev.quotes + unit.quotes)
                 continue
@@ -149,7 +150,8 @@ class _Reader:
                 self.keep.append((unit.toks[i].start, unit.end))
             return
         texts = [t.text for t in unit.toks]
-        found = self.continued(texts, self.triggers(unit.toks, texts)) or self.implied(unit)
+        found = import_triggers.continued(self.g, self.lw, texts, self.triggers(unit.toks)) or \
+            import_triggers.implied(self.g, self.names, unit)
         excerpt = excerpt_of(self.text, unit.start, unit.end)
         if not found:
             self.no_trigger(unit, texts, excerpt)
@@ -158,6 +160,17 @@ class _Reader:
             self.ask("import_too_many", unit, excerpt, count=len(self.out.actions) + len(found), max=MAX_ACTIONS)
             return
         self.keep.extend(unit.quotes)  # speech inside an order's sentence stays roleplay
+        ask = self.doubt(unit, texts, found)
+        if ask:
+            self.ask(ask, unit, excerpt, valid=self.ids(t[2][0].action for t in found))
+            return
+        self.parts(unit, texts, found, excerpt)
+        self.unread(unit, texts, found)
+
+    def doubt(self, unit: Unit, texts: list[str], found) -> str | None:
+        """The question an order's sentence raises as a whole, if any: a question
+        mark, a condition, an order reversed ("avant de"), a choice offered, two
+        actions with nothing to part them."""
         ask = None
         if unit.asks:
             ask = "import_asks"
@@ -172,9 +185,11 @@ class _Reader:
                 ask = ask or "import_alternative"
         if not ask and self.unparted(unit, texts, found):
             ask = "import_unparted"
-        if ask:
-            self.ask(ask, unit, excerpt, valid=self.ids(t[2][0].action for t in found))
-            return
+        return ask
+
+    def parts(self, unit: Unit, texts: list[str], found, excerpt: str) -> None:
+        """Each action's part of the sentence read: its action (asked when its words
+        are several actions'), and its values."""
         bounds = self.regions(unit, texts, found)
         self.used = set()
         for (start, end, triggers), (lo, hi) in zip(found, bounds):
@@ -191,13 +206,31 @@ class _Reader:
                 continue
             self.action(unit, excerpt, actions[0], _pick([t for t in triggers if t.action == actions[0]]),
                         start, end, lo, hi)
-        self.unread(unit, texts, found)
 
     def unread(self, unit: Unit, texts: list[str], found) -> None:
         """A part of an order's sentence with no action's words, cut off by a sequence word,
         is asked about when it reads like an order of its own: after "puis"/"then", or
         naming a value no action took ("Ombeline sort par le nord puis elle se cache")."""
-        cuts = []  # (start, end, strong) of each sequence word
+        cuts = self.sequence_cuts(unit, texts)
+        spans = [(s, e) for s, e, _ in found]  # each action's own words ("Attendre et observer")
+        edges = [(0, False)] + [(e, strong) for _, e, strong in cuts]
+        ends = [(s, strong) for s, _, strong in cuts] + [(len(texts), False)]
+        for (lo, strong_before), (hi, strong_after) in zip(edges, ends):
+            strong = strong_before or strong_after
+            if hi <= lo or any(s < hi and lo < e for s, e in spans) or any(k in self.used for k in range(lo, hi)):
+                continue  # an action's own words or part, or words an action read ("au nord puis à l'est")
+            if self.reads_like_order(unit, texts, lo, hi, strong):
+                while unit.toks[hi - 1].kind == "punct" and hi - 1 > lo:
+                    hi -= 1
+                word = self.text[unit.toks[lo].start:unit.toks[hi - 1].end]
+                self.ask("import_unread_part", unit, excerpt_of(self.text, unit.start, unit.end, word), word=word,
+                         valid=self.ids(self.g.slots))
+                return
+
+    def sequence_cuts(self, unit: Unit, texts: list[str]) -> list[tuple[int, int, bool]]:
+        """(start, end, strong) of each sequence word of a unit ("puis", "then", ","; a
+        comma between two numbers is none); strong: a "then" word."""
+        cuts = []
         i = 0
         while i < len(texts):
             n = self.lw["sequence"].at(texts, i)
@@ -206,26 +239,18 @@ class _Reader:
                 i += n
             else:
                 i += 1
-        spans = [(s, e) for s, e, _ in found]  # each action's own words ("Attendre et observer")
-        edges = [(0, False)] + [(e, strong) for _, e, strong in cuts]
-        ends = [(s, strong) for s, _, strong in cuts] + [(len(texts), False)]
-        for (lo, strong_before), (hi, strong_after) in zip(edges, ends):
-            strong = strong_before or strong_after
-            if hi <= lo or any(s < hi and lo < e for s, e in spans) or any(k in self.used for k in range(lo, hi)):
-                continue  # an action's own words or part, or words an action read ("au nord puis à l'est")
-            part = [k for k in range(lo, hi) if unit.toks[k].kind != "punct"
-                    and (texts[k],) not in self.lw["fillers"].items]
-            if not part:
-                continue
-            named = any(m.start not in self.used and not m.weak and texts[m.start] not in self.people
-                        for names in self.names.values() for m in find_names(names, unit.toks, EVERY, lo, hi))
-            if strong or named:
-                while unit.toks[hi - 1].kind == "punct" and hi - 1 > lo:
-                    hi -= 1
-                word = self.text[unit.toks[lo].start:unit.toks[hi - 1].end]
-                self.ask("import_unread_part", unit, excerpt_of(self.text, unit.start, unit.end, word), word=word,
-                         valid=self.ids(self.g.slots))
-                return
+        return cuts
+
+    def reads_like_order(self, unit: Unit, texts: list[str], lo: int, hi: int, strong: bool) -> bool:
+        """Whether words no action read (lo to hi) read like an order of their own: more
+        than fillers, after a "then" word (`strong`) or naming a value no action took."""
+        part = [k for k in range(lo, hi) if unit.toks[k].kind != "punct"
+                and (texts[k],) not in self.lw["fillers"].items]
+        if not part:
+            return False
+        named = any(m.start not in self.used and not m.weak and texts[m.start] not in self.people
+                    for names in self.names.values() for m in find_names(names, unit.toks, EVERY, lo, hi))
+        return strong or named
 
     def fitting(self, unit: Unit, triggers, actions: list[str], start, end, lo, hi) -> list[str]:
         """Of several actions sharing words ("frappe": brawl or melee), the one the part's
@@ -267,16 +292,9 @@ class _Reader:
     def no_trigger(self, unit: Unit, texts: list[str], excerpt: str) -> None:
         words = [t for t in unit.toks if t.kind != "punct"]
         if not words:
-            k = unit.start - 1
-            while k >= 0 and self.text[k] in " \t":
-                k -= 1
-            trailing = k >= 0 and self.text[k] != "\n" and not unit.quotes and unit.toks and all(t.text in SENTENCE_ENDS for t in unit.toks)
-            if not unit.item and not trailing:  # "!!" after a sentence ends it, whatever became of it
-                self.keep.append((unit.start, unit.end))
+            self.punctuation(unit)
             return
-        if self.g.subject and self.heading(unit):
-            return
-        if all(t.kind == "num" or (t.text,) in self.lw["chatter"].items for t in words) or self.signoff(words):
+        if self.said_to_mj(unit, words):
             return
         # a condition with a subject after it; found from the end, in one pass
         last_subject = max((i for i, w in enumerate(texts) if w in _SUBJECTS), default=-1)
@@ -290,6 +308,23 @@ class _Reader:
             self.ask("import_no_action", unit, excerpt, valid=self.ids(self.g.slots))
         elif not unit.note:
             self.keep.append((unit.start, unit.end))
+
+    def punctuation(self, unit: Unit) -> None:
+        """A unit of punctuation only: roleplay, but for "!!" ending the sentence before
+        it on its line (whatever became of that one) and a list item's."""
+        k = unit.start - 1
+        while k >= 0 and self.text[k] in " \t":
+            k -= 1
+        trailing = k >= 0 and self.text[k] != "\n" and not unit.quotes and unit.toks and all(t.text in SENTENCE_ENDS for t in unit.toks)
+        if not unit.item and not trailing:
+            self.keep.append((unit.start, unit.end))
+
+    def said_to_mj(self, unit: Unit, words: list[Token]) -> bool:
+        """A heading naming one of the player's characters, chatter, numbers alone, a
+        greeting or a signature: neither an order nor roleplay."""
+        if self.g.subject and self.heading(unit):
+            return True
+        return all(t.kind == "num" or (t.text,) in self.lw["chatter"].items for t in words) or self.signoff(words)
 
     def signoff(self, words: list[Token]) -> bool:
         """A greeting, thanks or a sign-off ("Bonne soirée, et merci pour l'event !!",
@@ -321,71 +356,9 @@ class _Reader:
                 if s.field == self.g.subject:
                     yield s
 
-    def triggers(self, toks: list[Token], texts: list[str]) -> list[tuple[int, int, list]]:
-        """Each action's words in a unit, longest first, left to right: (start, end, triggers).
-        Words inside a field's label ("la fais aller") are no action's."""
-        out, i, n = [], 0, len(toks)
-        label_end = [0] * n  # where the longest label covering each position ends
-        for j in range(n):
-            longest = max((p.at(texts, j) for p in self.g.labels.values()), default=0)
-            for k in range(j, j + longest):
-                label_end[k] = max(label_end[k], j + longest) if longest > 1 else label_end[k]
-        while i < n:
-            if toks[i].kind != "word":
-                i += 1
-                continue
-            best, stack = None, [(self.g.triggers, i, 0)]
-            while stack:
-                node, j, exact = stack.pop()
-                open_ = [t for t in node.get(None, ()) if t.action not in self.closed]
-                if open_ and j > i:
-                    score = (j - i, exact)
-                    if best is None or score > best[0]:
-                        best = (score, j, open_)
-                if j < n and toks[j].kind == "word":
-                    # a name, or a capitalised word within a sentence (a proper noun), is spelt as written
-                    spelt = {texts[j]} if texts[j] in self.known or (toks[j].upper and j > 0) else ()
-                    for w in spelt or self.g.fuzzy(texts[j]):
-                        if w in node:
-                            stack.append((node[w], j + 1, exact + (w == texts[j])))
-            if best is None or best[1] <= label_end[i]:
-                i += 1
-                continue
-            out.append((i, best[1], best[2]))
-            i = best[1]
-        return out
-
-    def implied(self, unit: Unit) -> list:
-        """A sentence with no action's words that names a value only one action takes
-        (`implied_by` in phrasings.yaml): "Mental + persuasion pour amadouer Vorn" is a
-        check. The action starts at the first such name (its words are none)."""
-        for key, action_id in self.g.implied.items():
-            names = self.names.get(key)
-            if names is None:
-                continue
-            matches = [m for m in find_names(names, unit.toks, EVERY, 0, len(unit.toks))
-                       if not m.weak]
-            if matches:
-                at = min(m.start for m in matches)
-                return [(at, at, [Trigger(action_id)])]
-        return []
-
-    def continued(self, texts: list[str], found: list) -> list:
-        """An action's words met again in its own part say more of the same action, not
-        a second one: with no sequence word before them ("je dors pour récupérer"), or
-        when they are one of its fields' labels ("jet de Physique, jet instinctif")."""
-        out, last_end = [], 0
-        for start, end, triggers in found:
-            between, last_end = range(last_end, start), end  # from the words met last, kept or not
-            if out and {t.action for t in triggers} == {t.action for t in out[-1][2]}:
-                action = triggers[0].action
-                separated = any(self.lw["sequence"].at(texts, i, start) for i in between)
-                labelled = any(self.g.labels.get(s.field) and self.g.labels[s.field].at(texts, start, end) == end - start
-                               for s in self.g.slots.get(action, []))
-                if not separated or labelled:
-                    continue
-            out.append((start, end, triggers))
-        return out
+    def triggers(self, toks: list[Token]) -> list[tuple[int, int, list]]:
+        """Each action's words in a unit (pbp/plaintext/import_triggers.py)."""
+        return import_triggers.triggers(self.g, toks, [t.text for t in toks], self.known, self.closed)
 
     def negated(self, texts: list[str], start: int, end: int, lo: int) -> bool:
         """A negation before the action in its clause, or "pas"/"not" right after it."""
