@@ -239,7 +239,7 @@ def core_arg(arg) -> dict:
     elif kind == "choice":
         out.update(type="choice", values=[str(v) for v in spec.get("values") or []])
     elif kind in ("place", "direction", "item", "item_here"):  # a name, checked where the actor stands (places.py)
-        out.update(type="text")
+        out.update(type="text", shown_as=kind)
     else:  # a free text: the player's own words (`pbp orders import` keeps them as written)
         out.update(type="text", prose=True)
     return out
