@@ -182,7 +182,7 @@ def test_rules_check_of_votes_and_teams(tmp_path):
     r = pbp("rules", "check", tmp_path / "rules.yaml")
     out = r.output.replace("\xa0", " ")
     assert r.exit_code == 1
-    assert "« villages » n'est pas dans `end.teams.values` de ces règles." in out
+    assert "« villages » n'est pas dans `fin.équipes.valeurs` de ces règles." in out
     assert "`voter` demande une action dont l'argument est un personnage" in out
     write(tmp_path, "rules.yaml", RULES.replace("MAJORITY", "absolue").replace("TIES", "personne")
           .replace("BASE", "votants").replace("    une_fois: true\n    effets:\n      - voter: chasse",
