@@ -81,6 +81,11 @@ def test_a_form_beyond_its_action_points_is_refused_whole(event):
     assert r.exit_code == 1
     assert "turns/004/orders/marius.yaml:4: « Attendre et observer » coûte 3 (PA) ; il en reste 0." \
         in r.output.replace("\xa0", " ")
+    # two actions beyond the points: each is told the points left (0), never a negative count
+    write(event, "turns/004/orders/marius.yaml", "actions:\n  - fouiller_salle\n  - attendre\n")
+    out = pbp("check", cwd=event).output.replace("\xa0", " ")
+    assert "marius.yaml:2: « Fouiller une salle » coûte 4 (PA) ; il en reste 0." in out
+    assert "marius.yaml:3: « Attendre et observer » coûte 3 (PA) ; il en reste 0." in out, out
 
 
 def test_a_secret_action_waits_for_its_price(event):

@@ -208,6 +208,7 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
         spent += cost
         if points is not None and spent > points:
             _refuse_over(rs, problems, action, cost, points - spent + cost, points)
+            spent -= cost  # a refused action spends nothing: the next one is told the points really left
     return problems
 
 
