@@ -127,7 +127,7 @@ POSTS = {
     ("casse", 1): ["[*]Ordre de jeu : Bob (10), Dan (9), Ana (8), Cy (6).",
                    "[*]Crochetage d'Ana : 4d6>=5 (5✔ 2 6✔ 5✔ = 3) ≥ 2 : réussite.", "[*]Butin d'Ana : 0 + 15 = 15.",
                    "[*]Dés de Dan : 2d6! (6!+6!+1+2 = 15) + sang_froid 2 >= 10 → vrai."],
-    ("casse", 2): ["[*]Dépouillement, Balance : Bob 2 voix, Cy 1 voix, Dan 1 voix (4 bulletins, 4 votants) → Bob.",
+    ("casse", 2): ["[*]Dépouillement, Balance : Bob : 2 voix ; Cy : 1 voix ; Dan : 1 voix (4 bulletins, 4 votants) → Bob.",
                    "[*][b]Bob[/b] : état En garde à vue (pour 1 tour).", "[*]Butin d'Ana : 10 − 10 = 0."],
     ("casse", 3): ["[*]Cy est arrêté par la sécurité du casino.", "[*][b]Cy[/b] est hors jeu."],
 }

@@ -371,6 +371,8 @@ class Turn:
             winners = scores.ranked(self) if self.program.score is not None else left
             state["over"], state["winners"] = True, winners
             self.out.public("end", winners=winners, draw=not winners)
+        elif self.program.score is not None and end.get("score_every_turn"):
+            scores.ranked(self)  # the ranking after this turn (`score_every_turn: true`), the game goes on
 
     def emit(self, audience, kind: str, **data) -> None:
         if audience is ev.PUBLIC:
