@@ -232,6 +232,11 @@ def test_the_hand_computed_turns_come_out_exact(event, tmp_path):
             assert line in post.splitlines(), f"{event} turn {turn}: {line!r} not in\n{post}"
         if (event, turn) == ("ile", 3):
             assert post.count("est affamé") == 1
+        if event == "conclave":
+            for secret in ("Ducats", "conspirateur", "Corrompre", "Espionner", "espions"):
+                assert secret not in post, f"turn {turn}: {secret}"
+    if event == "conclave":
+        the_spy_alone_reads_his_report(tmp_path / "conclave")
 
 
 @pytest.mark.parametrize("event, rule, values, expected", [
@@ -375,13 +380,11 @@ def test_a_comma_splitting_a_formula_in_braces_is_named_with_the_fix(tmp_path):
     assert "n'est ni une jauge" not in said
 
 
-def test_the_conclaves_secrets_stay_with_their_owners(tmp_path):
-    """Ducats, roles, the bribes and the spying never reach the thread; the spy's report
-    names the target's secret role (`{cible.role}`, once printed as written) to the spy alone."""
-    for turn, _, post in play("conclave", tmp_path):
-        for secret in ("Ducats", "conspirateur", "Corrompre", "Espionner", "espions"):
-            assert secret not in post, f"turn {turn}: {secret}"
-    private = tmp_path / "conclave" / "turns" / "001" / "private"
+def the_spy_alone_reads_his_report(camp):
+    """Ducats, roles, the bribes and the spying never reach the thread (checked on each post
+    above); the spy's report names the target's secret role (`{cible.role}`, once printed as
+    written) to the spy alone."""
+    private = camp / "turns" / "001" / "private"
     said = {path.name.split(".")[0]: path.read_text(encoding="utf-8").replace("\u00a0", " ")
             for path in private.iterdir()}
     assert "[*]Vos espions rapportent : Morosini est conspirateur." in said["marco"].splitlines()
