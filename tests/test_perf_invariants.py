@@ -251,6 +251,51 @@ def test_a_data_file_rewritten_with_its_size_and_modification_time_is_read_again
     assert yamlio.load_data_file(data) == {"cost": 7}
 
 
+def test_a_rulesets_data_yaml_edited_to_its_size_and_time_is_what_the_next_command_rolls(tmp_path, monkeypatch,
+                                                                                         cold):
+    """The same case as the MJ meets it (issue 25): a ruleset's data.yaml says
+    `attack: 1d2`; it is edited to `1d7`, the same size, and its modification time
+    put back. The next `pbp run --dry-run` rolls the 1d7 (it used to roll 1d2 for
+    every later command, from the user's cache)."""
+    import shutil
+
+    from pbp.model import ruleset
+    from tests.duel import Duel
+
+    monkeypatch.setattr(usercache, "SETTLED_NS", 0)
+    folder = tmp_path / "duel"
+    shutil.copytree(REPO / "tests/duel", folder)
+    data = folder / "data.yaml"
+    data.write_text(data.read_text(encoding="utf-8").replace("attack: 1d6", "attack: 1d2"), encoding="utf-8")
+    camp = tmp_path / "camp"
+
+    def command(*args):
+        class Copy(Duel):  # a new process: its class has read no data.yaml yet
+            @classmethod
+            def folder(cls):
+                return folder
+
+        monkeypatch.setitem(ruleset._loaded, "duel", Copy)
+        monkeypatch.setitem(usercache._STATE, "folders", {})  # what a new command starts from
+        r = pbp(*args, cwd=camp)
+        assert r.exit_code == 0, r.output
+        return r.output
+
+    write(camp, "campaign.yaml", "ruleset: duel\ntitle: Duel\nlang: fr\nformat: bbcode\nplayers: {ana: Ana, bo: Bo}\n")
+    write(camp, "secret.yaml", "secret: sel\n")
+    command("setup", "--no-commit")
+    for handle in ("ana", "bo"):
+        write(camp, f"turns/001/orders/{handle}.yaml", f"player: {handle}\nturn: 1\nactions: [attaquer]\n")
+    assert "ana.attaque : 1d2 → " in command("run", "--dry-run")
+    assert "ana.attaque : 1d2 → " in command("run", "--dry-run")  # read back from the cache
+    before = data.stat()
+    time.sleep(0.05)  # past a tick of the kernel's file clock
+    data.write_text(data.read_text(encoding="utf-8").replace("attack: 1d2", "attack: 1d7"), encoding="utf-8")
+    os.utime(data, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (data.stat().st_size, data.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    assert "ana.attaque : 1d7 → " in command("run", "--dry-run")
+
+
 def test_a_data_file_changed_moments_ago_is_not_remembered_by_its_times(tmp_path, cold):
     """Within the settling window two writes may leave the same times: such a file
     is parsed, and no entry is kept for it."""
