@@ -20,6 +20,13 @@ machine a pair ratio moves by ±30 %: 15 pairs make the median good to a few
 per cent, and a quartile range that straddles the goal says "not proven".
 Prints figures, asserts nothing.
 
+Measured (issue 25; load 12 to 14 on 2 cores, 15 pairs, CPU): before the last turns were found
+without a stat of every turn's state.yaml, run 1.08× [1.02–1.17], status 1.06× [0.98–1.16];
+after, run 1.03× [0.99–1.15] (434 → 456 ms), status 1.06× [1.00–1.09], check 0.99×
+[0.95–1.02], post 0.99× [0.96–1.05]. The round before this script's pairs were fixed (7 pairs,
+wall time, another next turn on each campaign): run 1.01, status 1.11, check 1.19 (0.72–1.54
+between rounds), post 1.11. What still grows: docs/design.md, "The turn's commit".
+
 `--profile`: instead of timing, each command once under cProfile (in a child
 Python, the user's cache warmed first) on both campaigns, and the functions
 whose number of calls or time grows from the short to the long one: a cost
@@ -56,7 +63,7 @@ def prepared(built: Path, scratch: Path, side: _ab.Side) -> tuple[Path, str]:
     n = max(turns) + 1
     # the same draws on both campaigns: the bots and the MJ choose from the same random
     # sequence (their states are alike), so the turn each run plays is of the same size and
-    # the ratio is the campaign's length, not a busier turn (it moved it by 10 % before)
+    # the ratio is the campaign's length, not a busier turn (it moved the ratios by 5 to 15 %)
     play_turn(root, n, random.Random("long/next"), side)  # writes the inputs, resolves and commits the turn
     pbp(root, "undo", command=side.pbp, env=side.env)  # its outputs go; its inputs stay
     git(root, "add", "-A", ".")
