@@ -74,6 +74,14 @@ def rules_campaign(tmp_path: Path, rules: str, name: str, characters: dict | Non
     return root
 
 
+def rules_check(folder: Path, rules: str) -> tuple[int, str]:
+    """`pbp rules check` of the text `rules` written as folder/rules.yaml: its exit code
+    and what it says, no-break spaces as plain ones."""
+    write(folder, "rules.yaml", rules)
+    r = pbp("rules", "check", folder / "rules.yaml")
+    return r.exit_code, r.output.replace("\xa0", " ")
+
+
 def play_turn(root: Path, n: int, orders: dict, gm: dict | None = None, *options: str) -> dict:
     """Turn n played by `pbp run --no-commit [options]`: each player's list of actions
     written as their order file, gm.yaml if given; the state the turn led to."""
