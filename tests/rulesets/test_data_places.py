@@ -163,7 +163,7 @@ def test_rules_check_finds_a_way_to_nowhere_and_an_item_nobody_gets(tmp_path):
         .replace("est: cave}}", "est: cave, bas: crypte}}")
     code, out = rules_check(tmp_path, bad)
     assert code == 1
-    assert "« crypte » n'est pas dans `places` de ces règles" in out
+    assert "« crypte » n'est pas dans `lieux` de ces règles" in out
     _, out = rules_check(tmp_path, bad.replace(", bas: crypte", ""))
     assert "aucune sortie ne mène au lieu oubliette et personne n'y commence." in out
     assert "aucune règle ne donne l'objet epee" in out
