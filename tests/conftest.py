@@ -1,8 +1,17 @@
-import pytest
+import sys
 
-from pbp.model import ruleset
-from tests.duel import Duel
-from tests.toy import Toy
+#: the suite keeps Python's compiled modules (__pycache__, ignored by git) even where the
+#: environment says not to write them (PYTHONDONTWRITEBYTECODE): without them every run, in
+#: every xdist worker, compiles pbp, hypothesis and each test module (its asserts rewritten)
+#: again, about 9 s of CPU per worker before the first test; the CLI processes some tests start
+#: read the compiled pbp modules too. Set before anything below is imported.
+sys.dont_write_bytecode = False
+
+import pytest  # noqa: E402
+
+from pbp.model import ruleset  # noqa: E402
+from tests.duel import Duel  # noqa: E402
+from tests.toy import Toy  # noqa: E402
 
 ruleset.register(Toy)
 ruleset.register(Duel)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shutil
 import textwrap
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,14 @@ def rules_campaign(tmp_path: Path, rules: str, name: str, characters: dict | Non
     r = pbp("setup", "--no-commit", cwd=root)
     assert r.exit_code == 0, r.output
     return root
+
+
+def rules_check(folder: Path, rules: str) -> tuple[int, str]:
+    """`pbp rules check` of the text `rules` written as folder/rules.yaml: its exit code
+    and what it says, no-break spaces as plain ones."""
+    write(folder, "rules.yaml", rules)
+    r = pbp("rules", "check", folder / "rules.yaml")
+    return r.exit_code, r.output.replace("\xa0", " ")
 
 
 def play_turn(root: Path, n: int, orders: dict, gm: dict | None = None, *options: str) -> dict:
@@ -146,6 +155,44 @@ def unsealed(post: str) -> str:
 
     found = re.search(r"\n\n(?:\[b\]|\*\*)?(?:Engagement des dés|Dice commitment|Sceau du tour|Seal of turn)\b", post)
     return post[:found.start()] + "\n" if found else post
+
+
+class HtmlTags(HTMLParser):
+    """What an independent parser's HTML of a post holds: how many of each element
+    (`count`), the text of each paragraph (`paragraphs`), how many lists stand in a
+    list item (`nested`)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.count: dict[str, int] = {}
+        self.stack: list[str] = []
+        self.paragraphs: list[str] = []
+        self.nested = 0
+
+    def handle_starttag(self, tag, attrs):
+        self.count[tag] = self.count.get(tag, 0) + 1
+        if tag == "ul" and "li" in self.stack:
+            self.nested += 1
+        if tag == "p":
+            self.paragraphs.append("")
+        if tag not in ("br", "img", "hr"):
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        if tag in self.stack:
+            del self.stack[len(self.stack) - 1 - self.stack[::-1].index(tag):]
+
+    def handle_data(self, data):
+        if "p" in self.stack[-2:]:
+            self.paragraphs[-1] += data
+
+
+def html_tags(html: str) -> HtmlTags:
+    """An HTML text read by HtmlTags."""
+    tags = HtmlTags()
+    tags.feed(html)
+    tags.close()
+    return tags
 
 
 #: what a test says when a package it checks with is not installed

@@ -92,15 +92,21 @@ def test_verify_builds_one_renderer_and_reads_and_compiles_each_template_once(tm
     assert found == set(counted["compiled"])
 
 
-def test_an_edited_template_is_compiled_again_and_a_cache_folder_that_cannot_be_made_is_no_error(
-        tmp_path, monkeypatch, counted, cold):
-    folder = tmp_path / "tpl"
+def edit_a_template_between_two_processes(folder, monkeypatch, counted):
+    """A template rendered, edited, then rendered by a new process: the new text, the
+    template compiled twice in all."""
     write(folder, "t.j2", "un {{ x }}\n")
     assert render.renderer_for([folder], "bbcode").render("t", x=1) == "un 1\n"
     new_process(monkeypatch)
     write(folder, "t.j2", "deux {{ x }}\n")
     assert render.renderer_for([folder], "bbcode").render("t", x=1) == "deux 1\n"
     assert counted["compiled"]["t.j2"] == 2
+
+
+def test_an_edited_template_is_compiled_again_and_a_cache_folder_that_cannot_be_made_is_no_error(
+        tmp_path, monkeypatch, counted, cold):
+    folder = tmp_path / "tpl"
+    edit_a_template_between_two_processes(folder, monkeypatch, counted)
     # a file where the cache folder should be: rendered all the same, nothing cached
     (tmp_path / "not-a-folder").write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "not-a-folder"))
@@ -124,12 +130,7 @@ def test_a_new_command_generates_no_template_again_and_an_edited_one_is(tmp_path
     assert again.output == first.output and not counted["compiled"]
     new_process(monkeypatch)
     folder = tmp_path / "tpl"
-    write(folder, "t.j2", "un {{ x }}\n")
-    assert render.renderer_for([folder], "bbcode").render("t", x=1) == "un 1\n"
-    new_process(monkeypatch)
-    write(folder, "t.j2", "deux {{ x }}\n")
-    assert render.renderer_for([folder], "bbcode").render("t", x=1) == "deux 1\n"
-    assert counted["compiled"]["t.j2"] == 2
+    edit_a_template_between_two_processes(folder, monkeypatch, counted)
     for entry in next(cold.glob("pbp/templates-*")).iterdir():  # entries not sealed with this cache's key
         entry.write_bytes(b"pbp-cache-1\n" + bytes(16) + entry.read_bytes()[28:])
     new_process(monkeypatch)

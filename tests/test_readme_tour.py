@@ -112,23 +112,30 @@ def shell_env(tmp_path):
     return env
 
 
-def test_the_readme_tour_runs_as_written(tmp_path, shell_env):
-    commands = tour_commands((REPO / "README.md").read_text(encoding="utf-8"))
-    cwd = tmp_path / "mj"
+def run_as_typed(commands: list[str], cwd: Path, env: dict):
+    """Each command run by bash in a new folder `cwd`, as the MJ types them (a `cd` moves
+    the next ones), each one succeeding: yields (its words, what bash gave back, the folder
+    it ran in)."""
     cwd.mkdir()
-    seen: dict[str, int] = {}
-    checked = set()
     for command in commands:
         argv = words(command)
         if argv[0] == "cd":  # the shell's own: the next commands run there
             cwd = cwd / argv[1]
             assert cwd.is_dir(), command
             continue
-        r = subprocess.run(["bash", "-c", command], cwd=cwd, env=shell_env, capture_output=True, text=True,
-                           timeout=120)
+        r = subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, f"{command}\n{r.stdout}\n{r.stderr}"
+        yield argv, r, cwd
+
+
+def test_the_readme_tour_runs_as_written(tmp_path, shell_env):
+    commands = tour_commands((REPO / "README.md").read_text(encoding="utf-8"))
+    seen: dict[str, int] = {}
+    checked = set()
+    for argv, r, cwd in run_as_typed(commands, tmp_path / "mj", shell_env):
+        command = " ".join(argv)
         assert "Traceback" not in r.stderr
-        key = (" ".join(argv), seen.get(" ".join(argv), 0))
+        key = (command, seen.get(command, 0))
         seen[key[0]] = key[1] + 1
         out = r.stdout.splitlines()
         for line in EXPECTED.get(key, []):

@@ -3,10 +3,8 @@ rules-tutorial markers) run one by one in a fresh folder through the installed
 `pbp` console script, from the rules file to turn 1, and what the tutorial says
 they print is what they print."""
 
-import subprocess
-
 from tests.helpers import REPO
-from tests.test_readme_tour import shell_env, tour_commands, words  # noqa: F401 (a fixture)
+from tests.test_readme_tour import run_as_typed, shell_env, tour_commands, words  # noqa: F401 (a fixture)
 
 TUTORIAL = REPO / "docs" / "rules-tutorial.md"
 START, END = "<!-- rules-tutorial -->", "<!-- /rules-tutorial -->"
@@ -41,20 +39,11 @@ def test_the_tutorial_goes_from_a_rules_file_to_turn_one():
 
 
 def test_the_rules_tutorial_runs_as_written(tmp_path, shell_env):  # noqa: F811
-    cwd = tmp_path / "mj"
-    cwd.mkdir()
     checked = set()
-    for command in commands():
-        argv = words(command)
-        if argv[0] == "cd":
-            cwd = cwd / argv[1]
-            assert cwd.is_dir(), command
-            continue
-        r = subprocess.run(["bash", "-c", command], cwd=cwd, env=shell_env, capture_output=True, text=True,
-                           timeout=120)
-        assert r.returncode == 0, f"{command}\n{r.stdout}\n{r.stderr}"
+    for argv, r, _ in run_as_typed(commands(), tmp_path / "mj", shell_env):
+        command = " ".join(argv)
         out = (r.stdout + r.stderr).replace("\u00a0", " ").splitlines()  # (--dry-run lists the rolls on stderr)
-        for line in EXPECTED.get(" ".join(argv), []):
+        for line in EXPECTED.get(command, []):
             assert line in out, f"{command}: {line!r} not in\n{r.stdout}"
-        checked.add(" ".join(argv))
+        checked.add(command)
     assert checked >= set(EXPECTED)

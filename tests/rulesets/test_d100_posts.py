@@ -8,7 +8,6 @@ example through independent parsers (markdown-it-py with GFM options, bbcodepy).
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 
 import pytest
 # the independent parsers come with pyproject's `test` extra
@@ -22,7 +21,7 @@ from pbp.engine.turn_record import stored_events
 from pbp.model import events as ev
 from pbp.render.render import Renderer, template_paths
 from pbp.rulesets.d100 import D100
-from tests.helpers import copy_example, pbp, write
+from tests.helpers import copy_example, html_tags, pbp, write
 
 from .test_d100_support import of, orders_from, resolve, ruleset, scenario, setup_state, sheet
 
@@ -205,36 +204,6 @@ def test_an_english_form_shows_english_words_and_they_are_accepted(tmp_path):
 
 # -- structure, through independent parsers -------------------------------------------------------
 
-class _Tags(HTMLParser):
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.count: dict[str, int] = {}
-        self.stack: list[str] = []
-        self.paragraphs: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        self.count[tag] = self.count.get(tag, 0) + 1
-        if tag == "p":
-            self.paragraphs.append("")
-        if tag not in ("br", "img", "hr"):
-            self.stack.append(tag)
-
-    def handle_endtag(self, tag):
-        if tag in self.stack:
-            del self.stack[len(self.stack) - 1 - self.stack[::-1].index(tag):]
-
-    def handle_data(self, data):
-        if "p" in self.stack[-2:]:
-            self.paragraphs[-1] += data
-
-
-def _parsed(html):
-    tags = _Tags()
-    tags.feed(html)
-    tags.close()
-    return tags
-
-
 def _mj_words(campaign) -> list[str]:
     """The MJ's and the players' own words (French in the example): every text and key
     of the sheets and the world, every text of the order files."""
@@ -281,12 +250,12 @@ def test_every_post_of_the_example_is_well_formed_and_english_when_english(tmp_p
                 where = (n, audience, fmt)
                 posts += 1
                 if fmt == "markdown":
-                    tags = _parsed(MarkdownIt("gfm-like").render(text))
+                    tags = html_tags(MarkdownIt("gfm-like").render(text))
                     assert tags.count.get("li", 0) == len([x for x in text.splitlines() if re.match(r"\s*- ", x)])
                     assert [p for p in tags.paragraphs if "\n" in p.strip()] == [], where
                 else:
                     assert [x for x in text.splitlines() if re.match(r"\s*(- |\d+\. )", x)] == [], where
-                    tags = _parsed(bbpy.to_html(text))
+                    tags = html_tags(bbpy.to_html(text))
                     assert tags.count.get("li", 0) == text.count("[*]") and text.count("[list]") == text.count(
                         "[/list]") == tags.count.get("ul", 0), where
                 if lang == "en":

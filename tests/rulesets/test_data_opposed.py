@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from pbp.base import yamlio
-from tests.helpers import pbp, play_turn, reference_rules, rules_campaign, turn_post, write
+from tests.helpers import pbp, play_turn, reference_rules, rules_campaign, rules_check, turn_post, write
 
 RULES = """\
 caractéristiques:
@@ -160,10 +160,8 @@ def test_rules_check_of_pools_and_oppositions(tmp_path):
     bad = RULES.replace("    réserve: {dés: pugnacite + 1, côtés: 6, réussite: 5}\n", "") \
         .replace("  charger:\n    en: charge\n    effets:\n", "  charger:\n    en: charge\n    effets:\n"
                  "      - opposer: duel\n")
-    write(tmp_path, "rules.yaml", bad)
-    r = pbp("rules", "check", tmp_path / "rules.yaml")
-    out = r.output.replace("\xa0", " ")
-    assert r.exit_code == 1
+    code, out = rules_check(tmp_path, bad)
+    assert code == 1
     assert "rules.yaml:7: un test dit ses dés : `dé: 1d100`, ou une réserve" in out
     assert "`opposer` demande une action dont l'argument est un personnage" in out
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pbp.base import yamlio
-from tests.helpers import pbp, play_turn, reference_rules, rules_campaign, turn_post, write
+from tests.helpers import pbp, play_turn, reference_rules, rules_campaign, rules_check, turn_post, write
 
 RULES = """\
 caractéristiques:
@@ -115,11 +115,9 @@ def test_english_and_explain(night):
 
 
 def test_rules_check_of_the_calendar(tmp_path):
-    write(tmp_path, "rules.yaml", RULES.replace("calendrier:\n", "calendrier:\n  tours_par_jour: 3\n")
-          .replace("groupes: {caractéristique: camp,", "groupes: {caractéristique: cmp,"))
-    r = pbp("rules", "check", tmp_path / "rules.yaml")
-    out = r.output.replace("\xa0", " ")
-    assert r.exit_code == 1
+    code, out = rules_check(tmp_path, RULES.replace("calendrier:\n", "calendrier:\n  tours_par_jour: 3\n")
+                            .replace("groupes: {caractéristique: camp,", "groupes: {caractéristique: cmp,"))
+    assert code == 1
     assert "2 phases pour des jours de 3 tours : une phase par tour du jour." in out
     assert "« cmp » n'est pas dans `caractéristiques` de ces règles." in out
 

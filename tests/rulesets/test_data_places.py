@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import pbp, play_turn, rules_campaign, turn_post, write
+from tests.helpers import pbp, play_turn, rules_campaign, rules_check, turn_post, write
 
 RULES = """\
 titre: Le manoir
@@ -161,14 +161,10 @@ def test_rules_check_finds_a_way_to_nowhere_and_an_item_nobody_gets(tmp_path):
     bad = RULES.replace("ouest: galerie}}\n  cave", "ouest: galerie}}\n  oubliette: {sorties: {haut: cour}}\n  cave") \
         .replace("  cle: {nom: clé}", "  cle: {nom: clé}\n  epee: {nom: épée}") \
         .replace("est: cave}}", "est: cave, bas: crypte}}")
-    write(tmp_path, "rules.yaml", bad)
-    r = pbp("rules", "check", tmp_path / "rules.yaml")
-    assert r.exit_code == 1
-    out = r.output.replace("\xa0", " ")
+    code, out = rules_check(tmp_path, bad)
+    assert code == 1
     assert "« crypte » n'est pas dans `lieux` de ces règles" in out
-    bad = bad.replace(", bas: crypte", "")
-    write(tmp_path, "rules.yaml", bad)
-    out = pbp("rules", "check", tmp_path / "rules.yaml").output.replace("\xa0", " ")
+    _, out = rules_check(tmp_path, bad.replace(", bas: crypte", ""))
     assert "aucune sortie ne mène au lieu oubliette et personne n'y commence." in out
     assert "aucune règle ne donne l'objet epee" in out
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from pbp.base import yamlio
-from tests.helpers import pbp, play_turn, reference_rules, rules_campaign, turn_post, write
+from tests.helpers import pbp, play_turn, reference_rules, rules_campaign, rules_check, turn_post, write
 
 RULES = """\
 titre: La prison
@@ -151,13 +151,12 @@ def test_english_post_and_explain(jail):
 
 def test_rules_check_says_what_a_state_refers_to(tmp_path):
     bad = RULES.replace("interdit: [frapper]", "interdit: [frapperr]").replace("      - infliger: marque\n", "      - lever: marque\n")
-    write(tmp_path, "rules.yaml", bad)
-    r = pbp("rules", "check", tmp_path / "rules.yaml")
-    assert r.exit_code == 1
-    assert "rules.yaml:13: « frapperr » n'est pas dans `actions` de ces règles." in r.output.replace("\xa0", " ")
-    write(tmp_path, "rules.yaml", RULES.replace("      - infliger: marque\n        durée: 1 + 1\n", "      - lever: marque\n"))
-    r = pbp("rules", "check", tmp_path / "rules.yaml")
-    assert "aucun effet n'inflige l'état « marque »" in r.output.replace("\xa0", " "), r.output
+    code, out = rules_check(tmp_path, bad)
+    assert code == 1
+    assert "rules.yaml:13: « frapperr » n'est pas dans `actions` de ces règles." in out
+    _, out = rules_check(tmp_path, RULES.replace("      - infliger: marque\n        durée: 1 + 1\n",
+                                                 "      - lever: marque\n"))
+    assert "aucun effet n'inflige l'état « marque »" in out, out
 
 
 @pytest.mark.parametrize("heading", ["### États à durée", "### States with a duration"])

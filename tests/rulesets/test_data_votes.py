@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from pbp.base import yamlio
-from tests.helpers import pbp, play_turn, reference_rules, rules_campaign, turn_post, write
+from tests.helpers import pbp, play_turn, reference_rules, rules_campaign, rules_check, turn_post, write
 
 RULES = """\
 titre: Le village
@@ -178,18 +178,15 @@ def test_rules_check_of_votes_and_teams(tmp_path):
     bad = RULES.replace("MAJORITY", "absolue").replace("TIES", "personne").replace("BASE", "votants") \
         .replace("    - équipe: village\n", "    - équipe: villages\n") \
         .replace("      - voter: bucher\n", "      - voter: bucher\n  crier:\n    effets:\n      - voter: bucher\n")
-    write(tmp_path, "rules.yaml", bad)
-    r = pbp("rules", "check", tmp_path / "rules.yaml")
-    out = r.output.replace("\xa0", " ")
-    assert r.exit_code == 1
+    code, out = rules_check(tmp_path, bad)
+    assert code == 1
     assert "« villages » n'est pas dans `fin.équipes.valeurs` de ces règles." in out
     assert "`voter` demande une action dont l'argument est un personnage" in out
-    write(tmp_path, "rules.yaml", RULES.replace("MAJORITY", "absolue").replace("TIES", "personne")
-          .replace("BASE", "votants").replace("    une_fois: true\n    effets:\n      - voter: chasse",
-                                              "    une_fois: true\n    visibilité: public\n    effets:\n      - voter: chasse"))
-    r = pbp("rules", "check", tmp_path / "rules.yaml")
-    assert "le scrutin « chasse » est secret mais l'action « devorer » qui y vote est publique" in \
-        r.output.replace("\xa0", " "), r.output
+    _, out = rules_check(tmp_path, RULES.replace("MAJORITY", "absolue").replace("TIES", "personne")
+                         .replace("BASE", "votants").replace("    une_fois: true\n    effets:\n      - voter: chasse",
+                                                             "    une_fois: true\n    visibilité: public\n    effets:\n"
+                                                             "      - voter: chasse"))
+    assert "le scrutin « chasse » est secret mais l'action « devorer » qui y vote est publique" in out, out
 
 
 @pytest.mark.parametrize("heading", ["### Votes et accusations", "### Votes and accusations"])

@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import re
 import textwrap
-from html.parser import HTMLParser
 
 import pytest
 # the independent parsers come with pyproject's `test` extra
@@ -28,7 +27,7 @@ from pbp.model.ruleset import Scenario
 from pbp.render.render import Renderer, package_dir, template_paths
 from pbp.rulesets.murder import Murder
 from pbp.rulesets.murder import rules as murder_rules
-from tests.helpers import as_stored, copy_example, pbp, write
+from tests.helpers import as_stored, copy_example, html_tags, pbp, write
 
 WORLD = {"hall": "hall",
          "rooms": {"hall": {"name": "le Hall"}, "labo": {"name": "le Labo"}, "serre": {"name": "la Serre"},
@@ -405,41 +404,6 @@ def _mj_words(campaign) -> list[str]:
 
 # -- structure, through independent parsers ---------------------------------------------------------
 
-class _Tags(HTMLParser):
-    """Counts elements, and collects the text of each paragraph and list item."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.count: dict[str, int] = {}
-        self.stack: list[str] = []
-        self.paragraphs: list[str] = []
-        self.nested = 0
-
-    def handle_starttag(self, tag, attrs):
-        self.count[tag] = self.count.get(tag, 0) + 1
-        if tag == "ul" and "li" in self.stack:
-            self.nested += 1
-        if tag == "p":
-            self.paragraphs.append("")
-        if tag not in ("br", "img", "hr"):
-            self.stack.append(tag)
-
-    def handle_endtag(self, tag):
-        if tag in self.stack:
-            del self.stack[len(self.stack) - 1 - self.stack[::-1].index(tag):]
-
-    def handle_data(self, data):
-        if self.stack and self.stack[-1] == "p" or "p" in self.stack[-2:]:
-            self.paragraphs[-1] += data
-
-
-def _parsed(html):
-    tags = _Tags()
-    tags.feed(html)
-    tags.close()
-    return tags
-
-
 MDIT = MarkdownIt("gfm-like")
 
 
@@ -481,7 +445,7 @@ def test_every_post_of_the_example_is_well_formed_and_english_when_english(tmp_p
             assert [w for w in FRENCH_WORDS if re.search(rf"(?i)(?<!\w){re.escape(w)}(?!\w)", rest)] == [], where
         if fmt == "markdown":
             items = [line for line in text.splitlines() if re.match(r"\s*- ", line)]
-            tags = _parsed(MDIT.render(text))
+            tags = html_tags(MDIT.render(text))
             # every item line is a list item; no paragraph holds two lines
             assert tags.count.get("li", 0) == len(items), where
             assert [p for p in tags.paragraphs if "\n" in p.strip()] == [], where
@@ -489,7 +453,7 @@ def test_every_post_of_the_example_is_well_formed_and_english_when_english(tmp_p
         else:
             assert [line for line in text.splitlines() if re.match(r"\s*(- |\d+\. )", line)] == [], where
             assert text.count("[list]") == text.count("[/list]"), where
-            tags = _parsed(bbpy.to_html(text))
+            tags = html_tags(bbpy.to_html(text))
             assert tags.count.get("li", 0) == text.count("[*]"), where
             assert tags.count.get("ul", 0) == text.count("[list]"), where
             nested += tags.nested
