@@ -198,6 +198,14 @@ def sections(rules: RulesFile, lang: str) -> dict:
                            i, lang)
                    for k, i in v["inputs"].items()])
     add("end", _end_lines(v["end"], w))
+    out += _block_sections(rules, lang, w)
+    return {"heading": w["heading"] + (f" — {v['title'][lang]}" if v["title"][lang] else ""), "sections": out}
+
+
+def _block_sections(rules: RulesFile, lang: str, w: dict) -> list[dict]:
+    """The sections of the rules' optional blocks, each explained by its own module:
+    places, states, phases, opposed rolls, votes and teams."""
+    out: list[dict] = []
     places.explain(rules.data, lang, lambda title, lines: out.append({"title": title, "items": lines, "tables": []})
                    if lines else None, lambda listed: items(effects(listed), lang))
     if rules.data.get("states"):
@@ -216,7 +224,7 @@ def sections(rules: RulesFile, lang: str) -> dict:
                               for item in votes.explained(rules, lang,
                                                           lambda spec, ident: _name(dict(spec, id=ident), lang),
                                                           lambda raw: raw)]})
-    return {"heading": w["heading"] + (f" — {v['title'][lang]}" if v["title"][lang] else ""), "sections": out}
+    return out
 
 
 AUDIENCES = {"fr": {"public": "tous", "owner": "le joueur et le MJ", "gm": "le MJ seul"},
