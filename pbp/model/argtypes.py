@@ -34,7 +34,7 @@ KINDS = ("text", "int", "number", "choice", "player", "character", "place", "ite
 #: what every node may say, whatever its type
 COMMON = {"type", "optional", "default", "en", "aliases", "description"}
 EXTRA = {
-    "text": {"prose"}, "int": {"min", "max"}, "number": {"min", "max"},
+    "text": {"prose", "shown_as"}, "int": {"min", "max"}, "number": {"min", "max"},
     "choice": {"values", "en_values"}, "direction": {"values", "en_values"},
     "player": {"alive", "others", "in_sight"}, "character": {"alive", "others", "in_sight"},
     "place": {"adjacent"}, "item": {"carried"},

@@ -104,6 +104,12 @@ class Text(_Words):
     def __init__(self, spec: dict):
         super().__init__(spec)
         self.prose = bool(spec.get("prose"))
+        #: what a form calls it, when words name a thing another check judges (a data
+        #: ruleset's exit, place or item, checked where the actor stands)
+        self.shown_as = spec.get("shown_as")
+
+    def describe(self, lang=None) -> str:
+        return i18n.t(lang or "fr", f"arg_kind_{self.shown_as or self.kind}")
 
     def accept(self, value, context, at, problems):
         if isinstance(value, (dict, list)):
