@@ -165,6 +165,7 @@ WORDS = by_lang({
               "le post donne le classement",
               "the winners: the best score, {value} (those still in play first; tied, all of them); "
               "the post gives the ranking"),
+    "score_every_turn": ("le classement après chaque tour", "the ranking after every turn"),
     "per_character": ("par personnage", "per character"),
     "keep_false": ("pour ce tour seulement", "this turn only"),
     "nothing": ("rien", "nothing"),
@@ -304,5 +305,6 @@ def _end_lines(end: dict, w: dict) -> list[str]:
     if end.get("stuck"):
         lines.append(w["stuck"])
     if lines and end.get("score") is not None:
-        return lines + [w["score"].format(value=end["score"])]
+        every = [w["score_every_turn"]] if end.get("score_every_turn") else []
+        return lines + [w["score"].format(value=end["score"])] + every
     return lines + [w["winners"]] if lines else []
