@@ -192,9 +192,9 @@ POSTS = {
     ("baie", 3): ["[*]Coque du Soleil-Royal : 12 + 2 = 14, plafonné à 12.", "[*]Coque de La Licorne : 10 + 2 = 12.",
                   "[*][b]La Licorne[/b] : fin de l'état En feu."],
     ("baie", 6): ["[*]Victoire : marine (Le Soleil-Royal, La Licorne)."],
-    ("conclave", 1): ["[*]Dépouillement, L'exil : Dandolo 2 voix (2 bulletins, 5 votants) → Dandolo.",
+    ("conclave", 1): ["[*]Dépouillement, L'exil : Dandolo : 2 voix (2 bulletins, 5 votants) → Dandolo.",
                       "[*]Rôle de Dandolo : inquisiteur.", "[*]Influence de Foscari : 3 − 1 = 2."],
-    ("conclave", 2): ["[*]Dépouillement, L'exil : Contarini 1 voix, Morosini 1 voix (2 bulletins, 4 votants) → "
+    ("conclave", 2): ["[*]Dépouillement, L'exil : Contarini : 1 voix ; Morosini : 1 voix (2 bulletins, 4 votants) → "
                       "égalité entre Contarini, Morosini : Contarini."],
     ("conclave", 4): ["[*]Classement : 1. Morosini (9 points), 2. Grimani (7 points), 3. Foscari (3 points), "
                       "4. Contarini (7 points, hors jeu), 5. Dandolo (3 points, hors jeu)."],
@@ -272,30 +272,30 @@ def test_exact_odds_of_each_events_check(event, rule, values, expected, tmp_path
 @pytest.mark.parametrize("event, turn, handle, orders, said", [
     # cy hid in turn 1: hidden for turn 2
     ("moisson", 2, "ana", "  - attaquer: cy\n",
-     "turns/002/orders/ana.yaml:2: « attaquer » n'est pas possible sur Cy : la cible est cachée. "
+     "turns/002/orders/ana.yaml:2: « Attaquer un tribut » n'est pas possible sur Cy : la cible est cachée. "
      "Valeurs possibles : bob."),
     # hunger above 7 in turn 2's night: weakened for turns 3 and 4
     ("moisson", 3, "cy", "  - attaquer: ana\n",
-     "turns/003/orders/cy.yaml:2: « attaquer » n'est pas possible : état « Affaibli » (encore 2 tours)."),
+     "turns/003/orders/cy.yaml:2: « Attaquer un tribut » n'est pas possible : état « Affaibli » (encore 2 tours)."),
     ("moisson", 4, "cy", "  - chasser\n",
-     "turns/004/orders/cy.yaml:2: « chasser » n'est pas possible : état « Affaibli » (encore 1 tour)."),
+     "turns/004/orders/cy.yaml:2: « Chasser » n'est pas possible : état « Affaibli » (encore 1 tour)."),
     # a condition reads the values at the start of the turn: the search's water comes too late
     ("moisson", 3, "bob", "  - fouiller: riviere\n  - boire\n",
-     "turns/003/orders/bob.yaml:3: « boire » n'est pas possible : plus d'eau."),
+     "turns/003/orders/bob.yaml:3: « Boire » n'est pas possible : plus d'eau."),
     ("casse", 1, "ana", "  - crocheter\n  - crocheter\n",
-     "turns/001/orders/ana.yaml:3: « crocheter » une deuxième fois : pas deux fois la même action par tour."),
+     "turns/001/orders/ana.yaml:3: « Crocheter un coffre » une deuxième fois : pas deux fois la même action par tour."),
     ("casse", 1, "ana", "  - crocheter\n  - bluffer\n  - planquer\n",
      "turns/001/orders/ana.yaml:4: 3 actions ce tour ; au plus 2."),
     ("baie", 1, "anne", "  - bordee: jean\n",
-     "turns/001/orders/anne.yaml:2: « bordee » n'est pas possible sur Le Faucon : on ne tire pas sur un navire "
+     "turns/001/orders/anne.yaml:2: « Bordée » n'est pas possible sur Le Faucon : on ne tire pas sur un navire "
      "allié. Valeurs possibles : louis, marie."),
     ("conclave", 1, "enzo", "  - espionner: giulia\n",
-     "turns/001/orders/enzo.yaml:2: « espionner » n'est pas possible : seul l'Inquisiteur espionne. "
+     "turns/001/orders/enzo.yaml:2: « Espionner » n'est pas possible : seul l'Inquisiteur espionne. "
      "Valeurs possibles : commercer, discourir, corrompre, denoncer."),
     ("conclave", 1, "lucia", "  - commercer: or\n",
      "turns/001/orders/lucia.yaml:2: « or » n'est pas une valeur possible. Valeurs possibles : epices, soie, verre."),
     ("conclave", 1, "paolo", "  - commercer: epices\n  - commercer: soie\n",
-     "turns/001/orders/paolo.yaml:3: « commercer » une deuxième fois : pas deux fois la même action par tour."),
+     "turns/001/orders/paolo.yaml:3: « Commercer » une deuxième fois : pas deux fois la même action par tour."),
 ])
 def test_each_events_refused_orders(event, turn, handle, orders, said, tmp_path):
     source, camp = EVENTS / event, tmp_path / event
