@@ -212,3 +212,9 @@ def _closest(word: str, candidates: tuple[str, ...]) -> str | None:
 
     found = difflib.get_close_matches(word, candidates, n=1, cutoff=0.6)
     return found[0] if found else None
+
+
+def by_lang(table: dict) -> dict:
+    """A table of phrases written `{key: (french, english)}`, each phrase's two
+    languages side by side, as `{"fr": {key: french}, "en": {key: english}}`."""
+    return {lang: {key: pair[k] for key, pair in table.items()} for k, lang in enumerate(("fr", "en"))}

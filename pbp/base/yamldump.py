@@ -84,19 +84,16 @@ def _events(data) -> list:
                 if event is None:
                     event = strings[value] = _scalar(_STR, value)
                 append(event)
-            elif kind is dict:
+            elif kind is dict or kind is list:
                 if id(value) in seen:
                     raise _Fallback
                 seen.add(id(value))
-                append(MappingStartEvent(None, None, True, False))
-                stack.append(_pairs(value, mapping_end, append))
-                break
-            elif kind is list:
-                if id(value) in seen:
-                    raise _Fallback
-                seen.add(id(value))
-                append(SequenceStartEvent(None, None, True, False))
-                stack.append(_items(value, sequence_end, append))
+                if kind is dict:
+                    append(MappingStartEvent(None, None, True, False))
+                    stack.append(_pairs(value, mapping_end, append))
+                else:
+                    append(SequenceStartEvent(None, None, True, False))
+                    stack.append(_items(value, sequence_end, append))
                 break
             elif kind is bool:
                 append(_scalar(_BOOL, "true" if value else "false"))

@@ -134,26 +134,34 @@ def walk(text: str, source, *, strict: bool, max_depth: int | None = None,
                 else:
                     _attach(stack, value, line, event, lines, strict, source, is_map=False)
                 continue
-            # a list or a mapping starts
-            is_map = kind is yaml.MappingStartEvent
-            if as_key:
-                if strict:
-                    raise InputError("key_not_scalar", file=source, line=line)
-                stack.append(_Frame(None, None, is_map, key_frame=True))
-                continue
-            if max_depth is not None and len(stack) >= max_depth:
-                raise InputError("yaml_too_deep", file=source, line=line, limit=max_depth)
-            container = ({} if is_map else []) if strict else None
+            opened = _open(stack, event, line, as_key, lines, strict, source, max_depth, index)
             if parent is None:
-                root, path = container, (() if index else None)  # path None: nothing under it is indexed
-                if index:
-                    lines[()] = line
-            else:
-                path = _attach(stack, container, line, event, lines, strict, source, is_map=is_map)
-            stack.append(_Frame(container, path, is_map))
+                root = opened
     except yaml.YAMLError as exc:
         raise _input_error(exc, text, source) from None
     return root, lines, single
+
+
+def _open(stack, event, line, as_key, lines, strict, source, max_depth, index):
+    """A list or a mapping starts: its frame pushed (a key's, in loose mode, matches
+    no path); returns the new container (None in loose mode)."""
+    is_map = type(event) is yaml.MappingStartEvent
+    if as_key:
+        if strict:
+            raise InputError("key_not_scalar", file=source, line=line)
+        stack.append(_Frame(None, None, is_map, key_frame=True))
+        return None
+    if max_depth is not None and len(stack) >= max_depth:
+        raise InputError("yaml_too_deep", file=source, line=line, limit=max_depth)
+    container = ({} if is_map else []) if strict else None
+    if not stack:
+        path = () if index else None  # path None: nothing under it is indexed
+        if index:
+            lines[()] = line
+    else:
+        path = _attach(stack, container, line, event, lines, strict, source, is_map=is_map)
+    stack.append(_Frame(container, path, is_map))
+    return container
 
 
 def _close(stack, single, event, lines, strict, source) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from pbp.base.i18n import by_lang
 from pbp.datarules import absence, opposed, phases, places, states, votes
 from pbp.datarules.format import VERBS, RulesFile, word
 from pbp.datarules.lint import rows_by_face, table_dice
@@ -121,45 +122,55 @@ def items(described: list[dict], lang: str) -> list:
 
 
 #: the words of the explanation, in each language
-WORDS = {
-    "fr": {"heading": "Les règles telles que pbp les a comprises", "stats": "Caractéristiques",
-           "gauges": "Jauges", "tables": "Tables", "checks": "Tests", "actions": "Actions",
-           "turn": "Le tour", "inputs": "Décisions du MJ (gm.yaml, orders:)", "end": "Fin de la partie",
-           "default": "par défaut", "seen": "vue par", "start": "départ", "bounds": "de {low} à {high}",
-           "at": "à {value}", "below": "sous {value}", "above": "au-dessus de {value}",
-           "every": "tous les {value}", "once": " (une seule fois)", "cost": "coût {value}",
-           "arg": "argument : {value}", "requires": "possible si {value}", "once_turn": "pas deux fois par tour",
-           "dice": "{dice} {sign} {target}", "critical": "critique : réussite {success}, échec {failure}",
-           "points": "{value} points par tour", "gauge_points": "coûts payés sur la jauge {value}",
-           "count": "au plus {value} actions par tour", "count_one": "au plus 1 action par tour", "distinct": "jamais deux fois la même action",
-           "plays": "joue ce tour si {value}", "missed": "sans ordres : {value}",
-           "last_standing": "quand il reste au plus {value} personnage(s) en jeu", "when": "quand {value}",
-           "max_turns": "après le tour {value}", "stuck": "quand plus personne ne peut agir",
-           "winners": "les gagnants : les personnages encore en jeu (aucun : match nul)",
-           "score": "les gagnants : le meilleur score, {value} (ceux encore en jeu d'abord ; à égalité, tous) ; "
-                    "le post donne le classement",
-           "score_every_turn": "le classement après chaque tour",
-           "per_character": "par personnage", "keep_false": "pour ce tour seulement", "nothing": "rien",
-           "header": ["faces", "résultat", "colonnes", "chance"]},
-    "en": {"heading": "The rules as pbp understood them", "stats": "Stats", "gauges": "Gauges",
-           "tables": "Tables", "checks": "Checks", "actions": "Actions", "turn": "The turn",
-           "inputs": "The GM's decisions (gm.yaml, orders:)", "end": "End of the game", "default": "default",
-           "seen": "seen by", "start": "start", "bounds": "from {low} to {high}", "at": "at {value}",
-           "below": "below {value}", "above": "above {value}", "every": "every {value}", "once": " (once only)",
-           "cost": "cost {value}", "arg": "argument: {value}", "requires": "possible if {value}",
-           "once_turn": "not twice a turn", "dice": "{dice} {sign} {target}",
-           "critical": "critical: success {success}, failure {failure}", "points": "{value} points a turn",
-           "gauge_points": "costs paid from the gauge {value}", "count": "at most {value} actions a turn", "count_one": "at most 1 action a turn",
-           "distinct": "never the same action twice", "plays": "plays this turn if {value}",
-           "missed": "without orders: {value}", "last_standing": "when at most {value} character(s) are left",
-           "when": "when {value}", "max_turns": "after turn {value}", "stuck": "when nobody can act any more",
-           "winners": "the winners: the characters still in play (none: a draw)",
-           "score": "the winners: the best score, {value} (those still in play first; tied, all of them); "
-                    "the post gives the ranking",
-           "score_every_turn": "the ranking after every turn",
-           "per_character": "per character", "keep_false": "this turn only", "nothing": "nothing",
-           "header": ["faces", "result", "columns", "chance"]},
-}
+WORDS = by_lang({
+    "heading": ("Les règles telles que pbp les a comprises", "The rules as pbp understood them"),
+    "stats": ("Caractéristiques", "Stats"),
+    "gauges": ("Jauges", "Gauges"),
+    "tables": ("Tables", "Tables"),
+    "checks": ("Tests", "Checks"),
+    "actions": ("Actions", "Actions"),
+    "turn": ("Le tour", "The turn"),
+    "inputs": ("Décisions du MJ (gm.yaml, orders:)", "The GM's decisions (gm.yaml, orders:)"),
+    "end": ("Fin de la partie", "End of the game"),
+    "default": ("par défaut", "default"),
+    "seen": ("vue par", "seen by"),
+    "start": ("départ", "start"),
+    "bounds": ("de {low} à {high}", "from {low} to {high}"),
+    "at": ("à {value}", "at {value}"),
+    "below": ("sous {value}", "below {value}"),
+    "above": ("au-dessus de {value}", "above {value}"),
+    "every": ("tous les {value}", "every {value}"),
+    "once": (" (une seule fois)", " (once only)"),
+    "cost": ("coût {value}", "cost {value}"),
+    "arg": ("argument : {value}", "argument: {value}"),
+    "requires": ("possible si {value}", "possible if {value}"),
+    "once_turn": ("pas deux fois par tour", "not twice a turn"),
+    "dice": ("{dice} {sign} {target}", "{dice} {sign} {target}"),
+    "critical": ("critique : réussite {success}, échec {failure}", "critical: success {success}, failure {failure}"),
+    "points": ("{value} points par tour", "{value} points a turn"),
+    "gauge_points": ("coûts payés sur la jauge {value}", "costs paid from the gauge {value}"),
+    "count": ("au plus {value} actions par tour", "at most {value} actions a turn"),
+    "count_one": ("au plus 1 action par tour", "at most 1 action a turn"),
+    "distinct": ("jamais deux fois la même action", "never the same action twice"),
+    "plays": ("joue ce tour si {value}", "plays this turn if {value}"),
+    "missed": ("sans ordres : {value}", "without orders: {value}"),
+    "last_standing": ("quand il reste au plus {value} personnage(s) en jeu",
+                      "when at most {value} character(s) are left"),
+    "when": ("quand {value}", "when {value}"),
+    "max_turns": ("après le tour {value}", "after turn {value}"),
+    "stuck": ("quand plus personne ne peut agir", "when nobody can act any more"),
+    "winners": ("les gagnants : les personnages encore en jeu (aucun : match nul)",
+                "the winners: the characters still in play (none: a draw)"),
+    "score": ("les gagnants : le meilleur score, {value} (ceux encore en jeu d'abord ; à égalité, tous) ; "
+              "le post donne le classement",
+              "the winners: the best score, {value} (those still in play first; tied, all of them); "
+              "the post gives the ranking"),
+    "score_every_turn": ("le classement après chaque tour", "the ranking after every turn"),
+    "per_character": ("par personnage", "per character"),
+    "keep_false": ("pour ce tour seulement", "this turn only"),
+    "nothing": ("rien", "nothing"),
+    "header": (["faces", "résultat", "colonnes", "chance"], ["faces", "result", "columns", "chance"]),
+})
 
 
 def _name(item: dict, lang: str) -> str:
@@ -200,6 +211,14 @@ def sections(rules: RulesFile, lang: str) -> dict:
                            i, lang)
                    for k, i in v["inputs"].items()])
     add("end", _end_lines(v["end"], w))
+    out += _block_sections(rules, lang, w)
+    return {"heading": w["heading"] + (f" — {v['title'][lang]}" if v["title"][lang] else ""), "sections": out}
+
+
+def _block_sections(rules: RulesFile, lang: str, w: dict) -> list[dict]:
+    """The sections of the rules' optional blocks, each explained by its own module:
+    places, states, phases, opposed rolls, votes and teams."""
+    out: list[dict] = []
     places.explain(rules.data, lang, lambda title, lines: out.append({"title": title, "items": lines, "tables": []})
                    if lines else None, lambda listed: items(effects(listed), lang))
     if rules.data.get("states"):
@@ -218,7 +237,7 @@ def sections(rules: RulesFile, lang: str) -> dict:
                               for item in votes.explained(rules, lang,
                                                           lambda spec, ident: _name(dict(spec, id=ident), lang),
                                                           lambda raw: raw)]})
-    return {"heading": w["heading"] + (f" — {v['title'][lang]}" if v["title"][lang] else ""), "sections": out}
+    return out
 
 
 AUDIENCES = {"fr": {"public": "tous", "owner": "le joueur et le MJ", "gm": "le MJ seul"},

@@ -15,6 +15,8 @@ The engine's side is pbp/rulesets/data/phases.py."""
 
 from __future__ import annotations
 
+from pbp.base.i18n import by_lang
+
 #: the calendar's names in formulas, in both languages -> what they are
 PLAIN = {"jour": "day", "day": "day", "phase": "phase", "tour_du_jour": "turn_of_day", "turn_of_day": "turn_of_day"}
 KINDS = {"day": "number", "turn_of_day": "number", "phase": "text"}
@@ -62,20 +64,20 @@ def turns_per_day(data: dict) -> int:
 
 
 #: `pbp rules explain`
-EXPLAIN = {
-    "fr": {"title": "Ordre de jeu et calendrier", "roster": "ordre de jeu : celui de campaign.yaml",
-           "by": "ordre de jeu : selon {value}, le plus haut d'abord (égalité : ordre de campaign.yaml)",
-           "initiative": "initiative à chaque tour : {value}, la plus haute d'abord (égalité : ordre de campaign.yaml)",
-           "groups": "par groupes de {stat} : {order}", "day": "un jour = {turns} tour(s)",
-           "phases": "phases : {phases}", "every": "tous les {every} tours (à partir du tour {start}){each}",
-           "each": ", pour chaque personnage en jeu"},
-    "en": {"title": "Turn order and calendar", "roster": "turn order: campaign.yaml's",
-           "by": "turn order: by {value}, the highest first (ties: campaign.yaml's order)",
-           "initiative": "initiative every turn: {value}, the highest first (ties: campaign.yaml's order)",
-           "groups": "by groups of {stat}: {order}", "day": "a day = {turns} turn(s)",
-           "phases": "phases: {phases}", "every": "every {every} turns (from turn {start}){each}",
-           "each": ", for each character in play"},
-}
+EXPLAIN = by_lang({
+    "title": ("Ordre de jeu et calendrier", "Turn order and calendar"),
+    "roster": ("ordre de jeu : celui de campaign.yaml", "turn order: campaign.yaml's"),
+    "by": ("ordre de jeu : selon {value}, le plus haut d'abord (égalité : ordre de campaign.yaml)",
+           "turn order: by {value}, the highest first (ties: campaign.yaml's order)"),
+    "initiative": ("initiative à chaque tour : {value}, la plus haute d'abord (égalité : ordre de campaign.yaml)",
+                   "initiative every turn: {value}, the highest first (ties: campaign.yaml's order)"),
+    "groups": ("par groupes de {stat} : {order}", "by groups of {stat}: {order}"),
+    "day": ("un jour = {turns} tour(s)", "a day = {turns} turn(s)"),
+    "phases": ("phases : {phases}", "phases: {phases}"),
+    "every": ("tous les {every} tours (à partir du tour {start}){each}",
+              "every {every} turns (from turn {start}){each}"),
+    "each": (", pour chaque personnage en jeu", ", for each character in play"),
+})
 
 
 def explained(data: dict, lang: str, words, effects) -> list:

@@ -16,6 +16,8 @@ docs/rules-format.md ("Lieux, portes et objets").
 
 from __future__ import annotations
 
+from pbp.base.i18n import by_lang
+
 #: the effects of this block, in the order VERBS lists them (format.py appends them)
 VERBS = ("move", "gain", "lose", "drop", "pick_up", "use", "find")
 VERBS_FR = ("aller", "gagner", "perdre", "lacher", "ramasser", "utiliser", "decouvrir")
@@ -273,28 +275,34 @@ SAYS = {
     "use": ("utilise l'objet {value}", "uses the item {value}"),
     "find": ("découvre ce qui est caché ici", "finds what is hidden here"),
 }
-WORDS = {
-    "fr": {"places": "Lieux", "doors": "Portes", "items": "Objets", "capacity": "capacité {value}",
-           "floor": "au sol : {value}", "hidden": "caché : {value}", "start": "départ de tous : {value}",
-           "seen": "un déplacement est vu par : {value}", "sight": "en vue : {value}",
-           "door_state": "{state} au départ", "key": "clé : {value}", "if": "s'ouvre si {value}",
-           "open": "en l'ouvrant", "closes": "se referme derrière", "consumed": "usage unique",
-           "use": "utilisé", "inventory": "au plus {value} objets portés", "carried": "porté au départ : {value}",
-           "states": {"open": "état ouvert", "closed": "état fermé", "locked": "état verrouillé"},
-           "seen_by": {"witnesses": "celui qui bouge et les personnages des deux lieux", "public": "tous",
-                       "actor": "celui qui bouge", "gm": "le MJ seul"},
-           "sights": {"place": "le même lieu", "adjacent": "le même lieu et les lieux voisins"}},
-    "en": {"places": "Places", "doors": "Doors", "items": "Items", "capacity": "capacity {value}",
-           "floor": "on the floor: {value}", "hidden": "hidden: {value}", "start": "everyone starts in {value}",
-           "seen": "a move is seen by: {value}", "sight": "in sight: {value}",
-           "door_state": "{state} at the start", "key": "key: {value}", "if": "opens if {value}",
-           "open": "opening it", "closes": "closes behind", "consumed": "used up", "use": "used",
-           "inventory": "at most {value} items carried", "carried": "carried at the start: {value}",
-           "states": {"open": "open", "closed": "closed", "locked": "locked"},
-           "seen_by": {"witnesses": "the mover and the characters of both places", "public": "everyone",
-                       "actor": "the mover", "gm": "the GM alone"},
-           "sights": {"place": "the same place", "adjacent": "the same place and the neighbouring ones"}},
-}
+WORDS = by_lang({
+    "places": ("Lieux", "Places"),
+    "doors": ("Portes", "Doors"),
+    "items": ("Objets", "Items"),
+    "capacity": ("capacité {value}", "capacity {value}"),
+    "floor": ("au sol : {value}", "on the floor: {value}"),
+    "hidden": ("caché : {value}", "hidden: {value}"),
+    "start": ("départ de tous : {value}", "everyone starts in {value}"),
+    "seen": ("un déplacement est vu par : {value}", "a move is seen by: {value}"),
+    "sight": ("en vue : {value}", "in sight: {value}"),
+    "door_state": ("{state} au départ", "{state} at the start"),
+    "key": ("clé : {value}", "key: {value}"),
+    "if": ("s'ouvre si {value}", "opens if {value}"),
+    "open": ("en l'ouvrant", "opening it"),
+    "closes": ("se referme derrière", "closes behind"),
+    "consumed": ("usage unique", "used up"),
+    "use": ("utilisé", "used"),
+    "inventory": ("au plus {value} objets portés", "at most {value} items carried"),
+    "carried": ("porté au départ : {value}", "carried at the start: {value}"),
+    "states": ({"open": "état ouvert", "closed": "état fermé", "locked": "état verrouillé"},
+               {"open": "open", "closed": "closed", "locked": "locked"}),
+    "seen_by": ({"witnesses": "celui qui bouge et les personnages des deux lieux", "public": "tous",
+                 "actor": "celui qui bouge", "gm": "le MJ seul"},
+                {"witnesses": "the mover and the characters of both places", "public": "everyone",
+                 "actor": "the mover", "gm": "the GM alone"}),
+    "sights": ({"place": "le même lieu", "adjacent": "le même lieu et les lieux voisins"},
+               {"place": "the same place", "adjacent": "the same place and the neighbouring ones"}),
+})
 
 
 def explain(data: dict, lang: str, add, effects_of) -> None:

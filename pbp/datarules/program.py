@@ -24,6 +24,7 @@ import functools
 from pbp.base.errors import PbpError
 from pbp.base.record import Record
 from pbp.datarules import absence, opposed, phases, places, states, votes
+from pbp.datarules.columns import fill_columns, one_sided_columns
 from pbp.datarules.format import VERBS, RulesFile, word
 
 KIND = {"number": "number", "text": "text", "bool": "bool", "list": "list", "choice": "text", "character": "text",
@@ -170,28 +171,8 @@ class _Compiler:
     def run(self):
         data, program = self.data, self.program
         fill_columns(data.get("tables") or {})  # first: the effects' names read every table's columns
-        for action_id, action in (data.get("actions") or {}).items():
-            base = ("actions", action_id)
-            scope = self.scope(action)
-            if action.get("cost") is not None:
-                program.costs[action_id] = self.formula(action["cost"], base + ("cost",), scope, "number")
-            program.requires[action_id] = [
-                (self.formula(r["if"], base + ("requires", i, "if"), scope, "bool"), r.get("message"),
-                 base + ("requires", i)) for i, r in enumerate(action.get("requires") or [])]
-            program.actions[action_id] = self.effects(action["effects"], base + ("effects",), dict(scope))
-            self.fields_refs(action.get("arg"), base + ("arg",))
-        for gauge_id, gauge in (data.get("gauges") or {}).items():
-            for i, threshold in enumerate(gauge.get("thresholds") or []):
-                path = ("gauges", gauge_id, "thresholds", i)
-                if not any(k in threshold for k in ("at", "below", "above", "every")):
-                    self.errors.append(self.rules.error("rules_threshold_empty", path))
-                program.thresholds[gauge_id, i] = self.effects(threshold["effects"], path + ("effects",),
-                                                               self.scope({}))
-        for input_id, spec in (data.get("inputs") or {}).items():
-            for key in ("effects", "end_effects"):
-                if spec.get(key) is not None:
-                    program.input_effects[input_id, key] = self.effects(spec[key], ("inputs", input_id, key),
-                                                                        self.scope({}))
+        self.actions()
+        self.triggered()
         opposed.compile_pools(self)
         opposed.compile_opposed(self)
         for check_id, check in (data.get("checks") or {}).items():
@@ -207,6 +188,43 @@ class _Compiler:
             program.plays = self.formula(data["plays"], ("plays",), self.scope({}), "bool")
         votes.compile_votes(self)
         phases.compile_phases(self)
+        self.end()
+        program.track_missed = absence.tracked(data, program.formulas, canonical_name)
+        return program, self.errors
+
+    def actions(self) -> None:
+        """Each action's cost, requirements, effects and argument's references."""
+        data, program = self.data, self.program
+        for action_id, action in (data.get("actions") or {}).items():
+            base = ("actions", action_id)
+            scope = self.scope(action)
+            if action.get("cost") is not None:
+                program.costs[action_id] = self.formula(action["cost"], base + ("cost",), scope, "number")
+            program.requires[action_id] = [
+                (self.formula(r["if"], base + ("requires", i, "if"), scope, "bool"), r.get("message"),
+                 base + ("requires", i)) for i, r in enumerate(action.get("requires") or [])]
+            program.actions[action_id] = self.effects(action["effects"], base + ("effects",), dict(scope))
+            self.fields_refs(action.get("arg"), base + ("arg",))
+
+    def triggered(self) -> None:
+        """The effects that run on their own: a gauge's thresholds, an input's effects."""
+        data, program = self.data, self.program
+        for gauge_id, gauge in (data.get("gauges") or {}).items():
+            for i, threshold in enumerate(gauge.get("thresholds") or []):
+                path = ("gauges", gauge_id, "thresholds", i)
+                if not any(k in threshold for k in ("at", "below", "above", "every")):
+                    self.errors.append(self.rules.error("rules_threshold_empty", path))
+                program.thresholds[gauge_id, i] = self.effects(threshold["effects"], path + ("effects",),
+                                                               self.scope({}))
+        for input_id, spec in (data.get("inputs") or {}).items():
+            for key in ("effects", "end_effects"):
+                if spec.get(key) is not None:
+                    program.input_effects[input_id, key] = self.effects(spec[key], ("inputs", input_id, key),
+                                                                        self.scope({}))
+
+    def end(self) -> None:
+        """`end: when:` (the game's end) and `end: score:`."""
+        data, program = self.data, self.program
         end = data.get("end") or {}
         if end.get("when") is not None:
             program.end_when = self.formula(end["when"], ("end", "when"), {"turn": "number", **self.gm_names(),
@@ -218,8 +236,6 @@ class _Compiler:
                                                                               self.scope({}), "number")
         if end.get("score_every_turn") and program.score is None:  # a ranking needs its score
             self.errors.append(self.rules.error("rules_ranking_without_score", ("end", "score_every_turn")))
-        program.track_missed = absence.tracked(data, program.formulas, canonical_name)
-        return program, self.errors
 
     # -- names -------------------------------------------------------------------------
     def character_names(self, prefix: str = "") -> dict[str, str]:
@@ -325,13 +341,28 @@ class _Compiler:
 
     def effect(self, raw: dict, path: tuple, scope: dict) -> Effect:
         verb = next(v for v in VERBS if v in raw)
-        value, formulas = raw[verb], {}
+        formulas: dict = {}
         on = word(raw.get("who", "self"))
         if on == "target" and not self.takes_character(path, scope):
             self.errors.append(self.rules.error("rules_no_target", path + ("who",)))
         to = self.audience(raw.get("to"), path + ("to",))
-        as_name = raw.get("as")
+        value, as_name = self.verb(raw, verb, path, scope, formulas)
         then = otherwise = ()
+        then_scope, else_scope = dict(scope), dict(scope)
+        if isinstance(raw.get("then"), list):
+            then = self.effects(raw["then"], path + ("then",), then_scope)
+        if isinstance(raw.get("else"), list):
+            otherwise = self.effects(raw["else"], path + ("else",), else_scope)
+        # a result bound in both branches (`as:` in `then` and in `else`) is known after them
+        both = {k: v for k, v in then_scope.items() if k not in scope and else_scope.get(k) == v}
+        blanks = one_sided_columns(then_scope, else_scope, scope, both)
+        scope.update(both)
+        return Effect(verb, value, on, as_name, to, then, otherwise, path, formulas, blanks)
+
+    def verb(self, raw: dict, verb: str, path: tuple, scope: dict, formulas: dict) -> tuple:
+        """An effect's verb compiled (its formulas into `formulas`, the names it binds
+        into `scope`): its value as the effect keeps it, and the name of its result."""
+        value, as_name = raw[verb], raw.get("as")
         if verb in ("add", "set"):
             value = self.changes(value, path + (verb,), scope, formulas, verb)
         elif verb == "roll":
@@ -361,16 +392,7 @@ class _Compiler:
         elif verb in opposed.VERBS:
             value = opposed.compile_effect(self, raw, verb, path, scope, formulas)
             as_name = as_name or value
-        then_scope, else_scope = dict(scope), dict(scope)
-        if isinstance(raw.get("then"), list):
-            then = self.effects(raw["then"], path + ("then",), then_scope)
-        if isinstance(raw.get("else"), list):
-            otherwise = self.effects(raw["else"], path + ("else",), else_scope)
-        # a result bound in both branches (`as:` in `then` and in `else`) is known after them
-        both = {k: v for k, v in then_scope.items() if k not in scope and else_scope.get(k) == v}
-        blanks = one_sided_columns(then_scope, else_scope, scope, both)
-        scope.update(both)
-        return Effect(verb, value, on, as_name, to, then, otherwise, path, formulas, blanks)
+        return value, as_name
 
     def changes(self, value, path, scope, formulas, verb) -> dict:
         """`add: {energie: -5}`: gauge (or, for `set`, stat) -> formula."""
@@ -431,61 +453,3 @@ class _Compiler:
                                                     valid=["public", "actor", "target", "gm"]))
             out.append(found)
         return tuple(out)
-
-
-BLANK = {"number": 0, "bool": False, "text": ""}
-
-
-def one_sided_columns(then_scope: dict, else_scope: dict, scope: dict, both: dict) -> tuple[dict, dict]:
-    """A result bound on both sides of an `if`/`check` (`as: loot` rolling table A
-    in `then`, table B in `else`) whose tables have different columns: every
-    column is known after it (added to `both`), 0 (false, empty) on the side whose
-    table lacks it, as a row that does not say a column. Returns the blanks to
-    bind after `then` ran and after `else` ran."""
-    blanks: tuple[dict, dict] = ({}, {})
-    for side, other, missing in ((then_scope, else_scope, blanks[1]), (else_scope, then_scope, blanks[0])):
-        for name, kind in side.items():
-            result = name.rsplit(".", 1)[0]
-            if "." in name and name not in scope and name not in other and result in both and kind in BLANK:
-                missing[name] = BLANK[kind]
-                both[name] = kind
-    return blanks
-
-
-def fill_columns(tables: dict) -> None:
-    """Every row of a table with every column its table's rows name, and those of
-    the sub-tables its rows chain (`table: sponsor`, whose row's columns the result
-    reads): a row that does not say one gets 0, false or an empty text (the kind of
-    the column's other values), so `<as>.<column>` has a value whatever row is rolled."""
-    own = {table_id: _blank_columns(table) for table_id, table in tables.items()}
-    for table_id, table in tables.items():
-        blank = dict(own[table_id])
-        for sub in _chained(table_id, tables):
-            for column, value in own[sub].items():
-                blank.setdefault(column, value)
-        for row in table.get("rows") or []:
-            for column, value in blank.items():
-                row.setdefault(column, value)
-
-
-def _blank_columns(table: dict) -> dict:
-    blank: dict = {}
-    for row in table.get("rows") or []:
-        for column, value in row.items():
-            if column in ("roll", "weight", "table", "text"):
-                continue
-            blank.setdefault(column, False if isinstance(value, bool) else 0 if isinstance(value, int) else "")
-    return blank
-
-
-def _chained(table_id: str, tables: dict) -> list[str]:
-    """The tables a table's rows chain, directly or through other sub-tables (each once)."""
-    found: list[str] = []
-    todo = [table_id]
-    while todo:
-        for row in tables[todo.pop()].get("rows") or []:
-            sub = row.get("table")
-            if isinstance(sub, str) and sub in tables and sub != table_id and sub not in found:
-                found.append(sub)
-                todo.append(sub)
-    return found

@@ -9,6 +9,8 @@ The engine's side is pbp/rulesets/data/states.py."""
 
 from __future__ import annotations
 
+from pbp.base.i18n import by_lang
+
 #: how a formula spells a state name, and its parts: `état.prison.reste` -> `state.prison.left`
 PREFIXES = ("state", "states", "etat", "etats", "état", "états")
 PARTS = {"reste": "left", "restant": "left", "tours": "left", "turns": "left", "left": "left"}
@@ -86,16 +88,17 @@ def _all_effects(data: dict):
 
 
 #: `pbp rules explain`: a state in each language
-WORDS = {
-    "fr": {"title": "États", "lasts": "dure {value} tour(s)", "until": "jusqu'à ce qu'un effet le lève",
-           "blocks": "empêche d'agir", "forbids": "interdit : {value}", "stacking": {
-               "refresh": "infligé à nouveau : la durée la plus longue", "extend": "infligé à nouveau : durées ajoutées",
-               "ignore": "infligé à nouveau : sans effet"}},
-    "en": {"title": "States", "lasts": "lasts {value} turn(s)", "until": "until an effect lifts it",
-           "blocks": "keeps from acting", "forbids": "forbids: {value}", "stacking": {
-               "refresh": "inflicted again: the longer duration", "extend": "inflicted again: durations added",
-               "ignore": "inflicted again: no effect"}},
-}
+WORDS = by_lang({
+    "title": ("États", "States"),
+    "lasts": ("dure {value} tour(s)", "lasts {value} turn(s)"),
+    "until": ("jusqu'à ce qu'un effet le lève", "until an effect lifts it"),
+    "blocks": ("empêche d'agir", "keeps from acting"),
+    "forbids": ("interdit : {value}", "forbids: {value}"),
+    "stacking": ({"refresh": "infligé à nouveau : la durée la plus longue",
+                  "extend": "infligé à nouveau : durées ajoutées", "ignore": "infligé à nouveau : sans effet"},
+                 {"refresh": "inflicted again: the longer duration", "extend": "inflicted again: durations added",
+                  "ignore": "inflicted again: no effect"}),
+})
 #: how an effect of this block reads in `pbp rules explain`: (fr, en) with {value}
 SAYS = {"inflict": ("infliger l'état {value}", "inflict the state {value}"),
         "cure": ("lever l'état {value}", "lift the state {value}")}

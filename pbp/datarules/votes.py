@@ -8,6 +8,8 @@ The engine's side is pbp/rulesets/data/votes.py."""
 
 from __future__ import annotations
 
+from pbp.base.i18n import by_lang
+
 #: the MJ's words for the vote's choices -> the engine's
 WORDS = {"relative": "relative", "absolute": "absolute", "absolue": "absolute", "unanimous": "unanimous",
          "unanimite": "unanimous", "unanimity": "unanimous", "nobody": "nobody", "personne": "nobody",
@@ -124,20 +126,23 @@ def warnings(rules) -> list:
 
 
 #: `pbp rules explain`: a vote in each language
-EXPLAIN = {
-    "fr": {"title": "Votes", "relative": "majorité relative (le plus de voix)",
-           "absolute": "majorité absolue (plus de la moitié {base})", "unanimous": "unanimité {base}",
-           "voters": "des votants", "ballots": "des bulletins exprimés",
-           "nobody": "égalité : personne", "random": "égalité : tirage au sort", "all": "égalité : tous les ex æquo",
-           "public": "scrutin public", "secret": "scrutin secret", "who": "votent : {value}", "cast": "par : {value}",
-           "teams": "camps : {stat} ({values})", "victory": "victoire de {team} quand {when}"},
-    "en": {"title": "Votes", "relative": "relative majority (the most votes)",
-           "absolute": "absolute majority (more than half {base})", "unanimous": "unanimity {base}",
-           "voters": "of the voters", "ballots": "of the ballots cast",
-           "nobody": "tie: nobody", "random": "tie: drawn by lot", "all": "tie: everyone tied",
-           "public": "public ballot", "secret": "secret ballot", "who": "voters: {value}", "cast": "by: {value}",
-           "teams": "teams: {stat} ({values})", "victory": "{team} wins when {when}"},
-}
+EXPLAIN = by_lang({
+    "title": ("Votes", "Votes"),
+    "relative": ("majorité relative (le plus de voix)", "relative majority (the most votes)"),
+    "absolute": ("majorité absolue (plus de la moitié {base})", "absolute majority (more than half {base})"),
+    "unanimous": ("unanimité {base}", "unanimity {base}"),
+    "voters": ("des votants", "of the voters"),
+    "ballots": ("des bulletins exprimés", "of the ballots cast"),
+    "nobody": ("égalité : personne", "tie: nobody"),
+    "random": ("égalité : tirage au sort", "tie: drawn by lot"),
+    "all": ("égalité : tous les ex æquo", "tie: everyone tied"),
+    "public": ("scrutin public", "public ballot"),
+    "secret": ("scrutin secret", "secret ballot"),
+    "who": ("votent : {value}", "voters: {value}"),
+    "cast": ("par : {value}", "by: {value}"),
+    "teams": ("camps : {stat} ({values})", "teams: {stat} ({values})"),
+    "victory": ("victoire de {team} quand {when}", "{team} wins when {when}"),
+})
 SAYS = {"vote": ("voter au scrutin {value} pour la cible", "vote in {value} for the target")}
 
 

@@ -140,18 +140,10 @@ def order_state(inputs: turn_inputs.TurnInputs, handle: str) -> str:
     `pbp remind` and `pbp run` judge them: refused (a file to fix), lost (a
     lost turn: nothing to order), valid, inactive (no longer expected), blank
     (an unfilled form: as if nothing was sent), missing, or out of the game."""
-    if handle in inputs.refused:
-        return "refused"
-    if handle in inputs.lost:
-        return "lost"
-    if handle in inputs.valid:
-        return "valid"
-    if handle in inputs.inactive:
-        return "inactive"
-    if handle in inputs.blank:
-        return "blank"
-    if handle in inputs.defaulted:
-        return "missing"
+    for found, state in ((inputs.refused, "refused"), (inputs.lost, "lost"), (inputs.valid, "valid"),
+                         (inputs.inactive, "inactive"), (inputs.blank, "blank"), (inputs.defaulted, "missing")):
+        if handle in found:
+            return state
     return "out"
 
 

@@ -26,6 +26,7 @@ from pbp.base.errors import ByLang
 from pbp.model.argcontext import match_names, normalize_id
 from pbp.model.argtypes_words import (ArgDefinitionError, ArgType, Choice, Direction, NoArg, Number, Text, YesNo,
                                       _Words)
+from pbp.model.typedecl import NamedTypes
 
 #: the type names a node may give, beside the named types of `arg_types`
 KINDS = ("text", "int", "number", "choice", "player", "character", "place", "item", "direction", "map", "list",
@@ -242,24 +243,19 @@ _SIMPLE = {"text": Text, "int": Number, "number": Number, "choice": Choice, "dir
 
 class _Compiler:
     def __init__(self, named: dict):
-        self.named, self.done, self.building = named, {}, set()
+        self.named = NamedTypes(named, self._make_named, ArgDefinitionError, "arg_types", "argument type")
 
     def build(self, spec, where: str) -> ArgType:
         if spec is None:
             return NoArg()
         if isinstance(spec, str):
-            return self._named(spec, where) if spec in self.named else self.build({"type": spec}, where)
+            return self.named.get(spec, where) if spec in self.named else self.build({"type": spec}, where)
         if not isinstance(spec, dict):
             raise ArgDefinitionError(f"{where}: an argument is a type name or a mapping, not {spec!r}")
         kind = spec.get("type")
         if kind in self.named:
             return self._derived(kind, spec, where)
-        if kind not in KINDS:
-            raise ArgDefinitionError(f"{where}: unknown argument type {kind!r} (known: {', '.join(KINDS)}, "
-                                     f"or a name of `arg_types`)")
-        unknown = set(spec) - COMMON - EXTRA.get(kind, set())
-        if unknown:
-            raise ArgDefinitionError(f"{where}: {sorted(unknown)} do not apply to `{kind}`")
+        self.named.check_keys(kind, spec, KINDS, COMMON, EXTRA, where)
         if kind == "map":
             fields = spec.get("fields") or {}
             return Mapping(spec, {str(k): self.build(v, f"{where}.{k}") for k, v in fields.items()})
@@ -267,22 +263,15 @@ class _Compiler:
             return List(spec, self.build(spec.get("of", "text"), f"{where}.of"))
         return _SIMPLE[kind](spec)
 
-    def _named(self, name: str, where: str) -> ArgType:
-        if name not in self.done:
-            if name in self.building:
-                raise ArgDefinitionError(f"{where}: the argument type `{name}` refers to itself")
-            self.building.add(name)
-            node = _copy(self.build(self.named[name], f"arg_types.{name}"))
-            node.name = name
-            self.done[name] = node
-            self.building.discard(name)
-        return self.done[name]
+    def _make_named(self, name: str, where: str) -> ArgType:
+        node = _copy(self.build(self.named.specs[name], where))
+        node.name = name
+        return node
 
     def _derived(self, name: str, spec: dict, where: str) -> ArgType:
         """A named type with its own `optional`, `default`, `en`, `aliases`."""
-        if set(spec) - COMMON:
-            raise ArgDefinitionError(f"{where}: `{name}` is a named type; only {sorted(COMMON)} may be added")
-        node = _copy(self._named(name, where))
+        self.named.check_derived(name, spec, COMMON, where)
+        node = _copy(self.named.get(name, where))
         base = ArgType(spec)
         for flag in ("optional", "default", "en", "aliases"):
             if flag in spec:

@@ -11,6 +11,8 @@ from pathlib import Path
 from pbp.base import yamlio
 from pbp.base.errors import PbpError
 from pbp.model.schema_node import COMMON, EXTRA, KINDS, Node, SchemaDefinitionError, _needs
+from pbp.model.typedecl import NamedTypes
+
 
 def compile_node(spec, types: dict | None = None, where: str = "schema") -> Node:
     """A node from its YAML form; `types` names reusable nodes."""
@@ -19,16 +21,8 @@ def compile_node(spec, types: dict | None = None, where: str = "schema") -> Node
 
 class _Compiler:
     def __init__(self, types: dict):
-        self.types, self.done, self.building = types, {}, set()
-
-    def named(self, name: str, where: str) -> Node:
-        if name not in self.done:
-            if name in self.building:
-                raise SchemaDefinitionError(f"{where}: the type `{name}` refers to itself")
-            self.building.add(name)
-            self.done[name] = self.build(self.types[name], f"types.{name}")
-            self.building.discard(name)
-        return self.done[name]
+        self.types = NamedTypes(types, lambda name, where: self.build(types[name], where), SchemaDefinitionError,
+                                "types", "type")
 
     def build(self, spec, where: str) -> Node:
         if isinstance(spec, str):
@@ -37,18 +31,11 @@ class _Compiler:
             raise SchemaDefinitionError(f"{where}: a schema node is a type name or a mapping, not {spec!r}")
         kind = spec.get("type", "mapping" if "fields" in spec else None)
         if kind in self.types:
-            unknown = set(spec) - COMMON
-            if unknown:
-                raise SchemaDefinitionError(f"{where}: `{kind}` is a named type; only {sorted(COMMON)} may be added")
-            node = self.named(kind, where).copy()
+            self.types.check_derived(kind, spec, COMMON, where)
+            node = self.types.get(kind, where).copy()
             self._flags(node, spec, where, keep=True)
             return node
-        if kind not in KINDS:
-            raise SchemaDefinitionError(f"{where}: unknown type {kind!r} (known: {', '.join(KINDS)}, "
-                                        f"or a name of `types`)")
-        unknown = set(spec) - COMMON - EXTRA.get(kind, set())
-        if unknown:
-            raise SchemaDefinitionError(f"{where}: {sorted(unknown)} do not apply to `{kind}`")
+        self.types.check_keys(kind, spec, KINDS, COMMON, EXTRA, where)
         node = Node(kind)
         self._flags(node, spec, where)
         node.low, node.high = spec.get("min"), spec.get("max")
