@@ -75,9 +75,11 @@ def _added_up(rs, state: dict, handle: str):
     singles, costs = [], []
     if handle in state["characters"] and (limit is None or limit >= 1):
         for action_id, spec in rs.program.data["actions"].items():
+            blind, verdict = checks.short_blind(rs, action_id), None
             for value in checks.arg_values(rs, state, handle, spec, checks.BOT_TEXT):
                 action = Action(action_id, value, 0)
-                verdict, cost = checks.judge(rs, state, handle, action, spec)
+                if verdict is None or not blind:  # blind: every value of the short field judged alike
+                    verdict, cost = checks.judge(rs, state, handle, action, spec)
                 if verdict == "ok" and (points is None or cost <= points):
                     singles.append(action)
                     costs.append(cost)
