@@ -333,7 +333,7 @@ def gm_inputs(rs, scenario, raw: dict) -> tuple[dict, Refusals]:
     from pbp.model.argcontext import ArgContext
 
     problems = Refusals()
-    types = input_types(rs.program.data)
+    types = R.derived(rs.program.data, "input types", input_types)  # the types only read: once per rules file
     context = ArgContext(scenario)  # the MJ's own file: read within the campaign's limits already
     values = {}
     for name, value in (raw or {}).items():
