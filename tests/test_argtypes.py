@@ -161,7 +161,7 @@ def test_the_import_asks_among_the_targets_the_type_allows(tmp_path: Path):
 
     r = say("Je lance Stupefix sur Léna !\n")  # herself: not a target the rules allow, so not read as one
     assert r.exit_code == 1
-    assert "stupefix : il manque « stupefix ». Valeurs possibles : Basile Ferrant." in r.output
+    assert "stupefix : il manque ce sur quoi porte l'action. Valeurs possibles : Basile Ferrant." in r.output
     r = say("Je lance Stupefix sur Basile !\n")
     assert r.exit_code == 0 and "  - stupefix: basile\n" in r.output
 

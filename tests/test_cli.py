@@ -311,6 +311,16 @@ def test_init_unknown_ruleset(tmp_path):
     assert r.exit_code == 1 and "Vouliez-vous dire « manhunt » ?" in r.stderr
 
 
+def test_init_example_by_its_name_alone(tmp_path):
+    """`--example d100-data` says which ruleset it plays: no --ruleset needed."""
+    r = pbp("init", tmp_path / "x", "--example", "d100-data", "--no-git")
+    assert r.exit_code == 0, r.output
+    assert "ruleset: data" in (tmp_path / "x" / "campaign.yaml").read_text(encoding="utf-8")
+    r = pbp("init", tmp_path / "y", "--example", "d100-dta", "--no-git")
+    assert r.exit_code == 1 and not (tmp_path / "y").exists()
+    assert "« d100-dta » n'est pas une campagne d'exemple de pbp. Vouliez-vous dire « d100-data » ?" in r.stderr
+
+
 def test_campaign_templates_override_the_defaults(ready):
     write(ready, "templates/public.j2", "Notre forum — tour {{ turn }}\n{% include \"roleplay.j2\" %}\n")
     orders(ready, 1, "lucy", "player: lucy\nturn: 1\nactions: []\nroleplay: Bonjour [i]tout le monde[/i]\n")

@@ -223,6 +223,20 @@ def test_every_message_of_the_data_rulesets_is_in_both_languages_with_the_same_p
             assert fields[0] == fields[1], key
 
 
+def test_rules_explain_says_truths_and_counts_in_words(tmp_path):
+    """The starter rules (`pbp init --ruleset data`): a default truth reads oui/non (yes/no),
+    one action a turn is singular."""
+    root = tmp_path / "ev"
+    assert pbp("init", root, "--ruleset", "data", "--no-git").exit_code == 0
+    fr = pbp("rules", "explain", cwd=root).output.replace("\xa0", " ")
+    assert "- au plus 1 action par tour\n" in fr
+    assert "- Combat approuvé (combat): oui/non, par défaut non\n" in fr
+    config = root / "campaign.yaml"
+    config.write_text(config.read_text(encoding="utf-8").replace("lang: fr", "lang: en"), encoding="utf-8")
+    en = pbp("rules", "explain", cwd=root).output.replace("\xa0", " ")
+    assert "- at most 1 action a turn\n" in en and "default no" in en
+
+
 def test_rules_explain_shows_the_rules_as_pbp_understood_them(tmp_path):
     root = copy_example("investigation-event", tmp_path)
     r = pbp("rules", "explain", cwd=root)
@@ -234,4 +248,4 @@ def test_rules_explain_shows_the_rules_as_pbp_understood_them(tmp_path):
     assert "- quand plus personne ne peut agir" in out
     r = pbp("rules", "explain", "--format", "bbcode", cwd=copy_example("wizard-duels", tmp_path))
     assert r.exit_code == 0, r.output
-    assert "8 | touché, ne peut pas riposter | touche true, bonus 1, riposte false | 1/8 (12.5 %)" in r.output
+    assert "8 | touché, ne peut pas riposter | touche oui, bonus 1, riposte non | 1/8 (12.5 %)" in r.output

@@ -149,4 +149,4 @@ def test_bots_take_the_actions_whose_argument_is_free_text(root):
     found = simulate_json("--games", "30", "--seed", "3", cwd=root)["base"]
     assert found["games"] == 30 and "-" not in found["outcomes"], found["outcomes"]
     assert sum(o["count"] for o in found["outcomes"].values()) == 30
-    assert found["turns"]["max"] <= 2 and found["deaths"]["out"] > 0
+    assert found["turns"]["max"] <= 2 and found["deaths"]["hors jeu"] > 0  # the rules are written in French: so are their words

@@ -10,7 +10,7 @@ import unicodedata
 import pytest
 
 from pbp.base import usercache, yamlio
-from pbp.engine import seal
+from pbp.engine import seal, seal_log
 from pbp.engine.campaign import open_campaign
 from tests.helpers import pbp, write
 
@@ -444,5 +444,5 @@ def test_the_thread_shows_the_codes_of_its_seal_lines_only():
 def test_seals_yaml_is_written_as_pyyaml_writes_it(turns):
     for commit in (None, "9f" * 32):
         data = {"commitment": commit, "turns": turns}
-        assert seal.seals_yaml(data) == yamlio.dumps(data)
-        assert yamlio.loads(seal.seals_yaml(data)) == data
+        assert seal_log.seals_yaml(data) == yamlio.dumps(data)
+        assert yamlio.loads(seal_log.seals_yaml(data)) == data

@@ -36,7 +36,8 @@ import pytest
 from pbp.base import yamlio
 from pbp.base.errors import PbpError
 from pbp.engine import turn as turns, turn_inputs, turn_posts
-from pbp.engine.campaign import FORMATS, TURN_FOLDER, Campaign, open_campaign
+from pbp.engine.campaign import FORMATS, Campaign, open_campaign
+from pbp.engine.campaign_config import TURN_FOLDER
 from pbp.model import events as ev, ruleset
 from pbp.model.dice import Dice
 from pbp.model.orders import GmOrders, PlayerOrders
@@ -469,7 +470,7 @@ def test_post_player_gm_is_a_player_never_the_mj_report(tmp_path):
 def test_every_name_a_turn_folder_holds_is_a_reserved_handle():
     """Checked on the examples' real turn folders, so that a new output file
     cannot be forgotten here."""
-    from pbp.engine.campaign import RESERVED_HANDLES
+    from pbp.engine.campaign_config import RESERVED_HANDLES
 
     held = {p.name for name in EXAMPLES for folder in (package_dir("campaigns") / name / "turns").iterdir()
             for p in folder.iterdir()}

@@ -12,7 +12,7 @@ from pbp.cli.common import PbpCommand, campaign_of, commit, say, warn_secret_in_
 def status(ctx):
     """The MJ's overview of the current state (secret)."""
     from pbp.base.errors import PbpError
-    from pbp.engine import loop, rules_record, seal, turn, turn_posts, turn_record
+    from pbp.engine import loop, rules_record, seal_log, turn, turn_posts, turn_record
     from pbp.engine.deadline import turn_deadline
 
     campaign = campaign_of(ctx)
@@ -56,8 +56,8 @@ def status(ctx):
                nl=False)
     for line in rules_record.notice(campaign, n, record):  # edited since the last turn: the next one plays them
         click.echo(line)
-    try:  # where the archive no longer matches the codes printed or posted (pbp/engine/seal.py)
-        for problem in seal.problems(campaign):
+    try:  # where the archive no longer matches the codes printed or posted (pbp/engine/seal_log.py)
+        for problem in seal_log.problems(campaign):
             say(problem.key, **problem.params)
     except PbpError as exc:
         click.echo(exc.text(campaign.lang), err=True)
@@ -70,7 +70,7 @@ def verify(ctx):
     import difflib
 
     from pbp.base.i18n import shown
-    from pbp.engine import seal
+    from pbp.engine import seal, seal_log
     from pbp.engine.replay import replay_turn
 
     campaign = campaign_of(ctx)
@@ -103,7 +103,7 @@ def verify(ctx):
             new = replay.replayed.get(name, b"").decode(errors="replace").splitlines()
             for line in list(difflib.unified_diff(old, new, f"archive/{name}", f"replay/{name}", lineterm=""))[:20]:
                 click.echo("    " + shown(line, 300))  # archived text may hold a player's control characters
-    for problem in seal.problems(campaign, codes):
+    for problem in seal_log.problems(campaign, codes):
         say(problem.key, **problem.params)
         failures += problem.serious
     if failures:

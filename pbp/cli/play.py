@@ -22,7 +22,7 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes, at_deadline)
     """Resolve the next turn, write its outputs, commit."""
     from pbp.base import i18n
     from pbp.base.errors import PbpError
-    from pbp.engine import rules_record, seal, turn, turn_inputs, turn_posts, turn_record
+    from pbp.engine import rules_record, seal, seal_log, turn, turn_inputs, turn_posts, turn_record
 
     campaign = campaign_of(ctx)
     warn_secret_in_config(campaign)
@@ -30,7 +30,7 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes, at_deadline)
         n = turn_inputs.check_turn_number(campaign, n)
         # what `pbp status` says of the archive, said before a new turn is sealed on top of it
         codes = seal.archive_codes(campaign, upto=n - 1, remembered=True)
-        problems = seal.problems(campaign, codes)
+        problems = seal_log.problems(campaign, codes)
         for problem in problems:
             click.echo(i18n.t(campaign.lang, problem.key, **problem.params), err=True)
         refusals = []  # what a run refuses; a dry run shows the turn all the same, and says them
@@ -69,7 +69,7 @@ def run(ctx, n, fmt, no_commit, dry_run, no_orders, accept_changes, at_deadline)
             _show_dry_run(n, out)
             return
         written = turn.write(campaign, out)
-        seal.record_printed(campaign, n, code)
+        seal_log.record_printed(campaign, n, code)
         say("run_done", turn=n, count=len(written), folder=campaign.rel(campaign.turn_dir(n)))
         _say_played(campaign, out.inputs)
         if campaign.ruleset.is_over(out.state):
@@ -174,7 +174,7 @@ def _edited_archive(campaign, n: int) -> list[str]:
     """The files of the turns played before `n` that differ from the campaign's
     last commit (edited or removed by hand since): the next commit would sweep
     them into turn n's, under a code sealed on top of them. Empty when the
-    campaign is not in git (nothing to compare with: `seal.problems` still
+    campaign is not in git (nothing to compare with: `seal_log.problems` still
     says a turn changed). Not pbp's preview pages (never archived), nor hidden
     and *.tmp files (no code covers them)."""
     from pbp.engine import archive

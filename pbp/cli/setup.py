@@ -27,6 +27,8 @@ def init(ctx, path, ruleset_id, rules_file, example, lang, no_git):
         ctx.obj["lang"] = lang
     rules_text = _rules_file(ctx, rules_file, ruleset_id, example, lang) if rules_file is not None else None
     ruleset_id = "data" if rules_file is not None else ruleset_id
+    if ruleset_id is None and example:  # `--example d100-data` says its ruleset itself
+        ruleset_id = _ruleset_of_example(example)
     if ruleset_id is None:
         raise click.UsageError(local_help.say(ctx, "init_needs_ruleset"), ctx)
     cls = type(ruleset.get(ruleset_id))
@@ -120,6 +122,19 @@ def _example_folder(cls, ruleset_id: str, name: str):
     return root / name
 
 
+def _ruleset_of_example(name: str) -> str:
+    """The ruleset a bundled example campaign plays, by the example's name."""
+    from pbp.base import i18n, yamlio
+    from pbp.base.errors import PbpError
+    from pbp.render.render import package_dir
+
+    root = package_dir("campaigns")
+    every = sorted(d.name for d in root.iterdir() if (d / "campaign.yaml").is_file())
+    if name not in every:
+        raise PbpError("unknown_example_any", example=name, valid=every, suggestion=i18n.closest(name, every))
+    return str((yamlio.load_file(root / name / "campaign.yaml") or {}).get("ruleset"))
+
+
 def _rules_file(ctx, rules_file, ruleset_id, example, lang) -> bytes:
     """`--rules FILE`: a data campaign from the MJ's rules file, which must read
     as pbp will play it (every problem at once, at FILE:line)."""
@@ -148,7 +163,7 @@ def _with_lang(text: str, lang: str) -> str:
 def setup(ctx, fmt, no_commit):
     """Ruleset set-up (sheet draw, placement): writes turns/000/."""
     from pbp.base.errors import PbpError
-    from pbp.engine import seal, turn, turn_posts
+    from pbp.engine import seal, seal_log, turn, turn_posts
 
     campaign = campaign_of(ctx)
     warn_secret_in_config(campaign)
@@ -159,6 +174,6 @@ def setup(ctx, fmt, no_commit):
         turn_posts.render_all(campaign, out, fmt)
         code = seal.seal_output(campaign, out)
         written = turn.write(campaign, out)
-        seal.record_printed(campaign, 0, code)
+        seal_log.record_printed(campaign, 0, code)
         say("setup_done", count=len(written), folder=campaign.rel(campaign.turn_dir(0)))
         commit(campaign, "commit_setup", no_commit)

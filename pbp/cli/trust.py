@@ -17,7 +17,7 @@ from pbp.cli.common import (CONTEXT, FILE_PATH, PbpCommand, PbpSubgroup, campaig
 def posted(ctx, code, n, no_commit):
     """Record the code the thread shows for a turn (default: the turn's code now)."""
     from pbp.base.errors import InputError, PbpError
-    from pbp.engine import seal
+    from pbp.engine import seal, seal_log
 
     campaign = campaign_of(ctx)
     with campaign.lock():
@@ -27,7 +27,7 @@ def posted(ctx, code, n, no_commit):
         codes = seal.archive_codes(campaign, upto=n)
         if n not in codes:
             raise PbpError("turn_not_resolved", turn=n)
-        printed = seal.load_seals(campaign)["turns"].get(n, {}).get("printed") or []
+        printed = seal_log.load_seals(campaign)["turns"].get(n, {}).get("printed") or []
         candidates = list(dict.fromkeys(printed + [codes[n]]))
         if code is None:
             chosen = codes[n]
@@ -36,7 +36,7 @@ def posted(ctx, code, n, no_commit):
             chosen = next((c for c in reversed(candidates) if seal.matches(typed, c)), None)
             if chosen is None:
                 raise InputError("posted_unknown", turn=n, code=code, valid=[seal.short(c) for c in candidates])
-        seal.record_posted(campaign, n, chosen)
+        seal_log.record_posted(campaign, n, chosen)
         say("posted_done", turn=n, code=seal.short(chosen))
         if chosen != codes[n]:
             say("seal_posted_changed", turn=n, posted=seal.short(chosen), now=seal.short(codes[n]))
@@ -50,7 +50,7 @@ def posted(ctx, code, n, no_commit):
 def reveal(ctx, output, before_end):
     """Write the end-of-game bundle: the archive with its secret, for anyone to audit."""
     from pbp.base.errors import PbpError
-    from pbp.engine import seal
+    from pbp.engine import seal, seal_log
     from pbp.trust import audit
 
     campaign = campaign_of(ctx)
@@ -62,7 +62,7 @@ def reveal(ctx, output, before_end):
     output = output_target(ctx, output or campaign.root.parent / f"{campaign.root.name}.reveal.tar.gz", "bundle",
                            "--output")
     codes = seal.archive_codes(campaign)
-    for problem in seal.problems(campaign, codes):
+    for problem in seal_log.problems(campaign, codes):
         say(problem.key, **problem.params)
     data, count = audit.bundle_bytes(campaign)
     write_output(output, data, "--output")

@@ -131,7 +131,7 @@ WORDS = {
            "arg": "argument : {value}", "requires": "possible si {value}", "once_turn": "pas deux fois par tour",
            "dice": "{dice} {sign} {target}", "critical": "critique : réussite {success}, échec {failure}",
            "points": "{value} points par tour", "gauge_points": "coûts payés sur la jauge {value}",
-           "count": "au plus {value} actions par tour", "distinct": "jamais deux fois la même action",
+           "count": "au plus {value} actions par tour", "count_one": "au plus 1 action par tour", "distinct": "jamais deux fois la même action",
            "plays": "joue ce tour si {value}", "missed": "sans ordres : {value}",
            "last_standing": "quand il reste au plus {value} personnage(s) en jeu", "when": "quand {value}",
            "max_turns": "après le tour {value}", "stuck": "quand plus personne ne peut agir",
@@ -148,7 +148,7 @@ WORDS = {
            "cost": "cost {value}", "arg": "argument: {value}", "requires": "possible if {value}",
            "once_turn": "not twice a turn", "dice": "{dice} {sign} {target}",
            "critical": "critical: success {success}, failure {failure}", "points": "{value} points a turn",
-           "gauge_points": "costs paid from the gauge {value}", "count": "at most {value} actions a turn",
+           "gauge_points": "costs paid from the gauge {value}", "count": "at most {value} actions a turn", "count_one": "at most 1 action a turn",
            "distinct": "never the same action twice", "plays": "plays this turn if {value}",
            "missed": "without orders: {value}", "last_standing": "when at most {value} character(s) are left",
            "when": "when {value}", "max_turns": "after turn {value}", "stuck": "when nobody can act any more",
@@ -173,7 +173,7 @@ def sections(rules: RulesFile, lang: str) -> dict:
         if lines or tables:
             out.append({"title": w[title], "items": lines, "tables": list(tables)})
 
-    add("stats", [f"{_name(s, lang)} ({s['id']}) — {w['default']} {_cell(s.get('default', '-'))} — {w['seen']} "
+    add("stats", [f"{_name(s, lang)} ({s['id']}) — {w['default']} {_cell(s.get('default', '-'), lang)} — {w['seen']} "
                   f"{_seen(s.get('visibility'), lang)}" for s in v["stats"]])
     add("gauges", [(f"{_name(g, lang)} ({g['id']}) — {w['start']} {g.get('start', g.get('max', 0))}, "
                     + w["bounds"].format(low=g.get("min", "-∞"), high=g.get("max", "∞"))
@@ -182,7 +182,7 @@ def sections(rules: RulesFile, lang: str) -> dict:
                       items(t["effects"], lang)) for t in g["thresholds"]]) for g in v["gauges"]])
     add("tables", [], [{"title": f"{t['name'][lang] or t['id']} ({t['id']}, {t['dice']})", "header": w["header"],
                         "rows": [[r["faces"], r["text"][lang] + (f" → {r['table']}" if r["table"] else ""),
-                                  ", ".join(f"{k} {_cell(x)}" for k, x in r["columns"].items()), r["chance"]]
+                                  ", ".join(f"{k} {_cell(x, lang)}" for k, x in r["columns"].items()), r["chance"]]
                                  for r in t["rows"]]} for t in v["tables"]])
     add("checks", [(f"{_name(c, lang)} ({c['id']}): " + w["dice"].format(dice=opposed.dice_text(c), sign=c["success"],
                                                                           target=c["target"]),
@@ -194,7 +194,7 @@ def sections(rules: RulesFile, lang: str) -> dict:
     add("inputs", [_acting(f"{_name(dict(i, id=k), lang)} ({k}): {KINDS[lang].get(word(i['type']), i['type'])}"
                            + (f", {w['per_character']}" if word(i.get("per", "game")) == "character" else "")
                            + (f", {w['keep_false']}" if i.get("keep") is False else "")
-                           + (f", {w['default']} {_cell(i['default'])}" if i.get("default") is not None else ""),
+                           + (f", {w['default']} {_cell(i['default'], lang)}" if i.get("default") is not None else ""),
                            i, lang)
                    for k, i in v["inputs"].items()])
     add("end", _end_lines(v["end"], w))
@@ -230,8 +230,11 @@ def _seen(value, lang: str) -> str:
     return ", ".join(AUDIENCES[lang].get(word(x), str(x)) for x in values)
 
 
-def _cell(value) -> str:
-    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+def _cell(value, lang: str) -> str:
+    """A value as the MJ wrote it: a truth in their words (oui/non, yes/no)."""
+    if isinstance(value, bool):
+        return {"fr": ("oui", "non"), "en": ("yes", "no")}[lang][0 if value else 1]
+    return str(value)
 
 
 def _acting(line: str, spec: dict, lang: str):
@@ -267,7 +270,7 @@ def _turn_lines(v: dict, w: dict) -> list[str]:
     if budget.get("gauge"):
         lines.append(w["gauge_points"].format(value=budget["gauge"]))
     if budget.get("count"):
-        lines.append(w["count"].format(value=budget["count"]))
+        lines.append(w["count_one"] if budget["count"] == 1 else w["count"].format(value=budget["count"]))
     if budget.get("distinct"):
         lines.append(w["distinct"])
     if v["plays"] is not None:

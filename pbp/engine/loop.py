@@ -212,9 +212,8 @@ def _overview_key(campaign: Campaign, n: int) -> str | None:
     here = os.path.dirname(os.path.dirname(turn.__file__))  # pbp/
     code = [os.path.join(here, name)
             for name in ("engine/turn_inputs.py", "engine/turn_record.py", "engine/turn.py", "model/orders.py",
-                         "engine/loop.py", "model/ruleset.py",
-                         "engine/campaign.py", "model/defaults.py", "model/defaults.yaml", "engine/at_deadline.py",
-                         "messages.yaml")]
+                         "engine/loop.py", "model/ruleset.py", "engine/campaign.py", "engine/campaign_config.py",
+                         "model/defaults.py", "model/defaults.yaml", "engine/at_deadline.py", "messages.yaml")]
     folder = campaign.ruleset.folder()
     try:
         code += sorted(e.path for e in os.scandir(folder) if e.is_file() and e.name.endswith((".py", ".yaml")))

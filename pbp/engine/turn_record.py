@@ -11,7 +11,8 @@ from __future__ import annotations
 from pbp.base import yamlio
 from pbp.base.errors import PbpError
 from pbp.engine import rules_record
-from pbp.engine.campaign import FORMATS, Campaign, check_overrides, read_text
+from pbp.engine.campaign import FORMATS, Campaign, read_text
+from pbp.engine.campaign_config import check_overrides
 from pbp.model import events as ev
 
 

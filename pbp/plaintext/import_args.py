@@ -395,7 +395,11 @@ class ActionReader:
                 count = self.g.numbers.get(s.key, (s.low, None))[0]
                 self.ask("import_numbers", what=s.field or s.key, count=count, found=0)
             else:
-                self.ask("import_missing", action=self.action_id, what=s.field or s.key, valid=valid)
+                what = s.field or s.key
+                if what == self.action_id:  # a data action's own argument: its id says nothing more
+                    self.ask("import_missing_arg", action=self.action_id, valid=valid)
+                else:
+                    self.ask("import_missing", action=self.action_id, what=what, valid=valid)
 
     def shape(self, values: dict):
         """The argument as the order file writes it: a plain value, a list, or a

@@ -26,40 +26,22 @@ from dataclasses import dataclass, field
 
 from pbp.base import i18n
 from pbp.base.errors import ByLang
-from pbp.model.vocabulary import SEPARATORS, Token, fold, tokens, words
+from pbp.model.vocabulary import Token, words
+from pbp.plaintext import import_triggers
 from pbp.plaintext.import_args import ActionReader
-from pbp.plaintext.wording import EVERY, Grammar, Names, Trigger, find_names, grammar, language
+from pbp.plaintext.import_units import MAX_UNITS, SENTENCE_ENDS, Cutter, TooLong, Unit, excerpt_of, roleplay
+from pbp.plaintext.wording import EVERY, Grammar, Names, find_names, grammar, language
 from pbp.render.escaping import normalise
 
 #: the most actions a sentence, and a message, may order: far beyond any turn's rules,
 #: and what keeps reading a hostile message linear (each action reads its own part)
 MAX_UNIT_ACTIONS = 20
 MAX_ACTIONS = 100
-#: the most sentences and lines a message is read in: a long roleplay post has a few
-#: hundred; what keeps reading the most broken-up message of `order_file_bytes` bounded
-MAX_UNITS = 3000
 #: the most questions kept (a message of a thousand unknown lines asks one thing: rewrite it)
 MAX_QUESTIONS = 30
-_QUOTES = {"«": "»", "“": "”", "„": "“", '"': '"'}
-_BULLETS = frozenset("-*•–—·+")
-_ENDS = frozenset(".!?…")
 _BREAKS = frozenset(",;:()[]«»")
-_MARKER_ENDS = frozenset(").:/°-")
-#: after a note's label in brackets ("(note : …)"); the labels below need none ("(HRP je file)")
 #: who a condition's clause has act ("si je trouve une porte"): then it is an order's condition
 _SUBJECTS = frozenset({"je", "j", "i", "on", "nous", "we"})
-#: how far after a bracket a note's label is looked for
-_NOTE_WINDOW = 24
-_NOTE_ENDS = frozenset(":)]-—–,")
-_PLAIN_NOTES = frozenset({("hrp",), ("ooc",), ("hors", "rp"), ("hors", "roleplay"), ("out", "of", "character")})
-
-
-class _TooLong(Exception):
-    """A message cut into more than MAX_UNITS sentences and lines (at `line`): asked, not read."""
-
-    def __init__(self, line: int):
-        super().__init__(line)
-        self.line = line
 
 
 @dataclass
@@ -90,20 +72,6 @@ class Reading:
     roleplay: str = ""
     questions: list[Question] = field(default_factory=list)
     nothing: bool = False  # the player said they do nothing this turn
-
-
-@dataclass
-class Unit:
-    """A sentence or a list item: what one part of the message says."""
-
-    line: int
-    toks: list[Token]
-    start: int
-    end: int
-    item: bool  # a list item or a line of an orders section: it must hold an order
-    note: bool  # a note to the MJ: read for orders, never roleplay
-    asks: bool  # ends with "?"
-    quotes: list[tuple[int, int]]
 
 
 def read(text: str, ruleset, names: dict, people=(), me: str | None = None, closed=frozenset()) -> Reading:
@@ -141,131 +109,19 @@ class _Reader:
     # -- cutting the message ---------------------------------------------------------
     def run(self) -> Reading:
         try:
-            units = self.joined(self.units())
-        except _TooLong as exc:
-            self.out.questions.append(Question("import_too_long", exc.line, _excerpt(self.text, 0, len(self.text)),
+            units = self.joined(Cutter(self.text, self.lw, self.keep).units())
+        except TooLong as exc:
+            self.out.questions.append(Question("import_too_long", exc.line, excerpt_of(self.text, 0, len(self.text)),
                                                {"max": MAX_UNITS}))
             return self.out
         for unit in units:
             self.unit(unit)
         if not self.out.actions and not self.out.questions and not self.out.nothing and any(
                 u.toks for u in units):
-            self.out.questions.append(Question("import_no_order", 1, _excerpt(self.text, 0, len(self.text)),
+            self.out.questions.append(Question("import_no_order", 1, excerpt_of(self.text, 0, len(self.text)),
                                                {"valid": self.ids(self.g.slots)}))
-        self.out.roleplay = self.roleplay()
+        self.out.roleplay = roleplay(self.text, self.keep)
         return self.out
-
-    def units(self) -> list[Unit]:
-        out, section, closing = [], "free", None
-        labels = self.lw["labels"]
-        for n, base, line, in_note in self.pieces():
-            toks = tokens(line, base)
-            if not toks:
-                continue
-            i, kind = self.label(toks, labels)
-            note = kind == "note" or in_note
-            if kind == "roleplay" and i >= len(toks):
-                section = "rp"  # a label alone on its line: what follows is roleplay
-            elif kind == "roleplay":
-                self.keep.append((toks[i].start, toks[-1].end))  # "RP : …": this line only
-                continue
-            elif kind in ("orders", "note"):
-                section = "orders" if kind == "orders" else ("free" if section == "rp" else section)
-            if section == "rp" and kind != "note":
-                if i < len(toks):
-                    self.keep.append((toks[i].start, toks[-1].end))
-                continue
-            if i >= len(toks):
-                continue
-            item = section == "orders" and not note
-            raw = self.text[toks[i].start:base + len(line)]
-            if raw[:1] in _BULLETS and raw[1:2] and (raw[1].isspace() or (raw[0] == "-" and not raw[1].isdigit())):
-                item = True
-                while i < len(toks) and toks[i].kind == "punct" and toks[i].text in _BULLETS:
-                    i += 1
-            pieces, last = self.markers(toks, i)
-            for lo, hi, marked in pieces:
-                closing = self.sentences(out, n, toks, lo, hi, item or marked, note, closing)
-        return out
-
-    def pieces(self):
-        """The message's lines as (number, offset, text, inside a note), a note to the MJ
-        in brackets ("(HRP : …)", "[OOC] … [/OOC]", over several lines or inside one)
-        cut out as lines of its own: read for orders, never roleplay."""
-        notes = self.notes()
-        line_start, k = 0, 0
-        for n, line in enumerate(self.text.split("\n"), 1):
-            start, end = line_start, line_start + len(line)
-            line_start = end + 1
-            at = start
-            while k < len(notes) and notes[k][1] <= start:
-                k += 1
-            m = k
-            while m < len(notes) and notes[m][0] < end:  # the notes on this line, each once
-                a, b = notes[m]
-                m += 1
-                if a > at:
-                    yield n, at, self.text[at:a], False
-                yield n, max(a, at), self.text[max(a, at):min(b, end)], True
-                at = min(b, end)
-            if at < end or at == start:
-                yield n, at, self.text[at:end], False
-
-    def notes(self) -> list[tuple[int, int]]:
-        """The spans of the notes to the MJ opened by a bracket and a note label: to
-        the matching bracket (or "[/HRP]"), else to the end of the paragraph. Only the
-        few characters after each bracket are read for a label: linear in the text."""
-        out: list[tuple[int, int]] = []
-        note = self.lw["labels"]["note"]
-        starts = tuple({p[0] for p in note.items})  # a label's first word: what a bracket must be followed by
-        text, at = self.text, 0
-        while True:
-            i = min((k for k in (text.find("(", at), text.find("[", at)) if k >= 0), default=-1)
-            if i < 0:
-                return out
-            at = i + 1
-            window = fold(text[i + 1:i + 1 + _NOTE_WINDOW].lstrip(" *_"))
-            if not window.startswith(starts):
-                continue
-            toks = tokens(text[i:i + 1 + _NOTE_WINDOW], i)
-            texts = [t.text for t in toks]
-            j = 1
-            while j < len(toks) and texts[j] in ("*", "_"):
-                j += 1
-            n = note.at(texts, j)
-            if not n or j + n >= len(toks) and i + 1 + _NOTE_WINDOW < len(text):
-                continue  # no label, or one cut by the window: not a note
-            after = texts[j + n] if j + n < len(toks) else ":"
-            if after not in _NOTE_ENDS and tuple(texts[j:j + n]) not in _PLAIN_NOTES:
-                continue
-            end = self._note_end(i, toks[j + n - 1].end, after == "]" and text[i] == "[")
-            out.append((i, end))
-            at = end
-
-    def _note_end(self, i: int, label_end: int, tag: bool) -> int:
-        """Where a note opened at i ends: its closing bracket (nested ones counted), "[/…]"
-        for a tag ("[HRP] … [/HRP]", else its line), or the end of its paragraph."""
-        text = self.text
-        paragraph = text.find("\n\n", i)
-        limit = len(text) if paragraph < 0 else paragraph
-        if tag:
-            close = text.find("[/", label_end, limit)
-            if close >= 0:
-                stop = text.find("]", close, limit)
-                return stop + 1 if stop >= 0 else limit
-            line_end = text.find("\n", label_end, limit)
-            return limit if line_end < 0 else line_end
-        opening, closing = text[i], ")" if text[i] == "(" else "]"
-        depth = 0
-        for k in range(i, limit):
-            c = text[k]
-            if c == opening:
-                depth += 1
-            elif c == closing:
-                depth -= 1
-                if depth == 0:
-                    return k + 1
-        return limit
 
     def joined(self, units: list[Unit]) -> list[Unit]:
         """A sentence of values only, right after an action's on the same line, says more
@@ -278,127 +134,25 @@ class _Reader:
             if (prev is not None and prev.line == unit.line and not unit.item and words
                     and all(t.text in self.known or (t.text,) in fillers for t in words)
                     and any(t.text in self.known for t in words)
-                    and self.triggers(prev.toks, [t.text for t in prev.toks])
-                    and not self.triggers(unit.toks, [t.text for t in unit.toks])):
+                    and self.triggers(prev.toks)
+                    and not self.triggers(unit.toks)):
                 out[-1] = Unit(prev.line, prev.toks + unit.toks, prev.start, unit.end, prev.item, prev.note,
                                unit.asks, prev.quotes + unit.quotes)
                 continue
             out.append(unit)
         return out
 
-    @staticmethod
-    def label(toks: list[Token], labels) -> tuple[int, str | None]:
-        """Where a line's content starts after a label ("RP :", "[HRP]", "Tour 4 :"), and its kind."""
-        i = 0
-        while i < len(toks) and toks[i].kind == "punct" and toks[i].text in "[(*#":
-            i += 1
-        texts = [t.text for t in toks]
-        for kind, phrases in labels.items():
-            n = phrases.at(texts, i)
-            if not n:
-                continue
-            j = i + n
-            if j < len(toks) and toks[j].kind == "num":
-                j += 1
-            if j >= len(toks):
-                return j, kind
-            while j + 1 < len(toks) and toks[j].text in ("*", "_") and toks[j + 1].text in ("*", "_", ":"):
-                j += 1  # "**RP** :"
-            if toks[j].text in (":", "]", ")") or (toks[j].text in "-—–" and toks[j].kind == "punct"):
-                j += 1
-                while j < len(toks) and toks[j].text in (":", "]", ")", "*", "_"):  # "**RP :**"
-                    j += 1
-                return j, kind
-        return 0, None
-
-    def markers(self, toks: list[Token], i: int) -> tuple[list[tuple[int, int, bool]], int]:
-        """A line's content cut at its numbered items ("1) … 2) …", "1. …")."""
-        pieces, start, marked, last, depth = [], i, False, 0, 0
-        j = i
-        while j < len(toks):
-            t = toks[j]
-            if t.kind == "punct" and t.text == "(":
-                depth += 1
-            elif t.kind == "punct" and t.text == ")":
-                depth = max(0, depth - 1)
-            nxt = toks[j + 1] if j + 1 < len(toks) else None
-            if (t.kind == "num" and t.text.isdigit() and nxt is not None and nxt.kind == "punct"
-                    and nxt.start == t.end and nxt.text in _MARKER_ENDS and depth == 0
-                    and (j + 2 >= len(toks) or toks[j + 2].start > nxt.end)):
-                value = int(t.text)
-                at_start = j == i
-                inline = j > i and value == last + 1 and (nxt.text == ")" or marked or last)
-                if (at_start and value < 100) or inline:
-                    if j > start:
-                        pieces.append((start, j, marked))
-                    start, marked, last = j + 2, True, value
-                    j += 2
-                    continue
-            j += 1
-        pieces.append((start, len(toks), marked))
-        return [p for p in pieces if p[1] > p[0]], last
-
-    def sentences(self, out: list[Unit], n: int, toks: list[Token], lo: int, hi: int, item: bool, note: bool,
-                  closing: str | None) -> str | None:
-        """The sentences of a piece of a line; speech in quotes is set aside (kept as
-        roleplay, never read). Returns the quote still open at the end of the line."""
-        current: list[Token] = []
-        quotes: list[tuple[int, int]] = []
-        quote_start = toks[lo].start if closing else None
-        first = None
-
-        def flush(end_tok: Token | None, asks: bool):
-            nonlocal current, quotes, first
-            if len(out) >= MAX_UNITS:
-                raise _TooLong(n)
-            if first is not None:
-                end = end_tok.end if end_tok is not None else max(current[-1].end if current else first,
-                                                                   quotes[-1][1] if quotes else first)
-                out.append(Unit(n, current, first, end, item, note, asks, quotes))
-            current, quotes, first = [], [], None
-
-        for j in range(lo, hi):
-            t = toks[j]
-            if closing is not None:
-                if t.kind == "punct" and t.text == closing:
-                    quotes.append((quote_start, t.end))
-                    first = quote_start if first is None else first
-                    current.append(Token("«»", t.start, t.end, "punct"))
-                    closing = None
-                continue
-            if t.kind == "punct" and t.text in _QUOTES:
-                closing, quote_start = _QUOTES[t.text], t.start
-                continue
-            if first is None:
-                first = t.start
-            current.append(t)
-            if t.kind == "punct" and t.text in _ENDS and not self.decimal(toks, j):
-                flush(t, t.text == "?")
-        if closing is not None:
-            end = toks[hi - 1].end
-            quotes.append((quote_start, end))
-            first = quote_start if first is None else first
-            if closing == '"':
-                closing = None  # straight quotes do not run over a line
-        flush(None, False)
-        return closing
-
-    @staticmethod
-    def decimal(toks: list[Token], j: int) -> bool:
-        t = toks[j]
-        return (t.text == "." and 0 < j < len(toks) - 1 and toks[j - 1].kind == "num" and toks[j + 1].kind == "num"
-                and toks[j - 1].end == t.start and toks[j + 1].start == t.end)
-
     # -- reading one unit ---------------------------------------------------------------
     def unit(self, unit: Unit) -> None:
-        i, kind = self.label(unit.toks, {"roleplay": self.lw["labels"]["roleplay"]})
+        i, kind = Cutter.label(unit.toks, {"roleplay": self.lw["labels"]["roleplay"]})
         if kind == "roleplay":  # "Je me cache. RP : Mélétê tremble." — the rest of the sentence is roleplay
             if i < len(unit.toks):
                 self.keep.append((unit.toks[i].start, unit.end))
             return
         texts = [t.text for t in unit.toks]
-        found = self.continued(texts, self.triggers(unit.toks, texts)) or self.implied(unit)
-        excerpt = _excerpt(self.text, unit.start, unit.end)
+        found = import_triggers.continued(self.g, self.lw, texts, self.triggers(unit.toks)) or \
+            import_triggers.implied(self.g, self.names, unit)
+        excerpt = excerpt_of(self.text, unit.start, unit.end)
         if not found:
             self.no_trigger(unit, texts, excerpt)
             return
@@ -406,6 +160,17 @@ class _Reader:
             self.ask("import_too_many", unit, excerpt, count=len(self.out.actions) + len(found), max=MAX_ACTIONS)
             return
         self.keep.extend(unit.quotes)  # speech inside an order's sentence stays roleplay
+        ask = self.doubt(unit, texts, found)
+        if ask:
+            self.ask(ask, unit, excerpt, valid=self.ids(t[2][0].action for t in found))
+            return
+        self.parts(unit, texts, found, excerpt)
+        self.unread(unit, texts, found)
+
+    def doubt(self, unit: Unit, texts: list[str], found) -> str | None:
+        """The question an order's sentence raises as a whole, if any: a question
+        mark, a condition, an order reversed ("avant de"), a choice offered, two
+        actions with nothing to part them."""
         ask = None
         if unit.asks:
             ask = "import_asks"
@@ -420,9 +185,11 @@ class _Reader:
                 ask = ask or "import_alternative"
         if not ask and self.unparted(unit, texts, found):
             ask = "import_unparted"
-        if ask:
-            self.ask(ask, unit, excerpt, valid=self.ids(t[2][0].action for t in found))
-            return
+        return ask
+
+    def parts(self, unit: Unit, texts: list[str], found, excerpt: str) -> None:
+        """Each action's part of the sentence read: its action (asked when its words
+        are several actions'), and its values."""
         bounds = self.regions(unit, texts, found)
         self.used = set()
         for (start, end, triggers), (lo, hi) in zip(found, bounds):
@@ -439,13 +206,31 @@ class _Reader:
                 continue
             self.action(unit, excerpt, actions[0], _pick([t for t in triggers if t.action == actions[0]]),
                         start, end, lo, hi)
-        self.unread(unit, texts, found)
 
     def unread(self, unit: Unit, texts: list[str], found) -> None:
         """A part of an order's sentence with no action's words, cut off by a sequence word,
         is asked about when it reads like an order of its own: after "puis"/"then", or
         naming a value no action took ("Ombeline sort par le nord puis elle se cache")."""
-        cuts = []  # (start, end, strong) of each sequence word
+        cuts = self.sequence_cuts(unit, texts)
+        spans = [(s, e) for s, e, _ in found]  # each action's own words ("Attendre et observer")
+        edges = [(0, False)] + [(e, strong) for _, e, strong in cuts]
+        ends = [(s, strong) for s, _, strong in cuts] + [(len(texts), False)]
+        for (lo, strong_before), (hi, strong_after) in zip(edges, ends):
+            strong = strong_before or strong_after
+            if hi <= lo or any(s < hi and lo < e for s, e in spans) or any(k in self.used for k in range(lo, hi)):
+                continue  # an action's own words or part, or words an action read ("au nord puis à l'est")
+            if self.reads_like_order(unit, texts, lo, hi, strong):
+                while unit.toks[hi - 1].kind == "punct" and hi - 1 > lo:
+                    hi -= 1
+                word = self.text[unit.toks[lo].start:unit.toks[hi - 1].end]
+                self.ask("import_unread_part", unit, excerpt_of(self.text, unit.start, unit.end, word), word=word,
+                         valid=self.ids(self.g.slots))
+                return
+
+    def sequence_cuts(self, unit: Unit, texts: list[str]) -> list[tuple[int, int, bool]]:
+        """(start, end, strong) of each sequence word of a unit ("puis", "then", ","; a
+        comma between two numbers is none); strong: a "then" word."""
+        cuts = []
         i = 0
         while i < len(texts):
             n = self.lw["sequence"].at(texts, i)
@@ -454,26 +239,18 @@ class _Reader:
                 i += n
             else:
                 i += 1
-        spans = [(s, e) for s, e, _ in found]  # each action's own words ("Attendre et observer")
-        edges = [(0, False)] + [(e, strong) for _, e, strong in cuts]
-        ends = [(s, strong) for s, _, strong in cuts] + [(len(texts), False)]
-        for (lo, strong_before), (hi, strong_after) in zip(edges, ends):
-            strong = strong_before or strong_after
-            if hi <= lo or any(s < hi and lo < e for s, e in spans) or any(k in self.used for k in range(lo, hi)):
-                continue  # an action's own words or part, or words an action read ("au nord puis à l'est")
-            part = [k for k in range(lo, hi) if unit.toks[k].kind != "punct"
-                    and (texts[k],) not in self.lw["fillers"].items]
-            if not part:
-                continue
-            named = any(m.start not in self.used and not m.weak and texts[m.start] not in self.people
-                        for names in self.names.values() for m in find_names(names, unit.toks, EVERY, lo, hi))
-            if strong or named:
-                while unit.toks[hi - 1].kind == "punct" and hi - 1 > lo:
-                    hi -= 1
-                word = self.text[unit.toks[lo].start:unit.toks[hi - 1].end]
-                self.ask("import_unread_part", unit, _excerpt(self.text, unit.start, unit.end, word), word=word,
-                         valid=self.ids(self.g.slots))
-                return
+        return cuts
+
+    def reads_like_order(self, unit: Unit, texts: list[str], lo: int, hi: int, strong: bool) -> bool:
+        """Whether words no action read (lo to hi) read like an order of their own: more
+        than fillers, after a "then" word (`strong`) or naming a value no action took."""
+        part = [k for k in range(lo, hi) if unit.toks[k].kind != "punct"
+                and (texts[k],) not in self.lw["fillers"].items]
+        if not part:
+            return False
+        named = any(m.start not in self.used and not m.weak and texts[m.start] not in self.people
+                    for names in self.names.values() for m in find_names(names, unit.toks, EVERY, lo, hi))
+        return strong or named
 
     def fitting(self, unit: Unit, triggers, actions: list[str], start, end, lo, hi) -> list[str]:
         """Of several actions sharing words ("frappe": brawl or melee), the one the part's
@@ -515,16 +292,9 @@ class _Reader:
     def no_trigger(self, unit: Unit, texts: list[str], excerpt: str) -> None:
         words = [t for t in unit.toks if t.kind != "punct"]
         if not words:
-            k = unit.start - 1
-            while k >= 0 and self.text[k] in " \t":
-                k -= 1
-            trailing = k >= 0 and self.text[k] != "\n" and not unit.quotes and unit.toks and all(t.text in _ENDS for t in unit.toks)
-            if not unit.item and not trailing:  # "!!" after a sentence ends it, whatever became of it
-                self.keep.append((unit.start, unit.end))
+            self.punctuation(unit)
             return
-        if self.g.subject and self.heading(unit):
-            return
-        if all(t.kind == "num" or (t.text,) in self.lw["chatter"].items for t in words) or self.signoff(words):
+        if self.said_to_mj(unit, words):
             return
         # a condition with a subject after it; found from the end, in one pass
         last_subject = max((i for i, w in enumerate(texts) if w in _SUBJECTS), default=-1)
@@ -538,6 +308,23 @@ class _Reader:
             self.ask("import_no_action", unit, excerpt, valid=self.ids(self.g.slots))
         elif not unit.note:
             self.keep.append((unit.start, unit.end))
+
+    def punctuation(self, unit: Unit) -> None:
+        """A unit of punctuation only: roleplay, but for "!!" ending the sentence before
+        it on its line (whatever became of that one) and a list item's."""
+        k = unit.start - 1
+        while k >= 0 and self.text[k] in " \t":
+            k -= 1
+        trailing = k >= 0 and self.text[k] != "\n" and not unit.quotes and unit.toks and all(t.text in SENTENCE_ENDS for t in unit.toks)
+        if not unit.item and not trailing:
+            self.keep.append((unit.start, unit.end))
+
+    def said_to_mj(self, unit: Unit, words: list[Token]) -> bool:
+        """A heading naming one of the player's characters, chatter, numbers alone, a
+        greeting or a signature: neither an order nor roleplay."""
+        if self.g.subject and self.heading(unit):
+            return True
+        return all(t.kind == "num" or (t.text,) in self.lw["chatter"].items for t in words) or self.signoff(words)
 
     def signoff(self, words: list[Token]) -> bool:
         """A greeting, thanks or a sign-off ("Bonne soirée, et merci pour l'event !!",
@@ -569,71 +356,9 @@ class _Reader:
                 if s.field == self.g.subject:
                     yield s
 
-    def triggers(self, toks: list[Token], texts: list[str]) -> list[tuple[int, int, list]]:
-        """Each action's words in a unit, longest first, left to right: (start, end, triggers).
-        Words inside a field's label ("la fais aller") are no action's."""
-        out, i, n = [], 0, len(toks)
-        label_end = [0] * n  # where the longest label covering each position ends
-        for j in range(n):
-            longest = max((p.at(texts, j) for p in self.g.labels.values()), default=0)
-            for k in range(j, j + longest):
-                label_end[k] = max(label_end[k], j + longest) if longest > 1 else label_end[k]
-        while i < n:
-            if toks[i].kind != "word":
-                i += 1
-                continue
-            best, stack = None, [(self.g.triggers, i, 0)]
-            while stack:
-                node, j, exact = stack.pop()
-                open_ = [t for t in node.get(None, ()) if t.action not in self.closed]
-                if open_ and j > i:
-                    score = (j - i, exact)
-                    if best is None or score > best[0]:
-                        best = (score, j, open_)
-                if j < n and toks[j].kind == "word":
-                    # a name, or a capitalised word within a sentence (a proper noun), is spelt as written
-                    spelt = {texts[j]} if texts[j] in self.known or (toks[j].upper and j > 0) else ()
-                    for w in spelt or self.g.fuzzy(texts[j]):
-                        if w in node:
-                            stack.append((node[w], j + 1, exact + (w == texts[j])))
-            if best is None or best[1] <= label_end[i]:
-                i += 1
-                continue
-            out.append((i, best[1], best[2]))
-            i = best[1]
-        return out
-
-    def implied(self, unit: Unit) -> list:
-        """A sentence with no action's words that names a value only one action takes
-        (`implied_by` in phrasings.yaml): "Mental + persuasion pour amadouer Vorn" is a
-        check. The action starts at the first such name (its words are none)."""
-        for key, action_id in self.g.implied.items():
-            names = self.names.get(key)
-            if names is None:
-                continue
-            matches = [m for m in find_names(names, unit.toks, EVERY, 0, len(unit.toks))
-                       if not m.weak]
-            if matches:
-                at = min(m.start for m in matches)
-                return [(at, at, [Trigger(action_id)])]
-        return []
-
-    def continued(self, texts: list[str], found: list) -> list:
-        """An action's words met again in its own part say more of the same action, not
-        a second one: with no sequence word before them ("je dors pour récupérer"), or
-        when they are one of its fields' labels ("jet de Physique, jet instinctif")."""
-        out, last_end = [], 0
-        for start, end, triggers in found:
-            between, last_end = range(last_end, start), end  # from the words met last, kept or not
-            if out and {t.action for t in triggers} == {t.action for t in out[-1][2]}:
-                action = triggers[0].action
-                separated = any(self.lw["sequence"].at(texts, i, start) for i in between)
-                labelled = any(self.g.labels.get(s.field) and self.g.labels[s.field].at(texts, start, end) == end - start
-                               for s in self.g.slots.get(action, []))
-                if not separated or labelled:
-                    continue
-            out.append((start, end, triggers))
-        return out
+    def triggers(self, toks: list[Token]) -> list[tuple[int, int, list]]:
+        """Each action's words in a unit (pbp/plaintext/import_triggers.py)."""
+        return import_triggers.triggers(self.g, toks, [t.text for t in toks], self.known, self.closed)
 
     def negated(self, texts: list[str], start: int, end: int, lo: int) -> bool:
         """A negation before the action in its clause, or "pas"/"not" right after it."""
@@ -698,7 +423,7 @@ class _Reader:
 
     def ask(self, key: str, unit: Unit, excerpt: str, **params) -> None:
         if params.get("word") and excerpt.endswith("…"):
-            excerpt = _excerpt(self.text, unit.start, unit.end, str(params["word"]))
+            excerpt = excerpt_of(self.text, unit.start, unit.end, str(params["word"]))
         if len(self.out.questions) < MAX_QUESTIONS:
             self.out.questions.append(Question(key, unit.line, excerpt, params))
         elif len(self.out.questions) == MAX_QUESTIONS:
@@ -715,54 +440,6 @@ class _Reader:
             return
         self.out.actions.append(ReadAction(action_id, arg, unit.line))
 
-    # -- the roleplay -------------------------------------------------------------------
-    def roleplay(self) -> str:
-        """The kept parts of the text, in order: parts of a line joined by a space,
-        lines as written, no blank line at either end nor two in a row."""
-        pieces: list[tuple[int, int]] = []
-        for start, end in sorted(set(self.keep)):
-            # a part starts and ends where its characters do (an apostrophe is no token)
-            while start > 0 and not self.text[start - 1].isspace() and self.text[start - 1] in SEPARATORS:
-                start -= 1
-            while end < len(self.text) and not self.text[end].isspace() and self.text[end] in SEPARATORS:
-                end += 1
-            if pieces and start <= pieces[-1][1]:
-                pieces[-1] = (pieces[-1][0], max(end, pieces[-1][1]))
-            elif pieces and not self.text[pieces[-1][1]:start].strip(" \t"):
-                pieces[-1] = (pieces[-1][0], end)
-            else:
-                pieces.append((start, end))
-        lines: list[str] = []
-        last_end = 0
-        for start, end in pieces:
-            gap = self.text[last_end:start]
-            chunk = self.text[start:end].strip()
-            if not lines:
-                lines.append(chunk)
-            elif "\n" not in gap:
-                lines[-1] += " " + chunk
-            else:
-                if "\n\n" in gap.replace(" ", "").replace("\t", ""):
-                    lines.append("")
-                lines.append(chunk)
-            last_end = end
-        return "\n".join(lines).strip()
-
-
 def _pick(triggers: list):
     """Of the phrasings ending at the same words, the one that says most (a prose field, presets)."""
     return max(triggers, key=lambda t: (bool(t.prose), len(t.preset)))
-
-
-def _excerpt(text: str, start: int, end: int, focus: str | None = None) -> str:
-    """A part of the message as a question quotes it: one line, at most 60 characters,
-    around the words it asks about (`focus`) when the part is longer."""
-    part = " ".join(text[start:end].split())
-    if len(part) <= 60:
-        return part
-    at = part.find(" ".join(focus.split())) if focus else -1
-    if at <= 40:
-        return part[:59] + "…"
-    begin = max(0, min(at - 10, len(part) - 58))
-    chunk = part[begin:begin + 58]
-    return "…" + chunk + ("…" if begin + 58 < len(part) else "")

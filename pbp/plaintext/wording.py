@@ -19,6 +19,7 @@ from pathlib import Path
 from pbp.model import vocabulary as V
 from pbp.model.argtypes import ArgType, List, Mapping, NoArg, compile_types
 from pbp.model.vocabulary import Entry, Token, tokens
+from pbp.plaintext.spoken import said_forms
 
 WORDS_FILE = Path(__file__).with_name("import_words.yaml")
 #: name words too common to name anything on their own (articles, prepositions, possessives)
@@ -197,7 +198,7 @@ def grammar(ruleset) -> Grammar:
 def _compile(ruleset) -> Grammar:
     data = ruleset.phrasings() or {}
     declared = data.get("actions") or {}
-    root, known = _triggers(ruleset.actions, declared)
+    root, known = _triggers(ruleset.actions, declared, bool(data.get("spoken_forms")))
     types = compile_types(ruleset.rules)
     slots, short, bare = {}, {}, {}
     for action_id in ruleset.actions:
@@ -223,11 +224,14 @@ def _phrases(spec) -> Phrases:
     return Phrases(w for lang in ("fr", "en") for w in spec.get(lang) or [])
 
 
-def _triggers(actions: dict, declared: dict) -> tuple[dict, set[str]]:
+def _triggers(actions: dict, declared: dict, spoken: bool = False) -> tuple[dict, set[str]]:
     """The tree of every action's phrasings (ids, English ids, aliases and
-    phrasings.yaml's), word by word, and every word in it."""
+    phrasings.yaml's), word by word, and every word in it. With `spoken` (rules as
+    data, whose MJ wrote names, not phrasings), also the ways a player says each one
+    (pbp/plaintext/spoken.py); a built-in ruleset's phrasings.yaml lists its own."""
     root: dict = {}
     known: set[str] = set()
+    said: list[tuple[Trigger, tuple]] = []
     for action_id, spec in actions.items():
         spec = spec or {}
         mine = declared.get(action_id) or {}
@@ -238,13 +242,32 @@ def _triggers(actions: dict, declared: dict) -> tuple[dict, set[str]]:
             trigger, words = _phrasing(action_id, text)
             if not words or words in exclude:
                 continue
-            node = root
-            for w in words:
-                node = node.setdefault(w, {})
-                known.add(w)
-            if trigger not in node.get(None, []):
-                node.setdefault(None, []).append(trigger)
+            _add(root, known, trigger, words)
+            if spoken:
+                said += [(trigger, form) for form in said_forms(words) if form not in exclude]
+    for trigger, words in said:  # "je fouille" for "fouiller", unless a spelling says it already
+        if not _at(root, words):
+            _add(root, known, trigger, words)
     return root, known
+
+
+def _add(root: dict, known: set[str], trigger: Trigger, words: tuple) -> None:
+    node = root
+    for w in words:
+        node = node.setdefault(w, {})
+        known.add(w)
+    if trigger not in node.get(None, []):
+        node.setdefault(None, []).append(trigger)
+
+
+def _at(root: dict, words: tuple) -> list:
+    """The triggers a phrasing already ends at."""
+    node = root
+    for w in words:
+        node = node.get(w)
+        if node is None:
+            return []
+    return node.get(None, [])
 
 
 def _phrasing(action_id: str, item) -> tuple[Trigger, tuple]:

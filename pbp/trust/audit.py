@@ -43,7 +43,7 @@ from pathlib import Path, PurePosixPath
 from pbp.base import yamlio
 from pbp.base.errors import InputError
 from pbp.base.memtree import MemoryPath, MemoryTree
-from pbp.engine import seal
+from pbp.engine import seal, seal_log
 from pbp.engine.campaign import CAMPAIGN_FILE, FORMATS, SECRET_FILE
 from pbp.engine.replay import Replay, replay_turn
 
@@ -51,7 +51,7 @@ BUNDLE_FORMAT = 1
 MANIFEST = "pbp-reveal.yaml"
 PREFIX = "campaign"
 CAMPAIGN_FILES = (CAMPAIGN_FILE, SECRET_FILE, "world.yaml", "characters.yaml", "rules.yaml",
-                  seal.SEALS_FILE)  # rules.yaml: a data campaign's rules
+                  seal_log.SEALS_FILE)  # rules.yaml: a data campaign's rules
 CAMPAIGN_FOLDERS = ("templates", "turns")
 #: what an audit accepts of a bundle: it comes from a stranger
 MAX_MEMBERS = 100_000  # tar headers: a 200-turn game of 50 players writes some 22,000
@@ -325,7 +325,7 @@ def forced_rolls(campaign, n: int, rolls, version: int) -> list[dict]:
 
 
 def audit_campaign(campaign, posts_text: str | None = None, bundle_version: str | None = None) -> Report:
-    seals = seal.load_seals(campaign)
+    seals = seal_log.load_seals(campaign)
     codes = seal.archive_codes(campaign)
     thread = seal.find_codes(posts_text) if posts_text is not None else None
     commit = seal.commitment(campaign.secret)

@@ -241,3 +241,18 @@ def test_a_state_edited_by_hand_with_an_unknown_place_is_refused_at_its_line(man
     assert r.exit_code == 1
     assert "« grenier » n'est pas un lieu des règles ; lieux : cour, hall" in r.output.replace("\xa0", " ")
     assert not (manor / "turns" / "001" / "state.yaml").exists()
+
+
+def test_the_order_form_names_what_a_place_argument_takes(tmp_path):
+    """The form says "direction" and "objet" (not "texte") for the exits and items
+    that the rules check where the character stands."""
+    from tests.helpers import copy_example, pbp
+
+    root = copy_example("manhunt-data", tmp_path)
+    form = pbp("orders", "--player", "lucy", cwd=root).output.replace("\xa0", " ")
+    assert "#   - deplacement_normal: direction    (en anglais : normal_move)" in form
+    assert "#   - utilisation_equipement: objet    (en anglais : use_item)" in form
+    config = root / "campaign.yaml"
+    config.write_text(config.read_text(encoding="utf-8").replace("lang: fr", "lang: en"), encoding="utf-8")
+    form = pbp("orders", "--player", "lucy", cwd=root).output
+    assert "#   - normal_move: direction" in form and "#   - use_item: item" in form

@@ -80,7 +80,8 @@ class DataRuleset(Ruleset):
         for action_id, spec in self.program.data["actions"].items():
             names = R.name_of(spec, action_id)
             actions[action_id] = {lang: [names[lang]] for lang in ("fr", "en") if _phrasing(names.get(lang) or "")}
-        return {"actions": actions}
+        # the MJ wrote names, not phrasings: "je fouille la salle" is read for "Fouiller une salle"
+        return {"actions": actions, "spoken_forms": True}
 
     # -- the scenario ------------------------------------------------------------------
     def validate_scenario(self, scenario):
@@ -236,7 +237,7 @@ def core_arg(arg) -> dict:
     elif kind == "choice":
         out.update(type="choice", values=[str(v) for v in spec.get("values") or []])
     elif kind in ("place", "direction", "item", "item_here"):  # a name, checked where the actor stands (places.py)
-        out.update(type="text")
+        out.update(type="text", shown_as=kind)
     else:  # a free text: the player's own words (`pbp orders import` keeps them as written)
         out.update(type="text", prose=True)
     return out

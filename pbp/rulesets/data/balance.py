@@ -117,8 +117,13 @@ def game_summary(rs, state: dict, scenario) -> dict:
     outcomes = [scenario.name(h) for h in winners] if state.get("over") else ["-"]
     figures = {gauge: [me["gauges"][gauge] for me in state["characters"].values()] for gauge in rs.program.gauges}
     out = sum(1 for me in state["characters"].values() if me["out"])
-    return {"turns": state["turn"], "outcomes": outcomes if outcomes else ["draw"],
-            "deaths": {"out": out} if out else {}, "figures": figures, "main": None}
+    draw, gone = SUMMARY_WORDS.get(rs.file.lang, SUMMARY_WORDS["en"])
+    return {"turns": state["turn"], "outcomes": outcomes if outcomes else [draw],
+            "deaths": {gone: out} if out else {}, "figures": figures, "main": None}
+
+
+#: a game without winners, and a character out of play, in the rules' language
+SUMMARY_WORDS = {"fr": ("match nul", "hors jeu"), "en": ("draw", "out of play")}
 
 
 def order_context(rs, state: dict, scenario, handle: str) -> dict:
