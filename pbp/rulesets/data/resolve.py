@@ -304,8 +304,7 @@ class Turn:
             self.emit(audience, "check", who=scope.actor, check=check_id, name=R.named(spec, check_id), roll=roll,
                       target=chance, success=result["success"], critical=result["critical"],
                       margin=result["margin"], band=result["band"], sign=spec.get("success", "<="))
-        self.run(effect.then if result["success"] else effect.otherwise, scope)
-        scope.bound.update(effect.blanks[0 if result["success"] else 1])
+        self.branch(effect, result["success"], scope)
 
     def do_if(self, effect, scope) -> None:
         formula = effect.formulas["if"]
@@ -314,8 +313,16 @@ class Turn:
         else:  # (evaluate's first half: a condition rarely rolls)
             chosen = bool(formula.evaluate(R.env(formula.names_used, self.state, self.data, scope.actor, scope.target,
                                                  scope.arg, scope.bound)))
-        self.run(effect.then if chosen else effect.otherwise, scope)
-        scope.bound.update(effect.blanks[0 if chosen else 1])
+        self.branch(effect, chosen, scope)
+
+    def branch(self, effect, chosen: bool, scope) -> None:
+        """The effects of the branch taken (`then:` or `else:`), then the names only the
+        other binds left blank (most branches are empty: nothing to run)."""
+        effects, blanks = (effect.then, effect.blanks[0]) if chosen else (effect.otherwise, effect.blanks[1])
+        if effects:
+            self.run(effects, scope)
+        if blanks:
+            scope.bound.update(blanks)
 
     def do_say(self, effect, scope) -> None:
         if self.out.quiet:  # a simulated turn: a message changes nothing, and nobody reads it
