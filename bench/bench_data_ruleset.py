@@ -28,8 +28,16 @@ Figures (CPU, the shared 2-core machine at load 15-18, so each is high and noisy
   Timed in one process (100 games, the best of three): B/A 3.3x with
   its bots (2.6 actions a turn against the built-in's one: each action costs about
   what the built-in's does), B1/A 1.4x to 1.8x at one action a turn.
+- this round (issue 26 performance), load 8-13: before (checkout 8bc411e, the turn A then
+  B turn after turn in one process, 3,000 turns each) the turn function 2.17x; in one
+  process, 200 games: simulate 4.3x with the data bots (up to three actions a turn) and
+  1.75x at one action a turn. After (checkout 7a77db7, --rounds 4 --sim-rounds 2, 10,000
+  games): pbp run 1.31x (A 762 ms, B 977 ms); the turn function 1.78x (A 286 us, B 529 us
+  a turn, 4,000 turns each, chunks from 1.65 to 1.89); pbp simulate --games 10000 1.16x
+  (A 64.57 s, B 75.62 s, pairs 1.07 and 1.25), the issue's figure: both sides' bots play
+  about one action a turn (B: `parties_simulees: {actions: 1}`).
 
-    python bench/bench_data_ruleset.py [--quick] [--rounds N] [--games 10000]
+    python bench/bench_data_ruleset.py [--quick] [--rounds N] [--games 10000] [--sim-rounds N]
 """
 
 from __future__ import annotations
