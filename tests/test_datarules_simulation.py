@@ -73,3 +73,14 @@ def test_the_d100_as_data_bots_play_one_action_a_turn_as_the_built_in_bots(tmp_p
         state = rs.resolve(state, scenario, orders, GmOrders(turn, quiet=True), dice).state
     assert set(played) == {1} and len(played) == 60
     assert any(len(o) > 1 for o in rs.legal_orders(state, scenario, "kira"))  # the rules allow more
+
+
+def test_rules_explain_says_how_many_actions_a_bot_gives(tmp_path):
+    from tests.helpers import pbp
+
+    root = rules_campaign(tmp_path, TALLY + "parties_simulées: {actions: 2}\n", "duel")
+    r = pbp("rules", "explain", cwd=root)
+    assert r.exit_code == 0, r.output
+    assert "Parties simulées (pbp simulate)" in r.output and "un bot donne au plus 2 action(s) par tour" in r.output
+    bare = rules_campaign(tmp_path / "bare", TALLY, "duel")
+    assert "Parties simulées" not in pbp("rules", "explain", cwd=bare).output
