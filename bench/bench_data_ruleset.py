@@ -35,7 +35,10 @@ Figures (CPU, the shared 2-core machine at load 15-18, so each is high and noisy
   games): pbp run 1.31x (A 762 ms, B 977 ms); the turn function 1.78x (A 286 us, B 529 us
   a turn, 4,000 turns each, chunks from 1.65 to 1.89); pbp simulate --games 10000 1.16x
   (A 64.57 s, B 75.62 s, pairs 1.07 and 1.25), the issue's figure: both sides' bots play
-  about one action a turn (B: `parties_simulees: {actions: 1}`).
+  about one action a turn (B: `parties_simulees: {actions: 1}`). Again on the branch's last
+  code (checkout 8945d6b, main merged, load 12-13, the same options): pbp run 1.27x (A 496 ms,
+  B 650 ms); the turn function 1.75x (A 243 us, B 429 us, chunks from 1.63 to 1.86);
+  pbp simulate --games 10000 1.14x (A 48.13 s, B 54.38 s, pairs 1.06 and 1.22).
 
     python bench/bench_data_ruleset.py [--quick] [--rounds N] [--games 10000] [--sim-rounds N]
 """
