@@ -249,3 +249,55 @@ def test_rules_explain_shows_the_rules_as_pbp_understood_them(tmp_path):
     r = pbp("rules", "explain", "--format", "bbcode", cwd=copy_example("wizard-duels", tmp_path))
     assert r.exit_code == 0, r.output
     assert "8 | touché, ne peut pas riposter | touche oui, bonus 1, riposte non | 1/8 (12.5 %)" in r.output
+
+
+OPPOSED_FR = """\
+caractéristiques:
+  force: {défaut: 3}
+oppositions:
+  bras:
+    nom: Bras de fer
+    jet: 1d20 + force
+    contre: 1d20 + cible.force
+actions:
+  lutter:
+    en: wrestle
+    argument: personnage
+    effets:
+      - opposer: bras
+"""
+
+
+def test_a_french_rules_file_is_told_its_fields_in_french(tmp_path):
+    # `contre` is a check's word (its target), not an opposition's: the fields listed
+    # and the one missing are spelt as the French part of docs/rules-format.md spells them
+    rules = write(tmp_path, "regles.yaml", OPPOSED_FR)
+    r = pbp("-C", tmp_path, "rules", "check", rules)  # outside a campaign: the language its keys are written in
+    assert r.exit_code == 1
+    assert r.output.replace("\xa0", " ").splitlines()[:2] == [
+        f"{rules}:4: il manque « oppositions.bras.adversaire » (du texte ou un nombre ou true ou false).",
+        f"{rules}:7: « oppositions.bras.contre » : champ inconnu. Vouliez-vous dire « contre_jet » ? "
+        "Valeurs possibles : adversaire, égalité, jet, manches, nom, visibilité."]
+    english = OPPOSED_FR.replace("caractéristiques", "stats").replace("défaut", "default") \
+        .replace("oppositions", "opposed").replace("nom:", "name:").replace("jet:", "roll:") \
+        .replace("contre:", "against:").replace("argument: personnage", "arg: character") \
+        .replace("effets", "effects").replace("opposer", "oppose").replace("    en: wrestle\n", "")
+    found = problems(english, "en")
+    assert found[:2] == ["rules.yaml:4: `opposed.bras.versus` is missing (text or a number or true or false).",
+                         "rules.yaml:7: `opposed.bras.against`: unknown field. "
+                         "Valid values: name, roll, rounds, ties, versus, visibility."]
+
+
+def test_a_french_rules_file_is_told_the_section_a_name_is_missing_from_in_french():
+    text = MINIMAL_FR + "fin:\n  équipes: {caractéristique: camp, valeurs: [a, b]}\n"
+    found = [p.replace("\xa0", " ") for p in problems(text)]
+    assert "rules.yaml:18: « camp » n'est pas dans `caractéristiques` de ces règles." in found, found
+    found = problems(MINIMAL_EN + "end:\n  teams: {stat: side, values: [a, b]}\n", "en")
+    assert "rules.yaml:17: `side` is not in these rules' `stats`." in found, found
+
+
+def test_an_unknown_key_of_an_effect_gets_the_effects_keys_in_french():
+    found = [p.replace("\xa0", " ") for p in problems(MINIMAL_FR.replace("- tirer: coup", "- tirer: coup\n        bof: 1"))]
+    assert found[0].startswith("rules.yaml:15: « actions.frapper.effets[1].bof » : champ inconnu. Valeurs possibles : "
+                               "ajouter, "), found
+    assert "durée" in found[0] and "alors" in found[0] and "sinon" in found[0] and "then" not in found[0], found

@@ -129,7 +129,7 @@ def test_orders_are_checked_before_this_turns_gm_yaml_and_the_mjs_ruling_sets_th
     r = pbp("check", cwd=root)
     assert r.exit_code == 1
     said = r.output.replace("\xa0", " ")
-    assert "turns/002/orders/lyra.yaml:1: « fouiller » coûte 3 (PA) ; il en reste 2." in said
+    assert "turns/002/orders/lyra.yaml:1: « Fouiller une salle » coûte 3 (PA) ; il en reste 2." in said
 
 
 def test_a_free_text_argument_is_read_from_a_pasted_message(root, tmp_path):

@@ -138,6 +138,7 @@ WORDS = {
            "winners": "les gagnants : les personnages encore en jeu (aucun : match nul)",
            "score": "les gagnants : le meilleur score, {value} (ceux encore en jeu d'abord ; à égalité, tous) ; "
                     "le post donne le classement",
+           "score_every_turn": "le classement après chaque tour",
            "per_character": "par personnage", "keep_false": "pour ce tour seulement", "nothing": "rien",
            "header": ["faces", "résultat", "colonnes", "chance"]},
     "en": {"heading": "The rules as pbp understood them", "stats": "Stats", "gauges": "Gauges",
@@ -155,6 +156,7 @@ WORDS = {
            "winners": "the winners: the characters still in play (none: a draw)",
            "score": "the winners: the best score, {value} (those still in play first; tied, all of them); "
                     "the post gives the ranking",
+           "score_every_turn": "the ranking after every turn",
            "per_character": "per character", "keep_false": "this turn only", "nothing": "nothing",
            "header": ["faces", "result", "columns", "chance"]},
 }
@@ -299,5 +301,6 @@ def _end_lines(end: dict, w: dict) -> list[str]:
     if end.get("stuck"):
         lines.append(w["stuck"])
     if lines and end.get("score") is not None:
-        return lines + [w["score"].format(value=end["score"])]
+        every = [w["score_every_turn"]] if end.get("score_every_turn") else []
+        return lines + [w["score"].format(value=end["score"])] + every
     return lines + [w["winners"]] if lines else []

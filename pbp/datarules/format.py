@@ -102,6 +102,8 @@ class RulesFile(Record):
         return self.lines.line(tuple(path))
 
     def error(self, key: str, path: tuple, /, **params) -> InputError:
+        if self.lang == "fr" and isinstance(params.get("section"), str):  # `caracteristiques`, not `stats`
+            params["section"] = ".".join(spelt_fr(step) for step in params["section"].split("."))
         return InputError(key, file=self.source, line=self.line(path), **params)
 
 
@@ -127,8 +129,7 @@ def parse(data: bytes | str, source: str = RULES_FILE, overrides: dict | None = 
     if not errors:
         errors = _effects_shape(rules, written)
     for error in errors:
-        if isinstance(error.params.get("path"), str):
-            error.params["path"] = as_written(error.params["path"], written)
+        _in_mj_words(error, written, rules.lang)
     if errors:
         raise ErrorList(sorted(errors, key=lambda e: e.line or 0))
     return rules
@@ -176,6 +177,57 @@ def canonical(node: schema.Node, value, path: tuple = (), written: dict | None =
 
 
 _STEP = re.compile(r"\[(\d+)\]|([^.\[\]]+)")
+
+
+def _in_mj_words(error: PbpError, written: dict[tuple, str], lang: str) -> None:
+    """A refusal of the file's shape in the keys the MJ writes: its path as written
+    and, in a French file, the field it misses and the fields it could have
+    (`nom, jet, …`) in their French spelling (keys.yaml), not the canonical English."""
+    params = error.params
+    if isinstance(params.get("path"), str):
+        params["path"] = as_written(params["path"], written)
+    if lang != "fr":
+        return
+    if error.key == "schema_missing" and isinstance(params.get("path"), str):
+        head, _, last = params["path"].rpartition(".")
+        params["path"] = (head + "." if head else "") + spelt_fr(last)
+    elif error.key == "schema_unknown_field" and params.get("valid"):
+        from pbp.model.orders import normalize_id
+
+        known = [str(k) for k in params["valid"]]
+        params["valid"] = sorted((spelt_fr(k, known) for k in known), key=normalize_id)
+        typed = params["path"].rpartition(".")[2] if isinstance(params.get("path"), str) else ""
+        spellings = [s for k in known for s in _spellings().get(k, ()) if _reads_as(s, k, known)]
+        params["suggestion"] = i18n.closest(normalize_id(typed), params["valid"] + spellings) if typed else None
+
+
+def spelt_fr(key: str, known: list[str] | None = None) -> str:
+    """A canonical key in the spelling a French MJ writes it: keys_fr.yaml's, else
+    the first spelling keys.yaml lists for it, that reads back as this key where
+    the keys `known` are valid; else the key itself."""
+    return next((s for s in _spellings().get(key, ()) if _reads_as(s, key, known)), key)
+
+
+def _reads_as(spelling: str, key: str, known: list[str] | None) -> bool:
+    """Whether pbp reads `spelling` as `key` where the keys `known` are valid."""
+    from pbp.model.orders import normalize_id
+
+    meanings = [m for m in aliases().get(normalize_id(spelling), ()) if known is None or m in known]
+    return meanings[:1] == [key]
+
+
+_spelling_lists: dict[str, tuple[str, ...]] = {}
+
+
+def _spellings() -> dict[str, tuple[str, ...]]:
+    """Canonical key -> its French spellings, the one docs/rules-format.md shows first
+    (keys_fr.yaml), then keys.yaml's list."""
+    if not _spelling_lists:
+        raw = yamlio.load_data_file(HERE / "keys.yaml") or {}
+        shown = yamlio.load_data_file(HERE / "keys_fr.yaml") or {}
+        _spelling_lists.update({str(k): tuple(str(s) for s in ([shown[k]] if k in shown else []) + list(v or ()))
+                                for k, v in raw.items()})
+    return _spelling_lists
 
 
 def as_written(shown: str, written: dict[tuple, str]) -> str:

@@ -216,6 +216,8 @@ class _Compiler:
         # each character's score at the end (`end: score:`): the best win (pbp/rulesets/data/scores.py)
         program.score = None if end.get("score") is None else self.formula(end["score"], ("end", "score"),
                                                                               self.scope({}), "number")
+        if end.get("score_every_turn") and program.score is None:  # a ranking needs its score
+            self.errors.append(self.rules.error("rules_ranking_without_score", ("end", "score_every_turn")))
         program.track_missed = absence.tracked(data, program.formulas, canonical_name)
         return program, self.errors
 

@@ -299,13 +299,15 @@ def _arg_text(value) -> str:
 
 
 def action_lines(ruleset: Ruleset, lang: str, actions: list[Action]) -> list[str]:
-    """Each action as the player wrote it, in the campaign's language: its id
-    (or its English id), then its argument."""
+    """Each action as the player wrote it, in the campaign's language: its name
+    where the rules give one (`names`, a data ruleset's: « Fouiller une salle »),
+    else its id (or its English id), then its argument."""
     out = []
     for action in actions:
         spec = ruleset.actions.get(action.id) or {}
         # French: the action's label where its id is no French (recherche_pieges), else the id
-        name = spec.get("en", action.id) if lang == "en" else spec.get("label", action.id)
+        name = (spec.get("names") or {}).get(lang) or (spec.get("en", action.id) if lang == "en"
+                                                       else spec.get("label", action.id))
         arg = _arg_text(action.arg)
         out.append(f"{name.replace('_', ' ')}{' : ' + arg if arg and lang == 'fr' else ''}"
                    f"{': ' + arg if arg and lang == 'en' else ''}")

@@ -302,7 +302,7 @@ def test_a_stat_field_among_unknown_stats_is_refused_at_its_line(tmp_path):
     r = pbp("rules", "check", str(tmp_path / "rules.yaml"))
     assert r.exit_code == 1
     line = next(i for i, row in enumerate(text.splitlines(), 1) if "logiqe" in row)
-    assert f"rules.yaml:{line}: « logiqe » n'est pas dans `stats` de ces règles." in r.output
+    assert f"rules.yaml:{line}: « logiqe » n'est pas dans `caractéristiques` de ces règles." in r.output
 
 
 def test_explain_shows_the_fields_and_the_inputs_that_act(tmp_path):

@@ -50,7 +50,7 @@ def test_example_next_turn_plays(example):
         "[size=18][b]Sauvetage sur Tellis IV — tour 4[/b][/size]\n\n"
         "[size=15][b]Actions du tour[/b][/size]\n\n"
         "[list]\n"
-        "[*][b]Kira Vel[/b] — jet de Mental (« convaincre l'officier de garde de baisser son arme »), face à : "
+        "[*][b]Kira Vel[/b] — jet de Mental (« convaincre l'officier de garde de baisser son arme »), face à "
         "Garnison impériale : 1d100 (9), [b]réussite[/b]\n"
         "[*][b]Brann Dask[/b] utilise Stimulant\n"
         "[*][b]Brann Dask[/b] — jet de Physique (« couvrir la retraite ») : 1d100 (94), [b]échec[/b]\n"
@@ -265,7 +265,7 @@ def test_cli_forced_rolls_from_gm_yaml(example):
     r = pbp("run", "--no-commit", cwd=example)
     assert r.exit_code == 0, r.output
     public = (example / "turns" / "004" / "public.bbcode").read_text()
-    assert "[b]Kira Vel[/b] — jet de Mental (« convaincre l'officier de garde de baisser son arme »), face à : " \
+    assert "[b]Kira Vel[/b] — jet de Mental (« convaincre l'officier de garde de baisser son arme »), face à " \
            "Garnison impériale : 1d100 (96), [b]échec critique[/b] (96 à 100)" in public
     assert ("saboter les tourelles du hangar, tant pis pour les techniciens ») : 1d100 (3), [b]réussite critique[/b] "
             "(1 à 5)") in public
@@ -432,7 +432,7 @@ def test_init_skeleton_sets_up_and_plays(tmp_path):
     r = pbp("run", "--no-commit", cwd=target)
     assert r.exit_code == 0, r.output
     public = unsealed((target / "turns" / "001" / "public.bbcode").read_text())
-    assert public.endswith("[*][b]Personnage 1[/b] — jet de Mental, face à : Empire galactique : 1d100 (60), "
+    assert public.endswith("[*][b]Personnage 1[/b] — jet de Mental, face à Empire galactique : 1d100 (60), "
                            "[b]réussite[/b]\n[/list]\n\n[b]Où en sont les personnages[/b]\n[list]\n"
                            "[*]Personnage 1\u00a0: en jeu\n[*]Personnage 2\u00a0: en jeu\n[/list]\n")
     report = (target / "turns" / "001" / "private" / "joueur1.bbcode").read_text()

@@ -96,17 +96,17 @@ def test_the_thread_reads_the_die_never_the_chance():
     [check] = of(events, "check", "kira")
     assert check.audience == ev.PUBLIC and check.data["roll"]["total"] == 44 and "chance" not in check.data
     public = render(events)
-    assert "- **Kira Vel** — jet de Mental (« convaincre le passeur »), face à : Syndicat de la Bordure : 1d100 " \
+    assert "- **Kira Vel** — jet de Mental (« convaincre le passeur »), face à Syndicat de la Bordure : 1d100 " \
            "(44), **réussite**\n" in public
     assert "74" not in public and "≤" not in public and "Mental 60" not in public
-    assert "- **Kira Vel** — Mind check (“convaincre le passeur”), facing: Syndicat de la Bordure: 1d100 (44), " \
+    assert "- **Kira Vel** — Mind check (“convaincre le passeur”), facing Syndicat de la Bordure: 1d100 (44), " \
            "**success**\n" in render(events, lang="en")
     # `public_check: outcome`: the outcome alone
     _, events, _ = play({"kira": [CHECK]}, gm=GM, forced={"kira.situation": 6, "kira.jet": 44},
                         rules={"public_check": "outcome"})
     [check] = of(events, "check", "kira")
     assert check.data["roll"] is None
-    assert "- **Kira Vel** — jet de Mental (« convaincre le passeur »), face à : Syndicat de la Bordure : " \
+    assert "- **Kira Vel** — jet de Mental (« convaincre le passeur »), face à Syndicat de la Bordure : " \
            "**réussite**\n" in render(events)
 
 

@@ -108,7 +108,7 @@ def test_an_attack_before_the_mj_approves_the_fight_is_refused(duel):
     write(duel, "turns/001/orders/tom.yaml", "actions: [attendre]\n")
     r = pbp("check", cwd=duel)
     assert r.exit_code == 1
-    assert ("turns/001/orders/lyra.yaml:4: « attaquer » n'est pas possible : le MJ n'a pas encore approuvé ce "
+    assert ("turns/001/orders/lyra.yaml:4: « Attaquer » n'est pas possible : le MJ n'a pas encore approuvé ce "
             "combat. Valeurs possibles : attendre.") in r.output
     r = pbp("run", "--no-commit", cwd=duel)
     assert r.exit_code == 1 and not (duel / "turns/001/state.yaml").exists()
@@ -125,7 +125,7 @@ def test_an_english_campaign_refuses_in_english_with_the_english_ids(duel):
     write(duel, "turns/001/orders/lyra.yaml", "actions:\n  - attack\n")
     r = pbp("check", cwd=duel)
     assert r.exit_code == 1
-    assert ("turns/001/orders/lyra.yaml:2: `attaquer` is not possible: the MJ has not approved this fight yet. "
+    assert ("turns/001/orders/lyra.yaml:2: `Attack` is not possible: the MJ has not approved this fight yet. "
             "Valid values: wait.") in r.output
 
 

@@ -79,14 +79,20 @@ def test_a_form_beyond_its_action_points_is_refused_whole(event):
     write(event, "turns/004/orders/marius.yaml", "player: marius\nturn: 4\nactions:\n  - attendre\n")
     r = pbp("check", cwd=event)
     assert r.exit_code == 1
-    assert "turns/004/orders/marius.yaml:4: « attendre » coûte 3 (PA) ; il en reste 0." in r.output.replace("\xa0", " ")
+    assert "turns/004/orders/marius.yaml:4: « Attendre et observer » coûte 3 (PA) ; il en reste 0." \
+        in r.output.replace("\xa0", " ")
+    # two actions beyond the points: each is told the points left (0), never a negative count
+    write(event, "turns/004/orders/marius.yaml", "actions:\n  - fouiller_salle\n  - attendre\n")
+    out = pbp("check", cwd=event).output.replace("\xa0", " ")
+    assert "marius.yaml:2: « Fouiller une salle » coûte 4 (PA) ; il en reste 0." in out
+    assert "marius.yaml:3: « Attendre et observer » coûte 3 (PA) ; il en reste 0." in out, out
 
 
 def test_a_secret_action_waits_for_its_price(event):
     write(event, "turns/004/orders/selene.yaml", "actions:\n  - action_secrete: je crochète la loge\n")
     r = pbp("check", cwd=event)
     assert r.exit_code == 1
-    assert ("turns/004/orders/selene.yaml:2: « action_secrete » n'est pas possible : le MJ n'a pas encore fixé le "
+    assert ("turns/004/orders/selene.yaml:2: « Action secrète » n'est pas possible : le MJ n'a pas encore fixé le "
             "prix de cette action (elle attend).") in r.output.replace("\xa0", " ")
 
 
@@ -94,3 +100,37 @@ def test_the_risk_odds_are_exact(event):
     r = pbp("odds", "--rule", "data.risque", cwd=event)
     assert r.exit_code == 0, r.output
     assert "success  2/3 (66.7 %)" in r.output
+
+
+def test_an_imported_message_gets_a_receipt_naming_the_actions_as_the_mj_wrote_them(event):
+    # Ilya has 2 PA left: talking costs 2, the search 4 more; the receipt and its refusal
+    # speak the rules' names (« Fouiller une salle »), not the file's ids (fouiller_salle)
+    message = write(event, "message.txt", "Parler avec les clients\nFouiller une salle\n")
+    r = pbp("orders", "import", "--player", "ilya", message, cwd=event)
+    assert r.exit_code == 1
+    out = r.output.replace("\xa0", " ")
+    assert "  - fouiller_salle\n" in out  # the order file keeps the ids
+    assert "[*]« Fouiller une salle » coûte 4 (PA) ; il en reste 0.\n" in out and "« fouiller_salle »" not in out
+    message = write(event, "message.txt", "Parler avec les clients\n")
+    r = pbp("orders", "import", "--player", "ilya", message, cwd=event)
+    assert r.exit_code == 0, r.output
+    assert "Voici ce qui sera joué :\n[list]\n[*]Parler avec les clients\n[/list]" in r.output.replace("\xa0", " ")
+    campaign = (event / "campaign.yaml").read_text(encoding="utf-8")
+    write(event, "campaign.yaml", campaign.replace("lang: fr", "lang: en"))
+    message = write(event, "message.txt", "Talk with the customers\nSearch a hall\n")
+    r = pbp("orders", "import", "--player", "ilya", message, cwd=event)
+    assert "[*]`Search a hall` costs 4 (AP); 0 left.\n" in r.output
+    message = write(event, "message.txt", "Talk with the customers\n")
+    r = pbp("orders", "import", "--player", "ilya", message, cwd=event)
+    assert "This is what will be played:\n[list]\n[*]Talk with the customers\n[/list]" in r.output
+
+
+def test_two_actions_of_one_name_are_told_apart_by_their_ids():
+    from pbp.rulesets.data import shown_names
+
+    names = shown_names({"fouiller_salle": {"name": {"fr": "Fouiller", "en": "Search a hall"}},
+                         "fouiller_bureau": {"name": {"fr": "Fouiller", "en": "Search the office"}},
+                         "attendre": {}})
+    assert names == {"fouiller_salle": {"fr": "Fouiller (fouiller_salle)", "en": "Search a hall"},
+                     "fouiller_bureau": {"fr": "Fouiller (fouiller_bureau)", "en": "Search the office"},
+                     "attendre": {}}

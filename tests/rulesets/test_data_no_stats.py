@@ -57,5 +57,5 @@ def test_the_turn_plays_the_ballot_and_the_opposition_with_forced_dice(tmp_path)
     post = turn_post(root, 1)
     assert "bras : [b]Chloé[/b] contre Anna : 1d6 (5) contre 1d6 (2) : Chloé l'emporte de 3." in post, post
     assert "Anna est bousculé." in post, post
-    assert "Chloé 2 voix (2 bulletins, 3 votants) → Chloé." in post, post
+    assert "Chloé : 2 voix (2 bulletins, 3 votants) → Chloé." in post, post
     assert state["characters"]["chloe"]["out"] and not state["characters"]["anna"].get("out")

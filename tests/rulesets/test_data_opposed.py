@@ -104,8 +104,9 @@ def test_best_of_three_with_a_tied_exchange_rolled_again(arena):
     # exchanges lost, won, lost: Personnage 1 wins 2 to 1; `d.lost` = 2 PV for the loser
     assert chars["joueur2"]["gauges"]["pv"] == 8
     text = post(arena)
-    assert "Duel : [b]Personnage 2[/b] contre Personnage 1, au meilleur de 3 manches : manche 1 (rejouée après " \
-           "une égalité) : 2d6 (1+1 = 2) contre 2d6 (6+6 = 12) → Personnage 1 ; manche 2 : 2d6 (6+6 = 12) contre " \
+    assert "Duel : [b]Personnage 2[/b] contre Personnage 1, au meilleur de 3 manches : manche 1 : égalité " \
+           "2d6 (3+4 = 7) contre 2d6 (5+2 = 7), relancé : " \
+           "2d6 (1+1 = 2) contre 2d6 (6+6 = 12) → Personnage 1 ; manche 2 : 2d6 (6+6 = 12) contre " \
            "2d6 (1+2 = 3) → Personnage 2 ; manche 3 : 2d6 (2+2 = 4) contre 2d6 (3+3 = 6) → Personnage 1 : " \
            "Personnage 1 l'emporte 2 manches à 1." in text
 
@@ -139,7 +140,7 @@ def test_exact_odds_of_an_opposition_and_a_pool(arena):
     assert "actor wins     7/10 (70.0 %)" in r.output
     # 3 dice at 1/3 each, 2 successes or more: 3 * (1/3)^2 * (2/3) + (1/3)^3 = 7/27
     r = pbp("odds", "--rule", "data.assaut", "--set", "dice=3", "--set", "target=2", cwd=arena)
-    assert "success  7/27 (25.9 %)" in r.output
+    assert "success      7/27 (25.9 %)" in r.output
 
 
 def test_english_line_and_explain(arena):
@@ -171,3 +172,25 @@ def test_rules_check_of_pools_and_oppositions(tmp_path):
 def test_the_reference_examples_are_valid_rules(heading):
     rules = reference_rules(heading)
     assert rules.program.opposed and rules.program.pools
+
+
+@pytest.mark.parametrize("lang, line", [
+    ("fr", "Duel : [b]Personnage 2[/b] contre Personnage 1 : égalité 2d6 (3+4 = 7) contre 2d6 (5+2 = 7), relancé : "
+           "égalité 2d6 (6+6 = 12) contre 2d6 (6+6 = 12), relancé : 2d6 (1+2 = 3) contre 2d6 (4+5 = 9) : "
+           "Personnage 1 l'emporte de 6."),
+    ("en", "Duel: [b]Personnage 2[/b] against Personnage 1: tie 2d6 (3+4 = 7) against 2d6 (5+2 = 7), rolled again: "
+           "tie 2d6 (6+6 = 12) against 2d6 (6+6 = 12), rolled again: 2d6 (1+2 = 3) against 2d6 (4+5 = 9): "
+           "Personnage 1 wins by 6."),
+])
+def test_a_tie_rolled_again_shows_every_roll_in_order(tmp_path, lang, line):
+    root = rules_campaign(tmp_path, RULES.replace("    manches: 3\n", ""), "arene",
+                          {"joueur2": {"force": 1, "pugnacite": 4}})
+    campaign = yamlio.load_file(root / "campaign.yaml")
+    campaign["lang"] = lang
+    write(root, "campaign.yaml", campaign)
+    chars = play(root, {"joueur2": [{"ferrailler" if lang == "fr" else "fence": "joueur1"}]}, {
+        "joueur2.ferrailler.duel.roll.d1": [3, 4], "joueur2.ferrailler.duel.versus.d1": [5, 2],
+        "joueur2.ferrailler.duel.r2.roll.d1": [6, 6], "joueur2.ferrailler.duel.r2.versus.d1": [6, 6],
+        "joueur2.ferrailler.duel.r3.roll.d1": [1, 2], "joueur2.ferrailler.duel.r3.versus.d1": [4, 5]})
+    assert chars["joueur2"]["gauges"]["pv"] == 9  # one exchange lost: `d.lost` = 1
+    assert line in post(root).replace("\u202f", ""), post(root)

@@ -121,7 +121,7 @@ def test_rules_check_of_the_calendar(tmp_path):
     out = r.output.replace("\xa0", " ")
     assert r.exit_code == 1
     assert "2 phases pour des jours de 3 tours : une phase par tour du jour." in out
-    assert "« cmp » n'est pas dans `stats` de ces règles." in out
+    assert "« cmp » n'est pas dans `caractéristiques` de ces règles." in out
 
 
 @pytest.mark.parametrize("heading", ["### Ordre de jeu, jours et phases", "### Turn order, days and phases"])

@@ -165,7 +165,7 @@ def test_rules_check_finds_a_way_to_nowhere_and_an_item_nobody_gets(tmp_path):
     r = pbp("rules", "check", tmp_path / "rules.yaml")
     assert r.exit_code == 1
     out = r.output.replace("\xa0", " ")
-    assert "« crypte » n'est pas dans `places` de ces règles" in out
+    assert "« crypte » n'est pas dans `lieux` de ces règles" in out
     bad = bad.replace(", bas: crypte", "")
     write(tmp_path, "rules.yaml", bad)
     out = pbp("rules", "check", tmp_path / "rules.yaml").output.replace("\xa0", " ")

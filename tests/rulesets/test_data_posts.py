@@ -427,3 +427,53 @@ def test_odds_of_a_check_give_each_band(tmp_path):
     assert r.exit_code == 0, r.output
     assert r.output.splitlines()[2:] == ["success        3/10 (30.0 %)", "failure        7/10 (70.0 %)",
                                          "1-10: net      1/10 (10.0 %)", "11-100: juste  9/10 (90.0 %)"]
+
+
+EVERY_TURN = SCORE.replace("  tours_max: 1\n  classement: gloire\n",
+                           "  tours_max: 2\n  classement: gloire\n  classement_chaque_tour: true\n")
+
+
+def test_a_public_ranking_after_every_turn(tmp_path):
+    root = scored(tmp_path, rules=EVERY_TURN)
+    post = play(root, {**SHINE, "joueur3": [{"briller": 7}]}, {})
+    # turn 1 of 2: the ranking, no winner yet
+    assert "[*]Classement : 1. Bruno (7 points), 1. Chloé (7 points), 1. Denis (7 points), 4. Anna (5 points)." \
+        in post, post
+    assert "Fin de la partie" not in post
+    last = play(root, {"joueur1": [{"briller": 1}]}, {}, turn=2)  # turn 2: the end, ranked once
+    assert last.count("Classement :") == 1 and "[*]Fin de la partie : Bruno, Chloé, Denis l'emportent." in last, last
+
+
+def test_a_ranking_every_turn_in_english_and_kept_from_the_thread_when_secret(tmp_path):
+    english = EVERY_TURN.replace("classement_chaque_tour: true", "score_every_turn: true")
+    post = play(scored(tmp_path / "en", "en", rules=english), {**SHINE, "joueur3": [{"shine": 1}]}, {})
+    assert "[*]Ranking: 1. Bruno (7 points), 1. Denis (7 points), 3. Anna (5 points), 4. Chloé (1 point)." in post
+    root = scored(tmp_path / "secret", rules=EVERY_TURN.replace("classement: gloire", "classement: gloire + secret"))
+    post = play(root, {**SHINE, "joueur3": [{"briller": 7}]}, {})
+    assert "Classement" not in post
+    gm = (root / "turns/001/gm.bbcode").read_text(encoding="utf-8").replace("\xa0", " ")
+    assert "Classement : 1. Bruno (7 points), 1. Chloé (7 points), 1. Denis (7 points), 4. Anna (5 points)." in gm
+
+
+def test_a_ranking_every_turn_needs_a_score_and_is_explained(tmp_path):
+    root = scored(tmp_path, rules=EVERY_TURN)
+    out = pbp("rules", "explain", cwd=root).output.replace("\xa0", " ")
+    assert "le classement après chaque tour" in out, out
+    write(tmp_path, "bad.yaml", EVERY_TURN.replace("  classement: gloire\n", ""))
+    r = pbp("rules", "check", tmp_path / "bad.yaml")
+    assert r.exit_code == 1
+    assert "bad.yaml:16: `classement_chaque_tour` classe les personnages par leur score : donnez-le dans " \
+           "`fin: classement:`" in r.output.replace("\xa0", " "), r.output
+
+
+@pytest.mark.parametrize("heading, gauges", [("**Le classement à chaque tour**", "jauges:\n  gloire: {départ: 0}\n"),
+                                             ("**The ranking every turn**", "gauges:\n  glory: {start: 0}\n")])
+def test_the_reference_example_of_the_ranking_every_turn_is_valid_rules(heading, gauges):
+    from pbp.datarules import load
+    from tests.helpers import REPO
+
+    text = (REPO / "docs" / "rules-format.md").read_text(encoding="utf-8")
+    section = text[text.index(heading):]
+    start = section.index("```yaml\n") + 8
+    rules = load.parse(gauges + section[start:section.index("```\n", start)] + "actions:\n  wait:\n    effects: []\n")
+    assert rules.program.score is not None and rules.data["end"]["score_every_turn"] is True

@@ -16,7 +16,7 @@ def test_the_village_votes_hunts_and_plays_on(tmp_path):
     assert pbp("verify", cwd=root).exit_code == 0
     day = post(root, 1)
     assert "Jour 1, phase « jour »." in day
-    assert "Dépouillement, Le bûcher : Denis 3 voix, Anna 2 voix, Bruno 1 voix (6 bulletins, 6 votants) → Denis." \
+    assert "Dépouillement, Le bûcher : Denis : 3 voix ; Anna : 2 voix ; Bruno : 1 voix (6 bulletins, 6 votants) → Denis." \
         in day and "Camp de Denis : village." in day
     night = post(root, 2)
     # the wolves' tie (Chloé, Élise) drawn by the MJ's forced roll: Élise, guarded that night

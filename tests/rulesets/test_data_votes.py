@@ -80,7 +80,7 @@ def test_absolute_majority_is_more_than_half_of_the_voters_not_half(tmp_path):
     # 6 voters, 3 votes for Chloé: exactly half, not more: nobody
     state = play(root, 1, accuse({"anna": "chloe", "bruno": "chloe", "denis": "chloe", "chloe": "anna"}))
     text = post(root, 1)
-    assert "Dépouillement, Le bûcher : Chloé 3 voix, Anna 1 voix (4 bulletins, 6 votants), " \
+    assert "Dépouillement, Le bûcher : Chloé : 3 voix ; Anna : 1 voix (4 bulletins, 6 votants), " \
            "majorité absolue : 4 voix sur 6 → personne." in text
     assert "Le village se disperse." in text and not state["characters"]["chloe"]["out"]
     # 4 of 6: chosen, out, her team revealed
@@ -100,10 +100,10 @@ def test_absolute_majority_of_the_ballots_cast(tmp_path):
 def test_relative_majority_and_its_ties(tmp_path):
     root = village(tmp_path)
     play(root, 1, accuse({"anna": "chloe", "bruno": "chloe", "chloe": "anna", "denis": "bruno"}))
-    assert "Chloé 2 voix, Anna 1 voix, Bruno 1 voix (4 bulletins, 6 votants) → Chloé." in post(root, 1)
+    assert "Chloé : 2 voix ; Anna : 1 voix ; Bruno : 1 voix (4 bulletins, 6 votants) → Chloé." in post(root, 1)
     # a tie: nobody (the rule by default)
     play(root, 2, accuse({"anna": "denis", "bruno": "elise"}))
-    assert "Denis 1 voix, Élise 1 voix (2 bulletins, 5 votants) → égalité entre Denis, Élise : personne." \
+    assert "Denis : 1 voix ; Élise : 1 voix (2 bulletins, 5 votants) → égalité entre Denis, Élise : personne." \
         in post(root, 2)
 
 
@@ -126,7 +126,7 @@ def test_ties_all_and_unanimity(tmp_path):
     assert state["characters"]["denis"]["out"] and state["characters"]["elise"]["out"]
     root = village(tmp_path / "u", "unanimité")
     play(root, 1, accuse({h: "bruno" for h in PLAYERS if h != "bruno"}))
-    assert "Bruno 5 voix (5 bulletins, 6 votants), unanimité : 6 voix → personne." in post(root, 1)
+    assert "Bruno : 5 voix (5 bulletins, 6 votants), unanimité : 6 voix → personne." in post(root, 1)
 
 
 def test_a_secret_ballot_stays_out_of_the_thread_and_only_voters_vote(tmp_path):
@@ -143,7 +143,7 @@ def test_a_secret_ballot_stays_out_of_the_thread_and_only_voters_vote(tmp_path):
     assert "La chasse" not in text and "[b]Denis[/b] est hors jeu." in text and state["characters"]["denis"]["out"]
     assert "[b]Anna[/b] : devorer → Denis (vote : La chasse)." in post(root, 1, "anna")  # said once
     gm = post(root, 1, "gm")
-    assert "Dépouillement, La chasse : Denis 1 voix (1 bulletin, 1 votant) → Denis." in gm
+    assert "Dépouillement, La chasse : Denis : 1 voix (1 bulletin, 1 votant) → Denis." in gm
 
 
 def test_a_team_wins_and_the_end_post_says_it(tmp_path):
@@ -169,7 +169,7 @@ def test_english_lines(tmp_path):
     write(root, "campaign.yaml", campaign)
     play(root, 1, accuse({"anna": "chloe", "bruno": "chloe", "denis": "chloe", "elise": "chloe"}))
     text = post(root, 1).replace("\u202f", " ")
-    assert "Count, The stake: Chloé 4 votes (4 ballots, 6 voters), absolute majority: 4 votes of 6 → Chloé." \
+    assert "Count, The stake: Chloé: 4 votes (4 ballots, 6 voters), absolute majority: 4 votes of 6 → Chloé." \
         in text
     assert "Chloé is burnt (4 votes)." in text
 
@@ -182,7 +182,7 @@ def test_rules_check_of_votes_and_teams(tmp_path):
     r = pbp("rules", "check", tmp_path / "rules.yaml")
     out = r.output.replace("\xa0", " ")
     assert r.exit_code == 1
-    assert "« villages » n'est pas dans `end.teams.values` de ces règles." in out
+    assert "« villages » n'est pas dans `fin.équipes.valeurs` de ces règles." in out
     assert "`voter` demande une action dont l'argument est un personnage" in out
     write(tmp_path, "rules.yaml", RULES.replace("MAJORITY", "absolue").replace("TIES", "personne")
           .replace("BASE", "votants").replace("    une_fois: true\n    effets:\n      - voter: chasse",

@@ -109,7 +109,7 @@ def test_the_vote_count_is_the_forums_in_the_public_post():
     assert section(render(events), "Accusation") == textwrap.dedent("""\
         Décompte des voix :
 
-        - **Elsa** — 2 (Ivan et Inès)
+        - **Elsa** : 2 voix (Ivan et Inès)
         - Sans vote : Iris
         - Majorité : le plus de voix l'emporte, une égalité n'envoie personne en prison (3 enquêteurs en jeu)
 
@@ -117,13 +117,13 @@ def test_the_vote_count_is_the_forums_in_the_public_post():
     assert section(render(events, lang="en"), "Accusation") == textwrap.dedent("""\
         Vote count:
 
-        - **Elsa** — 2 (Ivan and Inès)
+        - **Elsa**: 2 votes (Ivan and Inès)
         - Not voting: Iris
         - Majority: the most votes wins, a tie sends nobody to prison (3 investigators in play)
 
         **Elsa** goes to prison. Without a convincing plea, the execution takes place in 3 turns.""")
     bbcode = render(events, fmt="bbcode")
-    assert ("Décompte des voix :\n\n[list]\n[*][b]Elsa[/b] — 2 (Ivan et Inès)\n[*]Sans vote : Iris\n"
+    assert ("Décompte des voix :\n\n[list]\n[*][b]Elsa[/b] : 2 voix (Ivan et Inès)\n[*]Sans vote : Iris\n"
             "[*]Majorité : le plus de voix l'emporte, une égalité n'envoie personne en prison (3 enquêteurs en "
             "jeu)\n[/list]") in bbcode
 
@@ -132,7 +132,7 @@ def test_a_tie_and_an_absolute_majority():
     orders = {"ivan": [("accuser", "elsa")], "ines": [("accuser", "hugo")]}
     new, events = play(court(), orders)
     assert section(render(events), "Accusation").endswith(
-        "- **Hugo** — 1 (Inès)\n- Sans vote : Iris\n- Majorité : le plus de voix l'emporte, une égalité n'envoie "
+        "- **Hugo** : 1 voix (Inès)\n- Sans vote : Iris\n- Majorité : le plus de voix l'emporte, une égalité n'envoie "
         "personne en prison (3 enquêteurs en jeu)\n\nÉgalité des voix : personne ne va en prison.")
     assert all(p["status"] != "prison" for p in new["players"].values())
     # `majority: absolute`: more than half the living investigators, 2 of 3
@@ -140,7 +140,7 @@ def test_a_tie_and_an_absolute_majority():
     assert section(render(events), "Accusation") == textwrap.dedent("""\
         Décompte des voix :
 
-        - **Elsa** — 1 (Ivan)
+        - **Elsa** : 1 voix (Ivan)
         - Sans vote : Inès et Iris
         - Majorité : 2 voix sur 3 enquêteurs en jeu
 
@@ -217,7 +217,7 @@ def test_an_mj_only_vote_count_never_reaches_the_thread():
                                            "prison. Sans plaidoirie convaincante, l'exécution aura lieu dans 3 tours.")
     assert "Ivan et Inès" not in post
     assert section(render(events, "gm"), "Accusation").startswith(
-        "Décompte des voix (réservé au MJ) :\n\n- **Elsa** — 2 (Ivan et Inès)\n- Sans vote : Iris\n")
+        "Décompte des voix (réservé au MJ) :\n\n- **Elsa** : 2 voix (Ivan et Inès)\n- Sans vote : Iris\n")
 
 
 def test_the_campaign_choices_are_checked(tmp_path):

@@ -12,6 +12,8 @@ posts from generic templates (templates/data/), exact odds, bots.
 - tables.py   a table rolled in a turn: its row, a chained sub-table's, what the post shows
 - checks.py   order legality (budget, costs, prerequisites, targets), the MJ's inputs
 - balance.py  bots' legal orders, exact odds of every table and check
+- odds.py     exact odds of pools (each number of successes) and opposed rolls (margins, scores)
+- odds_sheet.py  `pbp odds --character X --target Y`: those odds' values read on the sheets
 - places.py   places, doors, movement and items (pbp/datarules/places.py compiles them)
 """
 
@@ -207,13 +209,28 @@ def order_schema(data: dict) -> dict:
     its synonyms as aliases and its argument in the core's types (the rest of the
     rules file beside it), and the missed-orders policy as `default_orders`."""
     actions = {}
+    names = shown_names(data["actions"])
     for action_id, spec in data["actions"].items():
-        entry = {**spec, "aliases": list(spec.get("synonyms") or [])}
+        entry = {**spec, "aliases": list(spec.get("synonyms") or []), "names": names[action_id]}
         if spec.get("arg") is not None:
             entry["arg"] = core_arg(spec["arg"])
         actions[action_id] = entry
     return {**data, "actions": actions,
             "default_orders": list((data.get("missed_orders") or {}).get("orders") or [])}
+
+
+def shown_names(actions: dict) -> dict[str, dict[str, str]]:
+    """Each action as a receipt or the MJ's report names it, in each language: the
+    name the MJ wrote (« Fouiller une salle »), its id after it in parentheses
+    where two actions share that name; its id alone where it has no name."""
+    named = {action_id: R.name_of(spec, action_id) if spec.get("name") else {} for action_id, spec in actions.items()}
+    out = {}
+    for action_id, names in named.items():
+        out[action_id] = {}
+        for lang, name in names.items():
+            twins = [other for other, theirs in named.items() if theirs.get(lang, "").lower() == name.lower()]
+            out[action_id][lang] = f"{name} ({action_id})" if len(twins) > 1 else name
+    return out
 
 
 def core_arg(arg) -> dict:

@@ -190,7 +190,7 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
             problems.add("too_many_actions", action.at, count=len(orders.actions), limit=limit)
             continue
         if action.id in seen and (spec.get("once") or budget.get("distinct")):
-            problems.add("twice", action.at, action=action.id, valid=_english(rs, [a for a in possible(rs, state, handle)
+            problems.add("twice", action.at, action=_shown(rs, action.id), valid=_english(rs, [a for a in possible(rs, state, handle)
                                                                             if a not in seen]))
             continue
         seen.append(action.id)
@@ -212,6 +212,7 @@ def check_orders(rs, state: dict, scenario, orders) -> Refusals:
         spent += cost
         if points is not None and spent > points:
             _refuse_over(rs, problems, action, cost, points - spent + cost, points)
+            spent -= cost  # a refused action spends nothing: the next one is told the points really left
     return problems
 
 
@@ -224,10 +225,10 @@ def _refuse_unmet(rs, problems: Refusals, failed: tuple, action, state: dict, sc
     others = [] if target is None else [t for t in targets_of(rs, state, handle, spec)
                                         if t != target and unmet(rs, action.id, state, handle, t, t) is None]
     if others:
-        problems.add("requires_target", action.at, action=action.id, target=scenario.name(target),
+        problems.add("requires_target", action.at, action=_shown(rs, action.id), target=scenario.name(target),
                      reason=reason, valid=others)
     else:
-        problems.add("requires", action.at, action=action.id, reason=reason,
+        problems.add("requires", action.at, action=_shown(rs, action.id), reason=reason,
                      valid=_english(rs, [a for a in possible(rs, state, handle) if a != action.id]))
 
 
@@ -235,10 +236,10 @@ def _refuse_over(rs, problems: Refusals, action, cost: int, left: int, points: i
     """An action that costs more than the points left this turn (or in the budget's gauge)."""
     gauge = (rs.program.data.get("budget") or {}).get("gauge")
     if gauge is not None:
-        problems.add("over_gauge", action.at, action=action.id, cost=cost, left=left,
+        problems.add("over_gauge", action.at, action=_shown(rs, action.id), cost=cost, left=left,
                      gauge=ByLang(**R.name_of(rs.program.gauges[gauge], gauge)))
     else:
-        problems.add("over_budget", action.at, action=action.id, cost=cost, left=left, points=points)
+        problems.add("over_budget", action.at, action=_shown(rs, action.id), cost=cost, left=left, points=points)
 
 
 def judge(rs, state: dict, handle: str, action, spec: dict) -> tuple:
@@ -317,6 +318,14 @@ def budget_points(rs, state: dict, handle: str) -> int | None:
     if budget.get("gauge") is not None:
         return state["characters"][handle]["gauges"][budget["gauge"]]
     return budget.get("points")
+
+
+def _shown(rs, action_id: str) -> ByLang:
+    """An action as a refusal names it: the name the MJ wrote (« Fouiller une salle »,
+    the receipt's words), else its id (its English id in English)."""
+    spec = rs.actions[action_id]
+    names = spec.get("names") or {}
+    return ByLang(fr=names.get("fr") or action_id, en=names.get("en") or spec.get("en") or action_id)
 
 
 def _english(rs, ids: list[str]) -> ByLang:

@@ -44,16 +44,21 @@ def _side(turn, formula, scope, label: str, audience) -> tuple[int, list, list]:
 def exchange(turn, compiled: dict, spec: dict, scope, label: str, audience) -> dict:
     """One exchange: both sides rolled (again on a tie, by the rule), who took it."""
     rule = ties(spec)
+    tied = []  # the attempts a tie made roll again, in order: the post shows each one
     for attempt in range(1, MOST_REROLLS + 2):
         at = label if attempt == 1 else f"{label}.r{attempt}"
         mine, my_rolls, my_parts = _side(turn, compiled["roll"], scope, f"{at}.roll", audience)
         theirs, their_rolls, their_parts = _side(turn, compiled["versus"], scope, f"{at}.versus", audience)
         if mine != theirs or rule != "reroll" or attempt > MOST_REROLLS:
             break
+        tied.append({"roll": mine, "rolls": my_rolls, "versus": theirs, "versus_rolls": their_rolls,
+                     "roll_parts": my_parts, "versus_parts": their_parts})
     won = mine > theirs or (mine == theirs and rule == "attacker")
-    return {"roll": mine, "rolls": my_rolls, "versus": theirs, "versus_rolls": their_rolls, "won": won,
-            "margin": mine - theirs, "roll_parts": my_parts, "versus_parts": their_parts,
-            "attempts": attempt}
+    out = {"roll": mine, "rolls": my_rolls, "versus": theirs, "versus_rolls": their_rolls, "won": won,
+           "margin": mine - theirs, "roll_parts": my_parts, "versus_parts": their_parts, "attempts": attempt}
+    if tied:
+        out["tied"] = tied
+    return out
 
 
 def oppose(turn, effect, scope) -> None:

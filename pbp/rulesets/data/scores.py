@@ -6,6 +6,8 @@ equal scores in roster order); the winners are every character of the first
 rank (the best score in play; when nobody is left in play, the best of all). The ranking is said
 in the thread, unless the formula reads a value not public: then to the MJ alone,
 and the thread learns the winners only (an MJ's input counts as not public).
+With `score_every_turn: true` (`classement_chaque_tour`), the same ranking, to
+the same audience, ends every turn the game goes on after.
 """
 
 from __future__ import annotations
