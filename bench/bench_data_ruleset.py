@@ -1,18 +1,20 @@
 """Benchmark: the d100 written as data (campaigns/d100-data, ruleset `data`)
-against the built-in d100 (campaigns/d100) for the same rules, paired A B A B
-(A = the built-in d100, B = the data ruleset), CPU time, median of the pair ratios.
+against the built-in d100 (campaigns/d100) for the same rules (A = the built-in
+d100, B = the data ruleset), CPU time, paired, median of the pair ratios.
 
 - `pbp run`: the example campaign's next turn (turn 4, its orders archived), the
-  real command as the MJ runs it (start-up, reading the rules, the posts).
+  real command as the MJ runs it (start-up, reading the rules, the posts); A B A B.
 - The turn function alone: the ruleset's `resolve` on the example's turn-4 orders
   and state, in this process (no start-up, no files): the rules engine's own cost.
+  A's turn then B's, turn after turn, so the load of the moment weighs on both
+  alike; the pairs are chunks of 100 turns.
 - `pbp simulate`: 10,000 games on the campaign's sheets (`--jobs 1` so the CPU
   time is one process's; `--max-turns 20`, the built-in's `simulation.turns`,
-  so both play the same length of game). The bots differ: the built-in's plays
-  about one check a turn (its `simulation.bot`), the data ruleset's draws among
-  its legal orders, two or three checks a turn for most (no limit in the seed);
-  so B1, the data campaign with `rules: {budget: {count: 1}}` in campaign.yaml
-  (one action a turn), is timed too: the same work as A's bots, turn for turn.
+  so both play the same length of game); A B A B, `--sim-rounds` pairs. The same
+  work on both sides: the built-in's bots play about one check a turn (its
+  `simulation.bot`: one, a second 15 % of turns, sleep or nothing 15 %), the data
+  campaign's one action a turn (`parties_simulees: {actions: 1}` in its rules.yaml:
+  a check, or nothing a quarter of the turns). This is the issue's figure.
 Goal: B/A <= 2 for each. Prints figures, asserts nothing.
 
 Figures (CPU, the shared 2-core machine at load 15-18, so each is high and noisy):
@@ -26,8 +28,19 @@ Figures (CPU, the shared 2-core machine at load 15-18, so each is high and noisy
   Timed in one process (100 games, the best of three): B/A 3.3x with
   its bots (2.6 actions a turn against the built-in's one: each action costs about
   what the built-in's does), B1/A 1.4x to 1.8x at one action a turn.
+- this round (issue 26 performance), load 8-13: before (checkout 8bc411e, the turn A then
+  B turn after turn in one process, 3,000 turns each) the turn function 2.17x; in one
+  process, 200 games: simulate 4.3x with the data bots (up to three actions a turn) and
+  1.75x at one action a turn. After (checkout 7a77db7, --rounds 4 --sim-rounds 2, 10,000
+  games): pbp run 1.31x (A 762 ms, B 977 ms); the turn function 1.78x (A 286 us, B 529 us
+  a turn, 4,000 turns each, chunks from 1.65 to 1.89); pbp simulate --games 10000 1.16x
+  (A 64.57 s, B 75.62 s, pairs 1.07 and 1.25), the issue's figure: both sides' bots play
+  about one action a turn (B: `parties_simulees: {actions: 1}`). Again on the branch's last
+  code (checkout 8945d6b, main merged, load 12-13, the same options): pbp run 1.27x (A 496 ms,
+  B 650 ms); the turn function 1.75x (A 243 us, B 429 us, chunks from 1.63 to 1.86);
+  pbp simulate --games 10000 1.14x (A 48.13 s, B 54.38 s, pairs 1.06 and 1.22).
 
-    python bench/bench_data_ruleset.py [--quick] [--rounds N] [--games 10000]
+    python bench/bench_data_ruleset.py [--quick] [--rounds N] [--games 10000] [--sim-rounds N]
 """
 
 from __future__ import annotations
@@ -66,8 +79,9 @@ def reset(root: Path, turn: str):
     return again
 
 
-def turn_function(root: Path, count: int):
-    """A callable timing `count` resolutions of the campaign's next turn, in this process (CPU seconds)."""
+def turn_function(root: Path):
+    """A callable timing one resolution of the campaign's next turn, in this
+    process (no start-up, no files), CPU seconds."""
     from pbp.engine import turn_inputs as turns
     from pbp.engine.campaign import open_campaign
     from pbp.model.dice import Dice
@@ -79,22 +93,33 @@ def turn_function(root: Path, count: int):
     rs, scenario = campaign.ruleset, campaign.scenario
 
     def timed() -> float:
-        states = [copy.deepcopy(state) for _ in range(count)]  # the turn changes its state: each its own, untimed
+        fresh = copy.deepcopy(state)  # the turn changes its state: each its own, untimed
         start = time.process_time()
-        for fresh in states:
-            rs.resolve(fresh, scenario, inputs.orders, inputs.gm, Dice("bench", last + 1, {}))
+        rs.resolve(fresh, scenario, inputs.orders, inputs.gm, Dice("bench", last + 1, {}))
         return time.process_time() - start
     return timed
 
 
-def paired_in_process(a, b, count: int) -> list[tuple[float, float]]:
-    a(), b()  # warm-up: imports, compiled templates, caches
-    return [(a(), b()) for _ in range(count)]
+def paired_in_process(a, b, turns: int, chunk: int) -> list[tuple[float, float]]:
+    """A's turn then B's, turn after turn (the load of the moment weighs on both
+    alike), summed by chunks of `chunk` turns: [(A's CPU, B's CPU)] a chunk."""
+    for _ in range(min(20, turns)):  # warm-up: imports, compiled templates, caches
+        a(), b()
+    pairs = []
+    for start in range(0, turns, chunk):
+        spent_a = spent_b = 0.0
+        for _ in range(start, min(turns, start + chunk)):
+            spent_a += a()
+            spent_b += b()
+        pairs.append((spent_a, spent_b))
+    return pairs
 
 
 def main() -> None:
     p = parser(__doc__, rounds_default=5, rounds_quick=2)
     p.add_argument("--games", type=int, default=None, help=f"simulated games (default {GAMES}; 500 with --quick)")
+    p.add_argument("--sim-rounds", type=int, default=None,
+                   help="pairs of `pbp simulate` runs (default: half the rounds, at least 1)")
     args = p.parse_args()
     count = rounds_of(args)
     games = args.games or (500 if args.quick else GAMES)
@@ -111,27 +136,27 @@ def main() -> None:
         for root in roots.values():
             reset(root, "004")()
 
-        loops = 20 if args.quick else 200
-        pairs = paired_in_process(turn_function(roots["A"], loops), turn_function(roots["B"], loops), count)
+        chunk = 100
+        turns = chunk * (4 if args.quick else 10 * count)
+        pairs = paired_in_process(turn_function(roots["A"]), turn_function(roots["B"]), turns, chunk)
         ratio = statistics.median(b / a for a, b in pairs)
-        a_each = statistics.median(a for a, _ in pairs) / loops
-        b_each = statistics.median(b for _, b in pairs) / loops
+        a_each = statistics.median(a for a, _ in pairs) / chunk
+        b_each = statistics.median(b for _, b in pairs) / chunk
         print(figure("the turn function alone (resolve), B/A CPU", ratio, GOAL,
-                     detail=f"A {a_each * 1e6:.0f} µs, B {b_each * 1e6:.0f} µs a turn"))
+                     detail=f"A {a_each * 1e6:.0f} µs, B {b_each * 1e6:.0f} µs a turn; {turns} turns each, "
+                            f"chunks of {chunk} from {min(b / a for a, b in pairs):.2f} to "
+                            f"{max(b / a for a, b in pairs):.2f}"))
 
-        one = work / "B1" / "d100-data"
-        shutil.copytree(roots["B"], one)
-        with open(one / "campaign.yaml", "a", encoding="utf-8") as f:
-            f.write("rules:\n  budget: {count: 1}\n")
         sim = Results()
+        sim_rounds = args.sim_rounds or max(1, count // 2)
         rounds([Step(f"{side} simulate", [*PBP, "-C", str(root), "simulate", "--games", str(games), "--jobs", "1",
                                           "--max-turns", str(TURNS), "--json"])
-                for side, root in (*roots.items(), ("B1", one))], max(1, count // 2), warmup=0, results=sim)
-        for side, what in (("B", "its bots"), ("B1", "one action a turn")):
-            print(figure(f"pbp simulate --games {games} ({what}), {side}/A CPU",
-                         sim.ratio(f"{side} simulate", "A simulate", "cpu"), GOAL,
-                         detail=f"A {seconds(sim.median('A simulate', 'cpu'))}, "
-                                f"{side} {seconds(sim.median(f'{side} simulate', 'cpu'))}"))
+                for side, root in roots.items()], sim_rounds, warmup=0, results=sim)
+        low, high = sim.spread("B simulate", "A simulate", "cpu")
+        print(figure(f"pbp simulate --games {games}, B/A CPU", sim.ratio("B simulate", "A simulate", "cpu"), GOAL,
+                     detail=f"A {seconds(sim.median('A simulate', 'cpu'))}, "
+                            f"B {seconds(sim.median('B simulate', 'cpu'))}; {sim_rounds} pairs, "
+                            f"from {low:.2f} to {high:.2f}"))
 
 
 if __name__ == "__main__":

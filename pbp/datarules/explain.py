@@ -237,7 +237,22 @@ def _block_sections(rules: RulesFile, lang: str, w: dict) -> list[dict]:
                               for item in votes.explained(rules, lang,
                                                           lambda spec, ident: _name(dict(spec, id=ident), lang),
                                                           lambda raw: raw)]})
+    out += _bots(rules.data, lang)
     return out
+
+
+#: the bots of `pbp simulate` (`simulation: {actions: N}`, pbp/rulesets/data/balance.py)
+BOTS = {"fr": {"title": "Parties simulées (pbp simulate)",
+               "actions": "un bot donne au plus {value} action(s) par tour"},
+        "en": {"title": "Simulated games (pbp simulate)",
+               "actions": "a bot gives at most {value} action(s) a turn"}}
+
+
+def _bots(data: dict, lang: str) -> list[dict]:
+    most = (data.get("simulation") or {}).get("actions")
+    if most is None:
+        return []
+    return [{"title": BOTS[lang]["title"], "tables": [], "items": [BOTS[lang]["actions"].format(value=most)]}]
 
 
 AUDIENCES = {"fr": {"public": "tous", "owner": "le joueur et le MJ", "gm": "le MJ seul"},

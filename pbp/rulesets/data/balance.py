@@ -26,22 +26,25 @@ def legal_orders(rs, state: dict, scenario, handle: str) -> list[list[Action]]:
 
 
 def bot_orders(rs, state: dict, scenario, handle: str, rng) -> list[Action]:
-    """The bot's pick among legal_orders (the same draw of `rng`), only that order built."""
-    singles, options = _options(rs, state, scenario, handle)
+    """The bot's pick among legal_orders (the same draw of `rng`), only that order built;
+    those of at most `simulation: actions:` actions when the rules say so."""
+    most = (rs.program.data.get("simulation") or {}).get("actions") or MOST_ACTIONS
+    singles, options = _options(rs, state, scenario, handle, most)
     if not options:
         return rng.choice([[]])
     return _order(singles, rng.choice(options))
 
 
-def _options(rs, state: dict, scenario, handle: str) -> tuple[list[Action], list[tuple[int, ...]]]:
-    """(the single actions allowed now, each legal order as a tuple of their indexes),
-    each layer one action longer, in the order legal_orders lists them (the bots'
-    draws depend on it)."""
+def _options(rs, state: dict, scenario, handle: str,
+             most: int = MOST_ACTIONS) -> tuple[list[Action], list[tuple[int, ...]]]:
+    """(the single actions allowed now, each legal order of at most `most` actions as a
+    tuple of their indexes), each layer one action longer, in the order legal_orders
+    lists them (the bots' draws depend on it)."""
     if checks.judged_alone(rs):
         singles, grow = _added_up(rs, state, handle)
     else:
         singles, grow = _checked(rs, state, scenario, handle)
-    longest = min((rs.program.data.get("budget") or {}).get("count") or MOST_ACTIONS, MOST_ACTIONS)
+    longest = min((rs.program.data.get("budget") or {}).get("count") or MOST_ACTIONS, most)
     layer = [(i,) for i in range(len(singles))]
     options = list(layer)
     for _ in range(2, longest + 1):  # several actions a turn, as the budget allows
@@ -72,9 +75,11 @@ def _added_up(rs, state: dict, handle: str):
     singles, costs = [], []
     if handle in state["characters"] and (limit is None or limit >= 1):
         for action_id, spec in rs.program.data["actions"].items():
+            blind, verdict = checks.short_blind(rs, action_id), None
             for value in checks.arg_values(rs, state, handle, spec, checks.BOT_TEXT):
                 action = Action(action_id, value, 0)
-                verdict, cost = checks.judge(rs, state, handle, action, spec)
+                if verdict is None or not blind:  # blind: every value of the short field judged alike
+                    verdict, cost = checks.judge(rs, state, handle, action, spec)
                 if verdict == "ok" and (points is None or cost <= points):
                     singles.append(action)
                     costs.append(cost)

@@ -136,9 +136,13 @@ def arg_values(rs, state: dict, handle: str, spec: dict, free_text: str = SAMPLE
     if kind == "character":
         return targets_of(rs, state, handle, spec)
     if kind == "fields":  # named fields (fields.py): the short field's values, the others at their defaults
-        from .fields import sample_values
+        from .fields import sample_values, state_free
 
-        return sample_values(arg, state, handle, lambda one: arg_values(rs, state, handle, one, free_text=None))
+        def one(field: dict) -> list:
+            return arg_values(rs, state, handle, field, free_text=None)
+        if state_free(arg):  # the same values whatever the state: worked out once per rules file, each a copy
+            return [dict(v) for v in R.derived(arg, "bot values", lambda a: sample_values(a, state, handle, one))]
+        return sample_values(arg, state, handle, one)
     if places.arg_kind(spec) is not None:
         return places.open_options(rs, kind, state, handle, state["characters"][handle]["place"])
     if kind == "choice":
@@ -255,20 +259,41 @@ def judge(rs, state: dict, handle: str, action, spec: dict) -> tuple:
     return "ok", cost_of(rs, action, state, handle, fields)
 
 
+def short_blind(rs, action_id: str) -> bool:
+    """Whether an action's prerequisites and cost read nothing of its argument's short
+    field (fields.py: `arg.<short>`, `arg.<short>.id`, nor `arg` whole): the bots then
+    judge one of its values for all (the same verdict, the same cost). Once per action."""
+    spec = rs.program.data["actions"][action_id]
+    if R.arg_kind(spec) != "fields" or not spec["arg"].get("short"):
+        return False
+
+    def blind(spec: dict) -> bool:
+        from pbp.datarules.program import canonical_name
+
+        short = f"arg.{spec['arg']['short']}"
+        formulas = [f for f, _, _ in rs.program.requires.get(action_id, ())] + \
+            [f for f in (rs.program.costs.get(action_id),) if f is not None]
+        names = {canonical_name(n) for f in formulas for n in f.names_used}
+        return not names & {"arg", short, f"{short}.id"}
+    return R.derived(spec, "short blind", blind)
+
+
 def judged_alone(rs) -> bool:
     """Whether check_orders judges each action of an order on the state alone, the
     order adding only its count, its repeats and its costs: no action's argument
     names a place, an exit or an item (a move changes what the next may name).
     The bots then judge their orders of several actions by adding up (balance.py)."""
-    return all(places.arg_kind(spec) is None for spec in rs.program.data["actions"].values())
+    return R.derived(rs.program.data["actions"], "judged alone",
+                     lambda actions: all(places.arg_kind(spec) is None for spec in actions.values()))
 
 
 def together(rs, state: dict, handle: str) -> tuple:
     """What check_orders refuses in actions it accepts one by one, when judged_alone:
     (the most actions `handle` may order or None, the actions that may not come
     twice, the points `handle` may spend or None)."""
-    budget = rs.program.data.get("budget") or {}
-    alone = {a for a, spec in rs.program.data["actions"].items() if spec.get("once") or budget.get("distinct")}
+    data = rs.program.data
+    alone = R.derived(data, "alone", lambda d: frozenset(a for a, spec in d["actions"].items()
+                                                         if spec.get("once") or (d.get("budget") or {}).get("distinct")))
     limit, points = _budget_now(rs, state, handle)
     return limit, alone, points
 
@@ -317,7 +342,7 @@ def gm_inputs(rs, scenario, raw: dict) -> tuple[dict, Refusals]:
     from pbp.model.argcontext import ArgContext
 
     problems = Refusals()
-    types = input_types(rs.program.data)
+    types = R.derived(rs.program.data, "input types", input_types)  # the types only read: once per rules file
     context = ArgContext(scenario)  # the MJ's own file: read within the campaign's limits already
     values = {}
     for name, value in (raw or {}).items():

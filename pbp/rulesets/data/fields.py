@@ -100,6 +100,16 @@ def sample_values(arg: dict, state: dict, handle: str, one) -> list[dict]:
     return [{**base, short: value} for value in _values(spec, one)] or [base]
 
 
+def state_free(arg: dict) -> bool:
+    """Whether sample_values gives the same values whatever the state (no field names a
+    character), needing no `one`: once per argument spec."""
+    return R.derived(arg, "state free", lambda a: all(field_type(f) in STATE_FREE for f in (a.get("fields") or {}).values()))
+
+
+#: the field types whose values a bot tries are the rules' own (a character's depend on who is in play)
+STATE_FREE = frozenset({"stat", "choice", "number", "text"})
+
+
 def _values(spec: dict, one) -> list:
     if field_type(spec) == "stat":
         return [str(v) for v in spec.get("among") or []]

@@ -70,23 +70,35 @@ def sheet_values(program, state: dict, handle: str, owner: bool) -> list[dict]:
     everything but what only the MJ sees; the MJ's report uses owner=True too).
     Each row a new dict; its name and visibility the rules' own, read, never changed."""
     me = state["characters"][handle]
-    return [{"id": ident, "name": name, "value": me[section].get(ident), "visibility": seen}
-            for section, ident, name, seen in _sheet_rows(program)] + places.sheet_rows(program.data, state, handle)
+    stat_rows, gauge_rows = _sheet_rows(program)
+    stats, gauges = me["stats"], me["gauges"]
+    rows = [{"id": ident, "name": name, "value": stats.get(ident), "visibility": seen}
+            for ident, name, seen in stat_rows]
+    rows += [{"id": ident, "name": name, "value": gauges.get(ident), "visibility": seen}
+             for ident, name, seen in gauge_rows]
+    return rows + places.sheet_rows(program.data, state, handle) if "place" in me else rows
 
 
 #: id(program) -> (the program, its sheet's rows): names and visibilities read once per rules file
 _SHEET_ROWS: dict[int, tuple] = {}
 
 
-def _sheet_rows(program) -> list[tuple]:
+def _sheet_rows(program) -> tuple[list[tuple], list[tuple]]:
+    """([(id, name, visibility)] of the stats, the same of the gauges)."""
     kept = _SHEET_ROWS.get(id(program))
     if kept is None or kept[0] is not program:  # the program itself is kept: its id cannot be another's
         if len(_SHEET_ROWS) > 64:
             _SHEET_ROWS.clear()
-        rows = [(section, ident, R.name_of(spec, ident), list(R.visibility(spec.get("visibility"))))
-                for section in ("stats", "gauges") for ident, spec in getattr(program, section).items()]
+        rows = tuple([(ident, R.name_of(spec, ident), list(R.visibility(spec.get("visibility"))))
+                      for ident, spec in getattr(program, section).items()] for section in ("stats", "gauges"))
         kept = _SHEET_ROWS[id(program)] = (program, rows)
     return kept[1]
+
+
+def _dropped_inputs(data: dict) -> tuple[tuple[str, bool], ...]:
+    """(name, given per character) of each MJ input kept for one turn only (`keep: false`)."""
+    return tuple((name, R.word(spec.get("per", "game")) == "character")
+                 for name, spec in (data.get("inputs") or {}).items() if spec.get("keep") is False)
 
 
 class Turn:
@@ -151,13 +163,12 @@ class Turn:
     def drop_inputs(self) -> None:
         """The MJ's inputs for one turn only (`keep: false`), once it is played."""
         state = self.state
-        for name, spec in (self.data.get("inputs") or {}).items():
-            if spec.get("keep") is False:
-                if R.word(spec.get("per", "game")) == "character":
-                    for given in state["inputs_by"].values():
-                        given.pop(name, None)
-                else:
-                    state["inputs"].pop(name, None)
+        for name, per_character in R.derived(self.data, "dropped inputs", _dropped_inputs):
+            if per_character:
+                for given in state["inputs_by"].values():
+                    given.pop(name, None)
+            else:
+                state["inputs"].pop(name, None)
 
     def action(self, handle: str, action) -> None:
         spec = self.data["actions"][action.id]
@@ -193,11 +204,12 @@ class Turn:
     do_pick_up, do_use, do_find = places.do_pick_up, places.do_use, places.do_find
 
     def run(self, effects, scope) -> None:
+        verbs = self.VERBS
         for effect in effects:
             self.steps += 1
             if self.steps > self.limit:
                 raise PbpError("data.effects_limit", limit=self.limit)
-            getattr(self, "do_" + effect.verb)(effect, scope)
+            verbs[effect.verb](self, effect, scope)
 
     def evaluate(self, formula, scope, to=None):
         """A formula's value where it stands; the dice it rolls are shown with it (parts.py)."""
@@ -292,13 +304,25 @@ class Turn:
             self.emit(audience, "check", who=scope.actor, check=check_id, name=R.named(spec, check_id), roll=roll,
                       target=chance, success=result["success"], critical=result["critical"],
                       margin=result["margin"], band=result["band"], sign=spec.get("success", "<="))
-        self.run(effect.then if result["success"] else effect.otherwise, scope)
-        scope.bound.update(effect.blanks[0 if result["success"] else 1])
+        self.branch(effect, result["success"], scope)
 
     def do_if(self, effect, scope) -> None:
-        chosen = bool(self.evaluate(effect.formulas["if"], scope, effect.to))
-        self.run(effect.then if chosen else effect.otherwise, scope)
-        scope.bound.update(effect.blanks[0 if chosen else 1])
+        formula = effect.formulas["if"]
+        if formula.dice_terms:
+            chosen = bool(self.evaluate(formula, scope, effect.to))
+        else:  # (evaluate's first half: a condition rarely rolls)
+            chosen = bool(formula.evaluate(R.env(formula.names_used, self.state, self.data, scope.actor, scope.target,
+                                                 scope.arg, scope.bound)))
+        self.branch(effect, chosen, scope)
+
+    def branch(self, effect, chosen: bool, scope) -> None:
+        """The effects of the branch taken (`then:` or `else:`), then the names only the
+        other binds left blank (most branches are empty: nothing to run)."""
+        effects, blanks = (effect.then, effect.blanks[0]) if chosen else (effect.otherwise, effect.blanks[1])
+        if effects:
+            self.run(effects, scope)
+        if blanks:
+            scope.bound.update(blanks)
 
     def do_say(self, effect, scope) -> None:
         if self.out.quiet:  # a simulated turn: a message changes nothing, and nobody reads it
@@ -306,7 +330,8 @@ class Turn:
         messages = self.data.get("messages") or {}
         text = messages.get(effect.value, effect.value) if isinstance(effect.value, str) else effect.value
         audience = R.audience(effect.to, scope.actor, scope.target)
-        self.emit(audience, "say", who=scope.actor, text=R.filled(R.words(text), scope.values(self)))
+        said = R.derived(text, "words", R.words) if isinstance(text, dict) else R.words(text)  # read, not changed
+        self.emit(audience, "say", who=scope.actor, text=R.filled(said, scope.values(self)))
 
     def do_out(self, effect, scope) -> None:
         for handle in self.who(effect, scope):
@@ -375,12 +400,14 @@ class Turn:
             scores.ranked(self)  # the ranking after this turn (`score_every_turn: true`), the game goes on
 
     def emit(self, audience, kind: str, **data) -> None:
-        if audience is ev.PUBLIC:
-            self.out.public(kind, **data)
-        elif audience is ev.GM:
-            self.out.gm(kind, **data)
-        else:
-            self.out.private(audience.handles, kind, **data)
+        """An event for `audience` (PUBLIC, GM or the players R.audience gives): built as
+        out.public/.gm/.private would, not at all in a quiet turn."""
+        if not self.out.quiet:
+            self.out.append(ev.Event(kind, data, audience))
+
+
+#: each verb's method (`add` -> Turn.do_add), looked up once, not by name at each effect
+Turn.VERBS = {name[3:]: method for name, method in vars(Turn).items() if name.startswith("do_")}
 
 
 class Scope:

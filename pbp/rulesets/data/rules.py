@@ -34,14 +34,19 @@ def filled(text: dict[str, str], values: dict) -> dict[str, str]:
     """`{nom} perd {perte.loss}` with the values it names (a name it does not
     know stays as written). Only names are replaced: no attribute, no index,
     nothing computed (str.format would reach into objects)."""
+    known: dict = {}  # each name looked up once for both languages
+
     def one(template: str) -> str:
+        pieces = _pieces(template)
+        if len(pieces) == 1:  # no placeholder
+            return template
         out = []
-        for piece, key in _pieces(template):
+        for piece, key in pieces:
             if key is None:
                 out.append(piece)
-            else:
-                found = values.get(key, _ABSENT)
-                out.append(piece if found is _ABSENT else str(found))
+                continue
+            found = known[key] if key in known else known.setdefault(key, values.get(key, _ABSENT))
+            out.append(piece if found is _ABSENT else str(found))
         return "".join(out)
 
     return {lang: one(t) for lang, t in text.items()}
