@@ -191,18 +191,18 @@ def test_exact_odds_of_each_events_check(event, rule, values, expected, tmp_path
 @pytest.mark.parametrize("event, turn, handle, orders, said", [
     # cy hid in turn 1: hidden for turn 2
     ("moisson", 2, "ana", "  - attaquer: cy\n",
-     "turns/002/orders/ana.yaml:2: « attaquer » n'est pas possible sur Cy : la cible est cachée. "
+     "turns/002/orders/ana.yaml:2: « Attaquer un tribut » n'est pas possible sur Cy : la cible est cachée. "
      "Valeurs possibles : bob."),
     # hunger above 7 in turn 2's night: weakened for turns 3 and 4
     ("moisson", 3, "cy", "  - attaquer: ana\n",
-     "turns/003/orders/cy.yaml:2: « attaquer » n'est pas possible : état « Affaibli » (encore 2 tours)."),
+     "turns/003/orders/cy.yaml:2: « Attaquer un tribut » n'est pas possible : état « Affaibli » (encore 2 tours)."),
     ("moisson", 4, "cy", "  - chasser\n",
-     "turns/004/orders/cy.yaml:2: « chasser » n'est pas possible : état « Affaibli » (encore 1 tour)."),
+     "turns/004/orders/cy.yaml:2: « Chasser » n'est pas possible : état « Affaibli » (encore 1 tour)."),
     # a condition reads the values at the start of the turn: the search's water comes too late
     ("moisson", 3, "bob", "  - fouiller: riviere\n  - boire\n",
-     "turns/003/orders/bob.yaml:3: « boire » n'est pas possible : plus d'eau."),
+     "turns/003/orders/bob.yaml:3: « Boire » n'est pas possible : plus d'eau."),
     ("casse", 1, "ana", "  - crocheter\n  - crocheter\n",
-     "turns/001/orders/ana.yaml:3: « crocheter » une deuxième fois : pas deux fois la même action par tour."),
+     "turns/001/orders/ana.yaml:3: « Crocheter un coffre » une deuxième fois : pas deux fois la même action par tour."),
     ("casse", 1, "ana", "  - crocheter\n  - bluffer\n  - planquer\n",
      "turns/001/orders/ana.yaml:4: 3 actions ce tour ; au plus 2."),
 ])
