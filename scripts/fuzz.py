@@ -91,7 +91,7 @@ sys.path.insert(0, str(REPO))
 
 #: the four built-in rulesets, then the campaigns whose rules are data (rules.yaml)
 EXAMPLES = ("manhunt", "murder", "skirmish", "d100", "manhunt-data", "d100-data", "energy-duel", "wizard-duels",
-            "investigation-event", "village-vote")
+            "investigation-event", "village-vote", "arene-sombreval")
 FAMILIES = ("player", "mj", "rules")
 TITLES = {"player": "player files", "mj": "MJ files", "rules": "rules files"}
 MJ_FILES = ("campaign.yaml", "world.yaml", "characters.yaml", "gm.yaml", "state.yaml")

@@ -99,6 +99,10 @@ PLANTED = [
      "100000",
      "cette formule peut dépasser 10^18, la limite des calculs de pbp : le tour s'arrêterait sur elle.",
      "this formula can go past 10^18, the limit of pbp's arithmetic: the turn would stop on it."),
+    ("the target's secret stat in a public message", "- dire: \"{name} frappe.\"",
+     "- dire: \"{name} frappe {target} ({cible.race}).\"", "({cible.race})",
+     "ce message est public (pas de « pour: ») et montre {cible.race}, qui ne l'est pas (stats.race)",
+     "this message is public (no `to:`) and shows {cible.race}, which is not (stats.race)"),
 ]
 
 

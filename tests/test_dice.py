@@ -295,6 +295,23 @@ def test_the_notation_reads_and_its_bounds_are_the_exact_ones(text, canonical, l
     assert (min(odds), max(odds), sum(odds.values())) == (low, high, 1)
 
 
+@pytest.mark.parametrize("text, canonical, low, high", [
+    # exploding on the highest face, then counting successes: `3d6!>=5` would explode on 5 and 6
+    ("3d6!=6>=5", "3d6!=6>=5", 0, 33),
+    ("3d6!=6=6", "3d6!=6=6", 0, 33),
+    ("3d6!>=5", "3d6!>=5", 3, 18 * 11),
+])
+def test_the_notation_shown_reads_back_as_the_same_dice(text, canonical, low, high):
+    """The canonical text is what the roll line, the odds and the explanation print: an MJ
+    who copies it must get the same dice (an exploding pool once printed as `3d6!>=5`,
+    which explodes on 5 and sums). Each die of an explosion counts as a success of its own:
+    3 dice exploding at most 10 times each count up to 33."""
+    expr = dice.parse(text)
+    assert (str(expr), expr.minimum, expr.maximum) == (canonical, low, high)
+    again = dice.parse(str(expr))
+    assert (str(again), again.minimum, again.maximum) == (canonical, low, high)
+
+
 def enumerate_roller(expr) -> dict:
     """The roller's own distribution, by walking every sequence of faces it can
     read (each face 1/sides): an exact check of the odds that shares no code with them."""
@@ -327,7 +344,8 @@ def enumerate_roller(expr) -> dict:
 
 
 @pytest.mark.parametrize("text", ["2d4kh1", "3d4dl1", "2d3dh1", "2d4!", "1d3!>=2", "2d4r1", "3d3ro1kh2",
-                                  "1d4r<3", "4d3>=2f1", "3dF", "3dFkh2", "2d4!kh1+1", "1d3ro1!-1d2", "3d4<2"])
+                                  "1d4r<3", "4d3>=2f1", "3dF", "3dFkh2", "2d4!kh1+1", "1d3ro1!-1d2", "3d4<2",
+                                  "1d3!=3>=2", "1d4!=4>=3f1"])
 def test_the_odds_are_what_the_roller_rolls(text):
     expr = dice.parse(text)
     assert expr.exact() == enumerate_roller(expr)
@@ -365,6 +383,8 @@ def test_pbp_odds_answers_the_notation_exactly():
     ("6d6>=4f1", [5, 2, 6, 1, 4, 3], "6d6>=4f1 (5✔ 2 6✔ 1✘ 4✔ 3 = 2)"),
     ("4dF", [1, 2, 3, 3], "4dF (-1 0 +1 +1 = 1)"),
     ("1d20ro1", [1, 12], "1d20ro1 (~~1~~+12 = 12)"),
+    # an exploding pool: the 6 explodes into a 5, two successes from one die
+    ("3d6!=6>=5", [6, 5, 2, 1], "3d6!=6>=5 (6!✔+5✔ 2 1 = 2)"),
 ])
 def test_the_forum_shows_every_die_the_dropped_and_rerolled_struck(expr, faces, shown):
     roll = dice.Dice("s", 1, forced={"x": faces}).roll("x", expr)
@@ -396,6 +416,7 @@ def test_a_forced_total_the_notation_cannot_give_is_refused():
     ("4d6dl4", "dice_keep_range", "keep or drop from 1 to 3 dice"),
     ("4d6kh0", "dice_keep_range", "keep or drop from 1 to 4 dice"),
     ("4dF!", "dice_fate_modifier", "Fate dice (dF) neither reroll nor explode"),
+    ("4d6!kh2>=5", "dice_keep_exploding_pool", "an exploding pool counts every die of every explosion"),
     ("4d6kh1r1", "bad_dice", "examples"),
     ("2d6>=", "bad_dice", "examples"),
 ])

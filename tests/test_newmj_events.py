@@ -17,7 +17,18 @@ duration that forbid actions or bleed, a hidden target refused, missed orders pl
 "hide") and a casino heist (tests/newmj/casse: initiative rolled each turn, a pool of d6
 counting successes against the MJ's difficulty in gm.yaml, exploding dice, a best-of-3
 brawl, a secret stash, a public vote that puts someone in custody for a turn, an extra
-action for the player back after a missed turn)."""
+action for the player back after a missed turn).
+
+And two in a third trial:
+a naval battle (tests/newmj/baie: initiative rolled each round with the corsairs' group
+first, a pool of d6 counting 5s and 6s with damage bands, a check with a natural-20
+critical, a ram as an opposed roll of exploding d10s, a stunned state that skips the next
+round, a fire burning three end-of-rounds, reinforcements every 3 rounds, missed orders
+played as "repair", a team victory) and a political intrigue (tests/newmj/conclave: a
+secret role and secret ducats, 3 action points a turn never twice the same action, a d20
+market table per category with a sub-table, the MJ's 1-5 rating of a speech in gm.yaml,
+secret actions, a spy's report to the spy alone, a public vote with a tie drawn by lot, a
+final ranking by influence)."""
 
 import shutil
 
@@ -108,6 +119,47 @@ EXPECTED = {
             "cy": {"pv": 6, "butin": 0, "planque": 0, "soupcon": 6},
             "dan": {"pv": 4, "butin": 10, "planque": 0, "soupcon": 3}},
     },
+    "baie": {
+        # order anne 11, jean 8 (corsairs first), louis 11, marie 6. anne [5, 6, 2]: 2 hits, -2; jean 3 hits,
+        # -4; louis [6, 6, 5, 5, 1]: 4, -6 and jean stunned; marie repairs
+        1: {"jean": {"coque": 6}, "anne": {"coque": 12}, "louis": {"coque": 10}, "marie": {"coque": 11}},
+        # jean stunned; anne's 20 sets marie on fire, -2; louis repairs (capped); marie rams: 10!+3 + 4 = 17
+        # against 10!+10!+1 + 2 = 23, -1; marie burns at the end of the round
+        2: {"jean": {"coque": 6}, "anne": {"coque": 12}, "louis": {"coque": 12}, "marie": {"coque": 7}},
+        # jean rams: 7 + 3 against 9 + 1, a tie: -1; anne no hit; marie sends nothing and repairs (fire out);
+        # louis 1 hit on anne; round 3: reinforcements +2 (louis capped)
+        3: {"jean": {"coque": 5}, "anne": {"coque": 10}, "louis": {"coque": 12}, "marie": {"coque": 12}},
+        # louis on fire (12); anne 3 hits -4; marie 3 hits on jean -4; louis 4 hits on anne -6, stunned;
+        # louis burns -1
+        4: {"jean": {"coque": 1}, "anne": {"coque": 4}, "louis": {"coque": 7}, "marie": {"coque": 12}},
+        # anne stunned; jean rams 10!+10!+3 + 3 = 26 against 1 + 4, -3; marie 1 hit sinks jean (1 - 2);
+        # louis repairs, the fire is out
+        5: {"jean": {"coque": 0}, "anne": {"coque": 4}, "louis": {"coque": 10}, "marie": {"coque": 9}},
+        # anne's 20 sets marie on fire, -2; marie 2 hits, louis 1 hit: anne sinks. End of round: marie
+        # burns -1, reinforcements +2 each; the navy wins
+        6: {"jean": {"coque": 0}, "anne": {"coque": 0}, "louis": {"coque": 12}, "marie": {"coque": 8}},
+    },
+    "conclave": {
+        # paolo's spices 20 chain the windfall's 5: +2 influence, his speech rated 4 (+2); giulia bribes
+        # (-4 ducats, +2), her speech unrated (2: nothing); marco spies giulia, his glass 3 (-3); lucia's
+        # silk 18 (+6, +1); enzo's speech rated 1 (-1); marco 2 votes: exiled
+        1: {"paolo": {"ducats": 10, "influence": 7}, "giulia": {"ducats": 8, "influence": 5},
+            "marco": {"ducats": 7, "influence": 3}, "lucia": {"ducats": 10, "influence": 4},
+            "enzo": {"ducats": 10, "influence": 2}},
+        # paolo's spices 20 chain a galleon (+8); giulia bribes and speaks (5: +3); lucia and enzo send
+        # nothing and trade silk (10: +4); paolo and giulia 1 vote each, the lot's 1: paolo exiled
+        2: {"paolo": {"ducats": 18, "influence": 7}, "giulia": {"ducats": 4, "influence": 10},
+            "marco": {"ducats": 7, "influence": 3}, "lucia": {"ducats": 14, "influence": 4},
+            "enzo": {"ducats": 14, "influence": 2}},
+        # giulia's glass 16 (+4), unrated speech; lucia bribes, speech 3 (+1); enzo's silk 18 (+6, +1)
+        3: {"paolo": {"ducats": 18, "influence": 7}, "giulia": {"ducats": 8, "influence": 10},
+            "marco": {"ducats": 7, "influence": 3}, "lucia": {"ducats": 10, "influence": 7},
+            "enzo": {"ducats": 20, "influence": 3}},
+        # giulia's speech rated 1 (-1); lucia and enzo trade silk, 5: -1
+        4: {"paolo": {"ducats": 18, "influence": 7}, "giulia": {"ducats": 8, "influence": 9},
+            "marco": {"ducats": 7, "influence": 3}, "lucia": {"ducats": 9, "influence": 7},
+            "enzo": {"ducats": 19, "influence": 3}},
+    },
 }
 
 #: event -> lines the public post of a turn must hold
@@ -130,6 +182,22 @@ POSTS = {
     ("casse", 2): ["[*]Dépouillement, Balance : Bob : 2 voix ; Cy : 1 voix ; Dan : 1 voix (4 bulletins, 4 votants) → Bob.",
                    "[*][b]Bob[/b] : état En garde à vue (pour 1 tour).", "[*]Butin d'Ana : 10 − 10 = 0."],
     ("casse", 3): ["[*]Cy est arrêté par la sécurité du casino.", "[*][b]Cy[/b] est hors jeu."],
+    ("baie", 1): ["[*]Ordre de jeu : La Vipère (11), Le Faucon (8), Le Soleil-Royal (11), La Licorne (6).",
+                  "[*]Bordée du Soleil-Royal : 5d6>=5 (6✔ 6✔ 5✔ 5✔ 1 = 4) ≥ 1 : réussite.",
+                  "[*]Coque du Faucon : 12 − 6 = 6.", "[*][b]Le Faucon[/b] : état Sonné (pour 1 tour)."],
+    ("baie", 2): ["[*]Boulets rouges de La Vipère : 1d20 (20) ≥ 12 : réussite critique.",
+                  "[*]Éperonnage : [b]La Licorne[/b] contre La Vipère : 1d10! (10!+3 = 13) + manoeuvre 4 = 17 contre "
+                  "1d10! (10!+10!+1 = 21) + manoeuvre 2 = 23 : La Vipère l'emporte de 6.",
+                  "[*]Coque de La Licorne : 8 − 1 = 7."],
+    ("baie", 3): ["[*]Coque du Soleil-Royal : 12 + 2 = 14, plafonné à 12.", "[*]Coque de La Licorne : 10 + 2 = 12.",
+                  "[*][b]La Licorne[/b] : fin de l'état En feu."],
+    ("baie", 6): ["[*]Victoire : marine (Le Soleil-Royal, La Licorne)."],
+    ("conclave", 1): ["[*]Dépouillement, L'exil : Dandolo 2 voix (2 bulletins, 5 votants) → Dandolo.",
+                      "[*]Rôle de Dandolo : inquisiteur.", "[*]Influence de Foscari : 3 − 1 = 2."],
+    ("conclave", 2): ["[*]Dépouillement, L'exil : Contarini 1 voix, Morosini 1 voix (2 bulletins, 4 votants) → "
+                      "égalité entre Contarini, Morosini : Contarini."],
+    ("conclave", 4): ["[*]Classement : 1. Morosini (9 points), 2. Grimani (7 points), 3. Foscari (3 points), "
+                      "4. Contarini (7 points, hors jeu), 5. Dandolo (3 points, hors jeu)."],
 }
 
 
@@ -164,6 +232,11 @@ def test_the_hand_computed_turns_come_out_exact(event, tmp_path):
             assert line in post.splitlines(), f"{event} turn {turn}: {line!r} not in\n{post}"
         if (event, turn) == ("ile", 3):
             assert post.count("est affamé") == 1
+        if event == "conclave":
+            for secret in ("Ducats", "conspirateur", "Corrompre", "Espionner", "espions"):
+                assert secret not in post, f"turn {turn}: {secret}"
+    if event == "conclave":
+        the_spy_alone_reads_his_report(tmp_path / "conclave")
 
 
 @pytest.mark.parametrize("event, rule, values, expected", [
@@ -179,6 +252,14 @@ def test_the_hand_computed_turns_come_out_exact(event, tmp_path):
     ("casse", "data.crochetage", ["dice=4", "target=2"], "success 11/27 (40.7 %)"),
     # Muscle 5 against 3: a round won 26/36 = 13/18 (ties to the defender); best of 3: p²(3 − 2p)
     ("casse", "data.bagarre", ["muscle=5", "cible.muscle=3"], "best of 3 won 1183/1458 (81.1 %)"),
+    # a broadside of 3 dice hits at least once: 1 − (4/6)^3
+    ("baie", "data.bordee", ["dice=3", "target=1"], "success 19/27 (70.4 %)"),
+    # heated shot: 12 to 20 on a d20, the 20 a critical
+    ("baie", "data.boulets", [], "success 9/20 (45.0 %)"),
+    ("baie", "data.boulets", [], "critical success 1/20 (5.0 %)"),
+    # the spice market: 1-5 rots, a quarter of the d20
+    ("conclave", "data.epices", [], "1-5 la cargaison pourrit ducats -2, influence 0 1/4 (25.0 %)"),
+    ("conclave", "data.aubaine", [], "4-6 une faveur du Doge ducats 0, influence 2 1/2 (50.0 %)"),
 ])
 def test_exact_odds_of_each_events_check(event, rule, values, expected, tmp_path):
     camp = tmp_path / event
@@ -205,6 +286,16 @@ def test_exact_odds_of_each_events_check(event, rule, values, expected, tmp_path
      "turns/001/orders/ana.yaml:3: « Crocheter un coffre » une deuxième fois : pas deux fois la même action par tour."),
     ("casse", 1, "ana", "  - crocheter\n  - bluffer\n  - planquer\n",
      "turns/001/orders/ana.yaml:4: 3 actions ce tour ; au plus 2."),
+    ("baie", 1, "anne", "  - bordee: jean\n",
+     "turns/001/orders/anne.yaml:2: « bordee » n'est pas possible sur Le Faucon : on ne tire pas sur un navire "
+     "allié. Valeurs possibles : louis, marie."),
+    ("conclave", 1, "enzo", "  - espionner: giulia\n",
+     "turns/001/orders/enzo.yaml:2: « espionner » n'est pas possible : seul l'Inquisiteur espionne. "
+     "Valeurs possibles : commercer, discourir, corrompre, denoncer."),
+    ("conclave", 1, "lucia", "  - commercer: or\n",
+     "turns/001/orders/lucia.yaml:2: « or » n'est pas une valeur possible. Valeurs possibles : epices, soie, verre."),
+    ("conclave", 1, "paolo", "  - commercer: epices\n  - commercer: soie\n",
+     "turns/001/orders/paolo.yaml:3: « commercer » une deuxième fois : pas deux fois la même action par tour."),
 ])
 def test_each_events_refused_orders(event, turn, handle, orders, said, tmp_path):
     source, camp = EVENTS / event, tmp_path / event
@@ -287,3 +378,55 @@ def test_a_comma_splitting_a_formula_in_braces_is_named_with_the_fix(tmp_path):
     assert "regles.yaml:80: « -4 » n'est pas un nom de jauge : entre accolades `{jauge: formule}`, une virgule" in said
     assert "séparez par `;` (`si(a; b; c)`)" in said
     assert "n'est ni une jauge" not in said
+
+
+def the_spy_alone_reads_his_report(camp):
+    """Ducats, roles, the bribes and the spying never reach the thread (checked on each post
+    above); the spy's report names the target's secret role (`{cible.role}`, once printed as
+    written) to the spy alone."""
+    private = camp / "turns" / "001" / "private"
+    said = {path.name.split(".")[0]: path.read_text(encoding="utf-8").replace("\u00a0", " ")
+            for path in private.iterdir()}
+    assert "[*]Vos espions rapportent : Morosini est conspirateur." in said["marco"].splitlines()
+    assert [h for h, text in said.items() if "espions" in text] == ["marco"]
+    assert "Ducats de Morosini : 12 − 4 = 8." in said["giulia"]
+
+
+def test_the_mjs_rating_out_of_its_range_is_refused(tmp_path):
+    source, camp = EVENTS / "conclave", tmp_path / "conclave"
+    assert pbp("init", camp, "--rules", source / "rules.yaml").exit_code == 0
+    for name in ("campaign.yaml", "characters.yaml"):
+        shutil.copy(source / name, camp / name)
+    assert pbp("setup", cwd=camp).exit_code == 0
+    shutil.copytree(source / "turns" / "001", camp / "turns" / "001")
+    (camp / "turns" / "001" / "gm.yaml").write_text("orders:\n  discours: {paolo: 7}\n", encoding="utf-8")
+    r = pbp("check", cwd=camp)
+    assert r.exit_code == 1
+    assert "turns/001/gm.yaml:2: 7 est hors limites (1 à 5)." in r.output.replace("\u00a0", " ")
+
+
+def test_a_pool_whose_sixes_explode_counts_each_die_of_the_explosion(tmp_path):
+    """The naval page's broadside with « les 6 explosent » (`explose: true` in its pool):
+    jean's 4 dice [6, 6, 5], 1, 2, 3: the first explodes twice, 3 successes, a breach (-4)."""
+    rules = (EVENTS / "baie" / "rules.yaml").read_text(encoding="utf-8")
+    pool = "réserve: {dés: equipage, côtés: 6, réussite: 5}"
+    assert pool in rules
+    (tmp_path / "rules.yaml").write_text(rules.replace(pool, pool[:-1] + ", explose: true}"), encoding="utf-8")
+    camp = tmp_path / "baie"
+    assert pbp("init", camp, "--rules", tmp_path / "rules.yaml").exit_code == 0
+    for name in ("campaign.yaml", "characters.yaml"):
+        shutil.copy(EVENTS / "baie" / name, camp / name)
+    assert pbp("setup", cwd=camp).exit_code == 0
+    orders = camp / "turns" / "001" / "orders"
+    orders.mkdir(parents=True)
+    (orders / "jean.yaml").write_text("actions:\n  - bordee: louis\n", encoding="utf-8")
+    (camp / "turns" / "001" / "gm.yaml").write_text("rolls:\n  jean.bordee.bordee: [6, 6, 5, 1, 2, 3]\n",
+                                                    encoding="utf-8")
+    r = pbp("run", cwd=camp)
+    assert r.exit_code == 0, r.output
+    post = pbp("post", cwd=camp).output.replace("\u00a0", " ").splitlines()
+    assert "[*]Bordée du Faucon : 4d6!=6>=5 (6!✔+6!✔+5✔ 1 2 3 = 3) ≥ 1 : réussite." in post
+    assert "[*]Coque du Soleil-Royal : 12 − 4 = 8." in post
+    r = pbp("odds", "--rule", "data.bordee", "--set", "dice=1", "--set", "target=1", cwd=camp)
+    # one die: a 5, or a 6 (which always succeeds): the explosion adds successes, not chances of one
+    assert "success 1/3 (33.3 %)" in [" ".join(line.split()) for line in r.output.splitlines()]

@@ -253,7 +253,7 @@ DATA_EXAMPLES = [name for name in EXAMPLES
 
 def test_the_bundled_data_examples_are_listed():
     assert {"energy-duel", "manhunt-data", "d100-data", "wizard-duels", "investigation-event",
-            "village-vote"} <= set(DATA_EXAMPLES)
+            "village-vote", "arene-sombreval"} <= set(DATA_EXAMPLES)
 
 
 @pytest.mark.parametrize("name", DATA_EXAMPLES)

@@ -40,6 +40,9 @@ class Calculator:
     title: str
     params: dict[str, Param]
     compute: Callable[[dict], Table]
+    #: `pbp odds --character X --target Y` in a campaign: the parameters read from X's
+    #: sheet, X acting against Y (state, X, Y or None) -> {param: value}; None: nothing to read
+    sheet: Callable[[dict, str, str | None], dict] | None = None
 
 
 def distribution(expr: str) -> dict[int, Fraction]:

@@ -22,27 +22,35 @@ from pbp.render import formats
 @click.option("--vs", "versus", metavar="EXPR2")
 @click.option("--rule", metavar="RULESET.NAME")
 @click.option("--set", "settings", multiple=True, metavar="KEY=VALUE")
+@click.option("--character", metavar="NAME")
+@click.option("--target", metavar="NAME")
 @click.option("--list", "list_rules", is_flag=True)
 @click.option("--format", "fmt", type=click.Choice((formats.TEXT.name, *formats.NAMES)), default="text")
-def odds(expr, ge, gt, le, lt, eq, versus, rule, settings, list_rules, fmt):
+def odds(expr, ge, gt, le, lt, eq, versus, rule, settings, character, target, list_rules, fmt):
     """Exact probabilities: pbp odds 10d10kh3 ; pbp odds 1d10 --ge 7 ;
-    pbp odds 2d6+1 --vs 1d6+3 ; pbp odds --rule manhunt.combat --set peji=1d6+2."""
+    pbp odds 2d6+1 --vs 1d6+3 ; pbp odds --rule manhunt.combat --set peji=1d6+2 ;
+    in a data campaign, pbp odds --rule data.frappe --character Aurèle --target Brune."""
     from pbp.balance import odds as od
+    from pbp.base.errors import PbpError
     from pbp.model import ruleset
 
     if list_rules:
         for rid in ruleset.ids():
-            rs = ruleset.get(rid)
+            rs = _ruleset_for_odds(rid)
             if ruleset.ODDS not in rs.capabilities:
                 continue
             for name, calc in rs.odds().items():
                 click.echo(f"{rid}.{name}: {calc.title}")
                 for key, param in calc.params.items():
                     click.echo(f"    --set {key}={param.default}    {param.help}")
+                if calc.sheet is not None:
+                    click.echo("    --character NAME [--target NAME]")
         return
     comparisons = {k: v for k, v in dict(ge=ge, gt=gt, le=le, lt=lt, eq=eq).items() if v is not None}
+    if (character or target) and not rule:
+        raise PbpError("odds_character_needs_rule")
     if rule:
-        table = _rule_odds(rule, settings)
+        table = _rule_odds(rule, settings, character, target)
     elif expr and versus and not comparisons:
         table = od.versus_table(expr, versus, lang_of(click.get_current_context()))
     elif expr and len(comparisons) == 1 and not versus:
@@ -56,10 +64,10 @@ def odds(expr, ge, gt, le, lt, eq, versus, rule, settings, list_rules, fmt):
     click.echo(od.render(table, fmt), nl=False)
 
 
-def _rule_odds(rule: str, settings):
+def _rule_odds(rule: str, settings, character: str | None = None, target: str | None = None):
     from pbp.base import i18n
     from pbp.base.errors import PbpError
-    from pbp.model import dice, ruleset
+    from pbp.model import dice
 
     rid, _, name = rule.partition(".")
     calculators = _ruleset_for_odds(rid).odds()
@@ -68,6 +76,10 @@ def _rule_odds(rule: str, settings):
                        suggestion=i18n.closest(name, calculators))
     calc = calculators[name]
     params = {k: p.default for k, p in calc.params.items()}
+    whose = None
+    if character or target:
+        read, whose = _from_sheet(rule, rid, calc, character, target)
+        params.update(read)
     for item in settings:
         key, _, value = item.partition("=")
         if key not in calc.params:
@@ -79,7 +91,47 @@ def _rule_odds(rule: str, settings):
                 params[key] = int(value)
             except ValueError:
                 raise PbpError("param_not_int", param=key, value=value) from None
-    return calc.compute(params)
+    table = calc.compute(params)
+    if whose:
+        table.title += f" ({whose})"
+    return table
+
+
+def _from_sheet(rule: str, rid: str, calc, character: str | None, target: str | None) -> tuple[dict, str]:
+    """(the calculator's parameters read in the campaign's last state, `character` acting
+    against `target`, each a handle or a character's name; their names, `Aurèle → Brune`)."""
+    from pbp.base.errors import PbpError
+    from pbp.engine.campaign import CAMPAIGN_FILE
+
+    ctx = click.get_current_context()
+    if character is None:
+        raise PbpError("odds_target_without_character", rule=rule)
+    if calc.sheet is None:
+        raise PbpError("odds_no_sheet", rule=rule)
+    if not (ctx.obj["dir"] / CAMPAIGN_FILE).is_file() or campaign_of(ctx).config.get("ruleset") != rid:
+        raise PbpError("odds_character_needs_campaign", rule=rule)
+    campaign = campaign_of(ctx)
+    last = campaign.last_turn()
+    if last is None:
+        raise PbpError("odds_character_needs_setup", rule=rule)
+    state = campaign.state(last)
+    actor, versus = _handle(campaign, character), _handle(campaign, target) if target else None
+    whose = campaign.scenario.name(actor) + (f" → {campaign.scenario.name(versus)}" if versus else "")
+    return calc.sheet(state, actor, versus), whose
+
+
+def _handle(campaign, typed: str) -> str:
+    """The handle a player's handle or character's name names (case and accents aside)."""
+    from pbp.base import i18n
+    from pbp.base.errors import PbpError
+    from pbp.model.argcontext import match_names
+
+    names = {handle: campaign.scenario.name(handle) for handle in campaign.roster}
+    found = match_names(typed, names)
+    if len(found) != 1:
+        raise PbpError("odds_unknown_character", name=typed, valid=[f"{h} ({n})" for h, n in names.items()],
+                       suggestion=i18n.closest(typed, list(names.values())))
+    return found[0]
 
 
 def _ruleset_for_odds(rid: str):

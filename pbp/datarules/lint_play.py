@@ -245,10 +245,11 @@ class _Play:
     def secret_named(self, name: str, results: dict) -> str | None:
         """What a message's `{name}` shows that is not public: `section.id`, or None."""
         head = name.split(".")[0]
+        own = name[len("target."):] if head == "target" else name  # {cible.role}: the target's
         for section in ("stats", "gauges"):
-            spec = (self.data.get(section) or {}).get(name)
+            spec = (self.data.get(section) or {}).get(own)
             if isinstance(spec, dict) and "public" not in _seen_by(spec.get("visibility")):
-                return f"{section}.{name}"
+                return f"{section}.{own}"
         if head in results:
             section, ident = results[head]
             spec = (self.data.get(section) or {}).get(ident)

@@ -42,9 +42,15 @@ def compile_pools(compiler) -> None:
 
 def pool_expression(spec: dict, count: int) -> str:
     """The notation of a pool of `count` dice (held to 1..MOST_POOL_DICE: a pool always rolls a die)."""
-    pool = spec["pool"]
     count = max(1, min(MOST_POOL_DICE, count))
-    return f"{count}d{pool.get('sides', 6)}>={pool.get('success', 4)}"
+    return f"{count}{_pool_die(spec['pool'])}"
+
+
+def _pool_die(pool: dict) -> str:
+    """`d6>=4`, or `d6!=6>=4` for a pool that explodes (each die of the explosion may be a success)."""
+    sides = pool.get("sides", 6)
+    explode = f"!={sides}" if pool.get("explode") else ""
+    return f"d{sides}{explode}>={pool.get('success', 4)}"
 
 
 def dice_text(check: dict) -> str:
@@ -52,7 +58,7 @@ def dice_text(check: dict) -> str:
     pool = check.get("pool")
     if pool is None:
         return str(check.get("dice"))
-    return f"({pool['dice']})d{pool.get('sides', 6)}>={pool.get('success', 4)}"
+    return f"({pool['dice']}){_pool_die(pool)}"
 
 
 def compile_opposed(compiler) -> None:

@@ -95,7 +95,9 @@ class Mods(FrozenRecord):
         if self.reroll:
             out += f"r{'o' if self.once else ''}{self.reroll}"
         if self.explode:
-            out += "!" if self.explode == Cond("=", sides) else f"!{self.explode.op}{self.explode.value}"
+            # a bare `!` followed by a count (`!>=5`) would read as exploding on 5: say the face
+            bare = self.explode == Cond("=", sides) and (self.keep or not self.success)
+            out += "!" if bare else f"!{self.explode.op}{self.explode.value}"
         if self.keep:
             out += f"{self.keep}{self.keep_n}"
         if self.success:
@@ -170,7 +172,20 @@ class Term(FrozenRecord):
                 chain.append(value)
             dice.append(Die(tuple(reads), tuple(chain), sum(chain)))
         dice = self._keep(dice)
-        return dice, sum(self.worth(d.value) for d in dice if d.kept)
+        return dice, sum(self.die_worth(d) for d in dice if d.kept)
+
+    @property
+    def counts_each_face(self) -> bool:
+        """An exploding pool (`6d6!=6>=5`): each face of an explosion is a die of its own that
+        may be a success (the forums' "a 6 explodes: roll again, one more success possible")."""
+        mods = self.mods
+        return mods is not None and mods.explode is not None and mods.success is not None
+
+    def die_worth(self, die: Die) -> int:
+        """What a kept die adds: its worth, or each of its explosion's faces' in an exploding pool."""
+        if self.counts_each_face:
+            return sum(self.worth(v) for v in die.chain)
+        return self.worth(die.value)
 
     def _keep(self, dice: list[Die]) -> list[Die]:
         keep, n = (self.mods or NO_MODS).keep, (self.mods or NO_MODS).keep_n
@@ -199,9 +214,11 @@ class Term(FrozenRecord):
             rerolled = len(die.reads) - len(die.chain) if not mods.explode else 0
             if mods.fate:
                 text = f"{die.value:+d}" if die.value else "0"
+            elif self.counts_each_face:
+                text = "+".join(f"{v}{'!' if i < len(die.chain) - 1 else ''}{_mark(self.worth(v))}"
+                                for i, v in enumerate(die.chain))
             elif mods.success is not None:
-                worth = self.worth(die.value)
-                text = f"{_chain(die)}{'✔' if worth > 0 else '✘' if worth < 0 else ''}"
+                text = f"{_chain(die)}{_mark(self.worth(die.value))}"
             else:
                 text = _chain(die)
             # a rerolled face, and a dropped die, are shown struck through: read, not counted
@@ -227,6 +244,9 @@ class Term(FrozenRecord):
         if mods is not None and mods.reroll is not None:
             hits = [v for v in die.outcomes() if mods.reroll.test(v)]
             die = die.reroll(hits, depth=1 if mods.once else REROLL_DEPTH)
+        if self.counts_each_face:
+            total = self.count @ self._each_face_successes(die)
+            return -total if self.sign < 0 else total
         if mods is not None and mods.explode is not None:
             die = die.explode([v for v in die.outcomes() if mods.explode.test(v)], depth=EXPLODE_DEPTH)
         pool = die.pool(self.count)
@@ -235,6 +255,28 @@ class Term(FrozenRecord):
             pool = pool.highest(kept) if mods.keep in ("kh", "dl") else pool.lowest(kept)
         total = pool.sum(map=self.worth) if mods is not None and mods.success is not None else pool.sum()
         return -total if self.sign < 0 else total
+
+
+    def _each_face_successes(self, die):
+        """The successes one die of an exploding pool counts, exactly: its face's worth, plus
+        a die of the same kind when it explodes, at most EXPLODE_DEPTH times (as the roller)."""
+        successes = die.map(self.worth)
+        for _ in range(EXPLODE_DEPTH):
+            successes = die.map(self._then(successes))
+        return successes
+
+    def _then(self, more):
+        """A face's successes, with `more` (the next die's) when it explodes (icepool maps it)."""
+        explode = self.mods.explode
+
+        def successes(v):
+            return more + self.worth(v) if explode.test(v) else self.worth(v)
+        return successes
+
+
+def _mark(worth: int) -> str:
+    """A counted die's mark: ✔ a success, ✘ a failure taken off, nothing otherwise."""
+    return "✔" if worth > 0 else "✘" if worth < 0 else ""
 
 
 def struck(text: str) -> str:
@@ -311,6 +353,8 @@ def _check(term: Term, text: str) -> None:
         raise PbpError("dice_reroll_all", expr=text, depth=REROLL_DEPTH)
     if mods.explode and (all(mods.explode.test(v) for v in values) or mods.explode.op == "<"):
         raise PbpError("dice_explode_all", expr=text, depth=EXPLODE_DEPTH)
+    if mods.keep and mods.explode and mods.success:
+        raise PbpError("dice_keep_exploding_pool", expr=text)
     if mods.keep:
         low, high = (1, term.count) if mods.keep in ("kh", "kl") else (1, term.count - 1)
         if not low <= mods.keep_n <= high:

@@ -140,7 +140,7 @@ def test_exact_odds_of_an_opposition_and_a_pool(arena):
     assert "actor wins     7/10 (70.0 %)" in r.output
     # 3 dice at 1/3 each, 2 successes or more: 3 * (1/3)^2 * (2/3) + (1/3)^3 = 7/27
     r = pbp("odds", "--rule", "data.assaut", "--set", "dice=3", "--set", "target=2", cwd=arena)
-    assert "success  7/27 (25.9 %)" in r.output
+    assert "success      7/27 (25.9 %)" in r.output
 
 
 def test_english_line_and_explain(arena):

@@ -12,6 +12,8 @@ posts from generic templates (templates/data/), exact odds, bots.
 - tables.py   a table rolled in a turn: its row, a chained sub-table's, what the post shows
 - checks.py   order legality (budget, costs, prerequisites, targets), the MJ's inputs
 - balance.py  bots' legal orders, exact odds of every table and check
+- odds.py     exact odds of pools (each number of successes) and opposed rolls (margins, scores)
+- odds_sheet.py  `pbp odds --character X --target Y`: those odds' values read on the sheets
 - places.py   places, doors, movement and items (pbp/datarules/places.py compiles them)
 """
 

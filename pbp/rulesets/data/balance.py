@@ -162,13 +162,15 @@ def calculators(rs) -> dict:
         out[table_id] = Calculator(_title(rs.program.tables[table_id], table_id), {},
                                    lambda params, t=table_id: table_odds(rs, t))
     from .odds import calculators as opposed_calculators
+    from .odds_sheet import check_reader
 
     for check_id, spec in (rs.program.data.get("checks") or {}).items():
         if check_id in rs.program.pools:
             continue  # a pool's odds: with its number of dice (pbp/rulesets/data/odds.py)
         default = spec["target"] if isinstance(spec["target"], int) else 10
         out[check_id] = Calculator(_title(spec, check_id), {"target": Param(default, "target")},
-                                   lambda params, c=check_id: check_odds(rs, c, params["target"]))
+                                   lambda params, c=check_id: check_odds(rs, c, params["target"]),
+                                   check_reader(rs, check_id))
     out.update(move_calculators(rs))
     return {**out, **opposed_calculators(rs)}
 

@@ -417,7 +417,8 @@ class Said:
     """A message's names, each looked up when the message names it (a message names
     few; building every value for each would cost more than the turn's rules):
     the results bound, then the MJ's inputs (`gm.<input>`), the target's or the
-    argument's name, the actor's name, gauges and stats, the turn."""
+    argument's name, the target's gauges and stats (`target.<name>`), the actor's
+    name, gauges and stats, the turn."""
 
     __slots__ = ("scope", "turn")
 
@@ -434,6 +435,11 @@ class Said:
             return self.turn.scenario.name(scope.target)
         if key == "arg" and not scope.target and scope.arg is not None:
             return scope.arg
+        if key.startswith("target.") and scope.target:  # {cible.role}: the target's gauge or stat
+            them = state["characters"].get(scope.target) or {}
+            for values in (them.get("gauges") or {}, them.get("stats") or {}):
+                if key[7:] in values:
+                    return values[key[7:]]
         if scope.actor:
             if key == "name":
                 return self.turn.scenario.name(scope.actor)
