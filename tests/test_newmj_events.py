@@ -192,9 +192,9 @@ POSTS = {
     ("baie", 3): ["[*]Coque du Soleil-Royal : 12 + 2 = 14, plafonné à 12.", "[*]Coque de La Licorne : 10 + 2 = 12.",
                   "[*][b]La Licorne[/b] : fin de l'état En feu."],
     ("baie", 6): ["[*]Victoire : marine (Le Soleil-Royal, La Licorne)."],
-    ("conclave", 1): ["[*]Dépouillement, L'exil : Dandolo 2 voix (2 bulletins, 5 votants) → Dandolo.",
+    ("conclave", 1): ["[*]Dépouillement, L'exil : Dandolo : 2 voix (2 bulletins, 5 votants) → Dandolo.",
                       "[*]Rôle de Dandolo : inquisiteur.", "[*]Influence de Foscari : 3 − 1 = 2."],
-    ("conclave", 2): ["[*]Dépouillement, L'exil : Contarini 1 voix, Morosini 1 voix (2 bulletins, 4 votants) → "
+    ("conclave", 2): ["[*]Dépouillement, L'exil : Contarini : 1 voix ; Morosini : 1 voix (2 bulletins, 4 votants) → "
                       "égalité entre Contarini, Morosini : Contarini."],
     ("conclave", 4): ["[*]Classement : 1. Morosini (9 points), 2. Grimani (7 points), 3. Foscari (3 points), "
                       "4. Contarini (7 points, hors jeu), 5. Dandolo (3 points, hors jeu)."],
@@ -287,15 +287,15 @@ def test_exact_odds_of_each_events_check(event, rule, values, expected, tmp_path
     ("casse", 1, "ana", "  - crocheter\n  - bluffer\n  - planquer\n",
      "turns/001/orders/ana.yaml:4: 3 actions ce tour ; au plus 2."),
     ("baie", 1, "anne", "  - bordee: jean\n",
-     "turns/001/orders/anne.yaml:2: « bordee » n'est pas possible sur Le Faucon : on ne tire pas sur un navire "
+     "turns/001/orders/anne.yaml:2: « Bordée » n'est pas possible sur Le Faucon : on ne tire pas sur un navire "
      "allié. Valeurs possibles : louis, marie."),
     ("conclave", 1, "enzo", "  - espionner: giulia\n",
-     "turns/001/orders/enzo.yaml:2: « espionner » n'est pas possible : seul l'Inquisiteur espionne. "
+     "turns/001/orders/enzo.yaml:2: « Espionner » n'est pas possible : seul l'Inquisiteur espionne. "
      "Valeurs possibles : commercer, discourir, corrompre, denoncer."),
     ("conclave", 1, "lucia", "  - commercer: or\n",
      "turns/001/orders/lucia.yaml:2: « or » n'est pas une valeur possible. Valeurs possibles : epices, soie, verre."),
     ("conclave", 1, "paolo", "  - commercer: epices\n  - commercer: soie\n",
-     "turns/001/orders/paolo.yaml:3: « commercer » une deuxième fois : pas deux fois la même action par tour."),
+     "turns/001/orders/paolo.yaml:3: « Commercer » une deuxième fois : pas deux fois la même action par tour."),
 ])
 def test_each_events_refused_orders(event, turn, handle, orders, said, tmp_path):
     source, camp = EVENTS / event, tmp_path / event

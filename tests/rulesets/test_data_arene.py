@@ -40,8 +40,8 @@ def test_round_2_a_bout_best_of_3_a_parried_strike_and_a_fumble():
     # 1d6! + Adresse: 6 explodes into 3 (9 + 4 = 13) against 4 + 3 = 7; 2 + 4 = 6 against 3 + 3 = 6 rolled again,
     # 1 + 4 = 5 against 5 + 3 = 8; 5 + 4 = 9 against 6, 6, 2 (14) + 3 = 17: Cassius 2 exchanges to 1
     assert "Passe d'armes : [b]Brune[/b] contre Cassius, au meilleur de 3 manches : manche 1 : 1d6! (6!+3 = 9) + " \
-           "adresse 4 = 13 contre 1d6! (4) + adresse 3 = 7 → Brune ; manche 2 (rejouée après une égalité) : " \
-           "1d6! (1) + adresse 4 = 5 contre 1d6! (5) + adresse 3 = 8 → Cassius ; manche 3 : 1d6! (5) + adresse 4 = 9 " \
+           "adresse 4 = 13 contre 1d6! (4) + adresse 3 = 7 → Brune ; manche 2 : égalité 1d6! (2) + adresse 4 = 6 " \
+           "contre 1d6! (3) + adresse 3 = 6, relancé : 1d6! (1) + adresse 4 = 5 contre 1d6! (5) + adresse 3 = 8 → Cassius ; manche 3 : 1d6! (5) + adresse 4 = 9 " \
            "contre 1d6! (6!+6!+2 = 14) + adresse 3 = 17 → Cassius : Cassius l'emporte 2 manches à 1." in text
     assert "Gloire de Cassius : 0 + 2 = 2." in text and "PV de Brune : 9 − 2 = 7." in text
     # 10 + 3 = 13 against 11 + 2 = 13: "surpasser" fails on a tie, the defender parries
@@ -72,5 +72,5 @@ def test_a_dazed_gladiator_may_only_salute_or_breathe(tmp_path):
     write(root, "turns/002/orders/aurele.yaml", {"player": "aurele", "turn": 2, "actions": [{"frapper": "cassius"}]})
     r = pbp("check", cwd=root)
     assert r.exit_code == 1
-    assert "aurele.yaml:4: « frapper » n'est pas possible : état « Sonné » (encore 1 tour). " \
+    assert "aurele.yaml:4: « Frapper » n'est pas possible : état « Sonné » (encore 1 tour). " \
            "Valeurs possibles : saluer, souffle." in r.output.replace("\xa0", " ")
