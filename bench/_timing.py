@@ -127,22 +127,42 @@ class Results:
         pairs = zip(self.samples[a], self.samples[b], strict=True)
         return statistics.median(getattr(x, attr) / max(getattr(y, attr), 1e-9) for x, y in pairs)
 
+    def ratios(self, a: str, b: str, attr: str = "wall") -> list[float]:
+        """a/b round by round (pair by pair)."""
+        return [getattr(x, attr) / max(getattr(y, attr), 1e-9)
+                for x, y in zip(self.samples[a], self.samples[b], strict=True)]
+
     def spread(self, a: str, b: str, attr: str = "wall") -> tuple[float, float]:
         """The lowest and highest pair ratio: how much the load moved them."""
-        ratios = [getattr(x, attr) / max(getattr(y, attr), 1e-9)
-                  for x, y in zip(self.samples[a], self.samples[b], strict=True)]
+        ratios = self.ratios(a, b, attr)
         return min(ratios), max(ratios)
+
+    def quartiles(self, a: str, b: str, attr: str = "wall") -> tuple[float, float]:
+        """The first and third quartiles of the pair ratios: where the middle half
+        of them lies. On a loaded machine the lowest and highest pair say how bad
+        one moment was; the middle half says how far the median can be trusted."""
+        ratios = self.ratios(a, b, attr)
+        if len(ratios) < 2:
+            return ratios[0], ratios[0]
+        q1, _, q3 = statistics.quantiles(ratios, n=4, method="inclusive")
+        return q1, q3
 
 
 def rounds(steps: Sequence[Step], count: int, *, warmup: int = 1, results: Results | None = None,
-           label: str = "") -> Results:
+           label: str = "", alternate: bool = False) -> Results:
     """Run every step in order (A B A B ... for two steps), `count` times, after
-    `warmup` discarded rounds (cold caches, first imports compiled)."""
+    `warmup` discarded rounds (cold caches, first imports compiled).
+    `alternate`: the steps are pairs (A B, C D...), run B A, D C... every other
+    round, so that neither side of a pair always runs first (right after the
+    other pair's commands, or warming what the second one finds)."""
     results = results if results is not None else Results()
     total = warmup + count
     for i in range(total):
         progress(f"{label}round {i + 1}/{total}{' (warm-up)' if i < warmup else ''}")
-        for step in steps:
+        order = list(steps)
+        if alternate and i % 2:
+            order = [step for k in range(0, len(order), 2) for step in reversed(order[k:k + 2])]
+        for step in order:
             if step.before:
                 step.before()
             sample = run(step.cmd, cwd=step.cwd, env=step.env, memory=step.memory)

@@ -251,6 +251,51 @@ def test_a_data_file_rewritten_with_its_size_and_modification_time_is_read_again
     assert yamlio.load_data_file(data) == {"cost": 7}
 
 
+def test_a_rulesets_data_yaml_edited_to_its_size_and_time_is_what_the_next_command_rolls(tmp_path, monkeypatch,
+                                                                                         cold):
+    """The same case as the MJ meets it (issue 25): a ruleset's data.yaml says
+    `attack: 1d2`; it is edited to `1d7`, the same size, and its modification time
+    put back. The next `pbp run --dry-run` rolls the 1d7 (it used to roll 1d2 for
+    every later command, from the user's cache)."""
+    import shutil
+
+    from pbp.model import ruleset
+    from tests.duel import Duel
+
+    monkeypatch.setattr(usercache, "SETTLED_NS", 0)
+    folder = tmp_path / "duel"
+    shutil.copytree(REPO / "tests/duel", folder)
+    data = folder / "data.yaml"
+    data.write_text(data.read_text(encoding="utf-8").replace("attack: 1d6", "attack: 1d2"), encoding="utf-8")
+    camp = tmp_path / "camp"
+
+    def command(*args):
+        class Copy(Duel):  # a new process: its class has read no data.yaml yet
+            @classmethod
+            def folder(cls):
+                return folder
+
+        monkeypatch.setitem(ruleset._loaded, "duel", Copy)
+        monkeypatch.setitem(usercache._STATE, "folders", {})  # what a new command starts from
+        r = pbp(*args, cwd=camp)
+        assert r.exit_code == 0, r.output
+        return r.output
+
+    write(camp, "campaign.yaml", "ruleset: duel\ntitle: Duel\nlang: fr\nformat: bbcode\nplayers: {ana: Ana, bo: Bo}\n")
+    write(camp, "secret.yaml", "secret: sel\n")
+    command("setup", "--no-commit")
+    for handle in ("ana", "bo"):
+        write(camp, f"turns/001/orders/{handle}.yaml", f"player: {handle}\nturn: 1\nactions: [attaquer]\n")
+    assert "ana.attaque : 1d2 → " in command("run", "--dry-run")
+    assert "ana.attaque : 1d2 → " in command("run", "--dry-run")  # read back from the cache
+    before = data.stat()
+    time.sleep(0.05)  # past a tick of the kernel's file clock
+    data.write_text(data.read_text(encoding="utf-8").replace("attack: 1d2", "attack: 1d7"), encoding="utf-8")
+    os.utime(data, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (data.stat().st_size, data.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    assert "ana.attaque : 1d7 → " in command("run", "--dry-run")
+
+
 def test_a_data_file_changed_moments_ago_is_not_remembered_by_its_times(tmp_path, cold):
     """Within the settling window two writes may leave the same times: such a file
     is parsed, and no entry is kept for it."""
@@ -417,6 +462,44 @@ def test_the_turn_files_of_every_example_are_written_as_pyyaml_writes_them(tmp_p
         out = turn.compute(campaign, n)
         for name in ("state.yaml", "rolls.yaml", "turn.yaml"):
             assert out.files[name] == yamlio.dumps(yamlio.loads(out.files[name].decode())).encode()
+
+
+# -- a long campaign ---------------------------------------------------------------------
+
+def test_the_last_turns_are_found_without_looking_at_every_turns_state(tmp_path, monkeypatch):
+    """What every command asks (the last turn; the last ten, which a commit
+    stages) reads the names in turns/ and the state.yaml of the last turns only:
+    a stat of every turn's is the seal chain's alone (some 4 ms of CPU at 500
+    turns, docs/design.md). The turns found are the ones the full listing finds,
+    gaps, a turn folder not resolved yet and a turn past 999 included."""
+    camp = tmp_path / "c"
+    for n in [*range(0, 9), 10, 11, 1000, 1001]:
+        write(camp, f"turns/{n:03d}/state.yaml", "{}\n")
+    write(camp, "turns/009/orders/a.yaml", "player: a\n")  # an unresolved turn in the middle
+    write(camp, "turns/1002/gm.yaml", "turn: 1002\n")  # the next turn's inputs
+    write(camp, "turns/notes/x.txt", "x\n")
+    from pbp.engine.campaign import Campaign
+
+    campaign = Campaign(camp, {})  # its turn folders alone
+    resolved = campaign.resolved_turns()
+    assert resolved == [*range(0, 9), 10, 11, 1000, 1001]
+    looked = []
+    real_stat = os.stat
+
+    def counting_stat(path, *args, **kwargs):
+        looked.append(os.fspath(path))
+        return real_stat(path, *args, **kwargs)
+
+    def states(*names):
+        return [str(camp / "turns" / name / "state.yaml") for name in names]
+
+    monkeypatch.setattr(os, "stat", counting_stat)
+    assert campaign.last_turn() == 1001
+    assert sorted(looked) == states("1001", "1002")
+    looked.clear()
+    assert campaign.last_resolved(3) == [11, 1000, 1001]
+    assert sorted(looked) == states("011", "1000", "1001", "1002")
+    assert campaign.last_resolved(10) == resolved[-10:] and campaign.last_resolved(20) == resolved
 
 
 # -- git ---------------------------------------------------------------------------------

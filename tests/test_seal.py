@@ -192,13 +192,18 @@ def test_the_everyday_chain_looks_again_at_the_last_turns_files_and_at_every_sta
     fresh = seal.archive_codes(campaign)
     assert seal.archive_codes(campaign, remembered=True) == fresh  # keeps the chain
     listed = []
-    real_scandir = os.scandir
+    real_scandir, real_listdir = os.scandir, os.listdir
 
     def counting_scandir(path="."):
         listed.append(os.fspath(path))
         return real_scandir(path)
 
+    def counting_listdir(path="."):
+        listed.append(os.fspath(path))
+        return real_listdir(path)
+
     monkeypatch.setattr(os, "scandir", counting_scandir)
+    monkeypatch.setattr(os, "listdir", counting_listdir)
     assert seal.archive_codes(campaign, remembered=True) == fresh
     turns = os.path.join(played, "turns")
     assert sorted(listed) == [turns, *(os.path.join(turns, "002", *sub) for sub in ((), ("orders",), ("private",)))]

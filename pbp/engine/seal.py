@@ -352,8 +352,8 @@ def first_recent_turn(campaign) -> int:
     """The first of the last RECENT_TURNS resolved turns (0 in a shorter
     campaign): from it on, the everyday commands look at every file again; a
     turn's commit stages from it on (pbp/engine/archive.py, `commit`)."""
-    resolved = campaign.resolved_turns()
-    return resolved[-RECENT_TURNS] if len(resolved) >= RECENT_TURNS else 0
+    resolved = campaign.last_resolved(RECENT_TURNS)
+    return resolved[0] if len(resolved) >= RECENT_TURNS else 0
 
 
 def _remembered_codes(campaign, upto: int | None) -> dict[int, str]:

@@ -41,7 +41,8 @@ def test_round_2_a_bout_best_of_3_a_parried_strike_and_a_fumble():
     # 1 + 4 = 5 against 5 + 3 = 8; 5 + 4 = 9 against 6, 6, 2 (14) + 3 = 17: Cassius 2 exchanges to 1
     assert "Passe d'armes : [b]Brune[/b] contre Cassius, au meilleur de 3 manches : manche 1 : 1d6! (6!+3 = 9) + " \
            "adresse 4 = 13 contre 1d6! (4) + adresse 3 = 7 → Brune ; manche 2 : égalité 1d6! (2) + adresse 4 = 6 " \
-           "contre 1d6! (3) + adresse 3 = 6, relancé : 1d6! (1) + adresse 4 = 5 contre 1d6! (5) + adresse 3 = 8 → Cassius ; manche 3 : 1d6! (5) + adresse 4 = 9 " \
+           "contre 1d6! (3) + adresse 3 = 6, relancé : " \
+           "1d6! (1) + adresse 4 = 5 contre 1d6! (5) + adresse 3 = 8 → Cassius ; manche 3 : 1d6! (5) + adresse 4 = 9 " \
            "contre 1d6! (6!+6!+2 = 14) + adresse 3 = 17 → Cassius : Cassius l'emporte 2 manches à 1." in text
     assert "Gloire de Cassius : 0 + 2 = 2." in text and "PV de Brune : 9 − 2 = 7." in text
     # 10 + 3 = 13 against 11 + 2 = 13: "surpasser" fails on a tie, the defender parries
