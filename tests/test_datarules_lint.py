@@ -117,6 +117,25 @@ def test_the_clean_rules_have_none_of_these_problems(tmp_path, monkeypatch):
     assert r.exit_code == 0, r.output
 
 
+def test_a_public_audience_written_out_is_the_mjs_choice(tmp_path, monkeypatch):
+    """`pour: public` written in full says the thread must read it (the die of a check whose
+    chance alone is secret): not flagged, where the same message without `pour:` is."""
+    said = CLEAN.replace("- dire: \"{name} frappe.\"", "- dire: \"{name} frappe ({coup.degats}).\"")
+    assert check(tmp_path, said, "fr", monkeypatch)[0].exit_code == 1
+    chosen = CLEAN.replace("- dire: \"{name} frappe.\"", "- {dire: \"{name} frappe ({coup.degats}).\", pour: public}")
+    r, _ = check(tmp_path, chosen, "fr", monkeypatch)
+    assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize("name", ["d100-data", "energy-duel", "investigation-event", "manhunt-data",
+                                  "village-vote", "wizard-duels", "arene-sombreval"])
+def test_every_bundled_data_example_passes_its_own_rules_check(name):
+    from pbp.render.render import package_dir
+
+    r = pbp("-C", package_dir("campaigns") / name, "rules", "check")
+    assert r.exit_code == 0, r.output
+
+
 @pytest.mark.parametrize("what,old,new,marker,french,english", PLANTED, ids=[p[0] for p in PLANTED])
 def test_a_planted_problem_is_said_at_its_line_in_either_language(tmp_path, monkeypatch, what, old, new, marker,
                                                                    french, english):

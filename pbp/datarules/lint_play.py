@@ -220,7 +220,8 @@ class _Play:
 
         out, results = [], dict(results)
         for effect in effects:
-            if effect.verb == "say" and (effect.to is None or "public" in effect.to):
+            # a `to:` written out (even `to: public`) is the MJ's own choice of audience: said, not guessed
+            if effect.verb == "say" and effect.to is None:
                 at = effect.path + ("say",)
                 if secret_action:
                     out.append(self.rules.error("rules_warning_secret_action_said", at))

@@ -211,3 +211,23 @@ def test_the_panic_is_where_the_data_says_less():
     # the panic's +3 noise reaches 7: a noise multiple, +2 stress in both
     assert d_noise == b_noise == 7 and d_fatigue == b_fatigue == 3 and d_stress == 5 and b_stress == 14
     assert g.d_state["characters"]["lucy"]["lost"] == 1 and g.b_state["pejis"]["lucy"]["lost_turns"] == 1
+
+
+def test_the_mj_deals_the_hunters_wounds_through_gm_yaml(tmp_path):
+    """The hunters are the MJ's: `blessures_infligees: {lucy: 2}` in gm.yaml raises Mélétê's
+    wounds 1 -> 3 at the end of the turn, and the level 3 it arrives at adds its fatigue (+2)
+    and stress (+3); level 2, jumped over, does nothing (`à: 2`: arrives at 2)."""
+    from pbp.base import yamlio
+    from tests.helpers import copy_example, pbp, write
+
+    root = copy_example("manhunt-data", tmp_path)
+    before = yamlio.load_file(root / "turns/003/state.yaml")["characters"]["lucy"]["gauges"]
+    write(root, "turns/004/gm.yaml", {"orders": {"blessures_infligees": {"lucy": 2}}})
+    r = pbp("run", "--no-commit", cwd=root)
+    assert r.exit_code == 0, r.output
+    after = yamlio.load_file(root / "turns/004/state.yaml")["characters"]["lucy"]["gauges"]
+    assert before["blessures"] == 1 and after["blessures"] == 3
+    replay = copy_example("manhunt-data", tmp_path / "again")
+    assert pbp("run", "--no-commit", cwd=replay).exit_code == 0
+    plain = yamlio.load_file(replay / "turns/004/state.yaml")["characters"]["lucy"]["gauges"]
+    assert after["fatigue"] == plain["fatigue"] + 2 and after["stress"] == min(plain["stress"] + 3, 10)
